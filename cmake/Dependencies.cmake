@@ -1,0 +1,48 @@
+# Every dependency comes from a Debian -dev package (scripts/setup installs them).
+find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(CLI11 REQUIRED)
+find_package(OpenSSL REQUIRED COMPONENTS Crypto)
+
+# With CUVET_STATIC the archive libraries are preferred so that the binary runs
+# on hosts without these packages (the GPU test machine is Ubuntu 24.04).
+if(CUVET_STATIC)
+  set(_cuvet_static_flag _STATIC)
+  set(OPENSSL_USE_STATIC_LIBS TRUE)
+endif()
+pkg_check_modules(LIBARCHIVE REQUIRED libarchive)
+pkg_check_modules(ISAL REQUIRED libisal)
+pkg_check_modules(ZSTD REQUIRED libzstd)
+
+find_path(LIEF_INCLUDE_DIR LIEF/LIEF.hpp REQUIRED)
+if(CUVET_STATIC)
+  find_library(LIEF_LIBRARY NAMES libLIEF.a LIEF REQUIRED)
+  find_library(ARCHIVE_LIBRARY NAMES libarchive.a REQUIRED)
+  find_library(ISAL_LIBRARY NAMES libisal.a isal REQUIRED)
+  find_library(ZSTD_LIBRARY NAMES libzstd.a REQUIRED)
+else()
+  find_library(LIEF_LIBRARY NAMES LIEF REQUIRED)
+  find_library(ARCHIVE_LIBRARY NAMES archive REQUIRED)
+  find_library(ISAL_LIBRARY NAMES isal REQUIRED)
+  find_library(ZSTD_LIBRARY NAMES zstd REQUIRED)
+endif()
+
+add_library(cuvet_deps INTERFACE)
+add_library(cuvet::deps ALIAS cuvet_deps)
+target_include_directories(cuvet_deps SYSTEM INTERFACE ${LIEF_INCLUDE_DIR} ${LIBARCHIVE_INCLUDE_DIRS}
+                           ${ISAL_INCLUDE_DIRS} ${ZSTD_INCLUDE_DIRS})
+target_link_libraries(cuvet_deps INTERFACE ${LIEF_LIBRARY} ${ARCHIVE_LIBRARY} ${ISAL_LIBRARY}
+                      ${ZSTD_LIBRARY} OpenSSL::Crypto nlohmann_json::nlohmann_json Threads::Threads)
+if(CUVET_STATIC)
+  # libarchive.a's own dependencies, as its pkg-config file lists them.
+  pkg_check_modules(LIBARCHIVE_DEPS REQUIRED libarchive)
+  target_link_libraries(cuvet_deps INTERFACE ${LIBARCHIVE_STATIC_LIBRARIES})
+endif()
+
+find_package(CUDAToolkit QUIET)
+if(CUDAToolkit_FOUND)
+  message(STATUS "cuvet: CUDA Toolkit ${CUDAToolkit_VERSION} found (GPU probe will be built)")
+else()
+  message(STATUS "cuvet: no CUDA Toolkit (GPU probe not built; everything else is)")
+endif()

@@ -1,0 +1,45 @@
+#pragma once
+// Facts about one ELF file, read from its bytes (a pure function of them).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cuvet::elf {
+
+struct VersionNeed {
+    std::string file;                   // "libc.so.6", "libcudart.so.12"
+    std::vector<std::string> versions;  // "GLIBC_2.34", "libcudart.so.12"
+};
+
+struct ElfInfo {
+    bool is_64bit = true;
+    std::uint16_t machine = 0;           // EM_X86_64 = 62, EM_AARCH64 = 183
+    std::uint16_t type = 0;              // ET_DYN, ET_EXEC
+    std::string soname;
+    std::vector<std::string> needed;     // DT_NEEDED, in order
+    std::vector<std::string> rpath;      // DT_RPATH split on ':'
+    std::vector<std::string> runpath;    // DT_RUNPATH split on ':'
+    bool has_rpath = false, has_runpath = false;
+    std::vector<VersionNeed> version_needs;
+    std::vector<std::string> version_definitions;  // verdef names (the first is usually the soname)
+    std::vector<std::string> imported_symbols;     // undefined dynamic symbols
+    std::vector<std::string> exported_symbols;     // defined dynamic symbols (global/weak)
+    std::vector<int> sass_archs;         // from .nv_fatbin: 80 for sm_80
+    std::vector<int> ptx_archs;          // from .nv_fatbin: 90 for compute_90
+    bool has_fatbin = false;
+    std::vector<std::string> dlopen_candidates;  // "libcudnn.so.8" strings found in .rodata
+};
+
+// Throws nothing: a malformed file yields nullopt and, if given, a reason.
+std::optional<ElfInfo> inspect(std::string_view bytes, std::string* why_not = nullptr);
+
+// True when the bytes start with the ELF magic (cheap pre-filter for the scan).
+inline bool looks_like_elf(std::string_view head) {
+    return head.size() >= 4 && head.substr(0, 4) == std::string_view("\x7f" "ELF", 4);
+}
+
+std::string machine_name(std::uint16_t machine);  // "x86-64", "AArch64", …
+
+}  // namespace cuvet::elf

@@ -1,0 +1,63 @@
+#pragma once
+// The merged file system of an image: what a container really sees after every
+// layer and whiteout has been applied. Paths are absolute and normalised
+// ("/usr/lib/x86_64-linux-gnu/libcudnn.so.9"); links stay links and are
+// resolved on demand, always inside the image.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cuvet::image {
+
+enum class FileType { regular, directory, symlink, hardlink, other };
+
+std::string_view to_string(FileType type);
+
+struct FileEntry {
+    std::string path;         // absolute, normalised
+    FileType type = FileType::regular;
+    std::uint32_t mode = 0;   // permission bits (07777)
+    std::uint64_t size = 0;
+    std::string link_target;  // symlink: as written; hardlink: absolute path of the data
+    int layer = 0;            // index of the layer that wrote it last (0 for a rootfs dir)
+};
+
+struct Resolution {
+    enum class Status { ok, missing, loop, not_a_directory };
+    Status status = Status::missing;
+    std::string path;   // the final path (ok), or how far resolution got
+    const FileEntry* entry = nullptr;  // the entry at `path` (ok only)
+};
+
+class FileTree {
+public:
+    const FileEntry* find(std::string_view path) const;  // exact path, links not followed
+    // Follows symlinks in every component (absolute targets start at the image
+    // root, ".." stops at the root, more than 40 links is a loop, as in Linux).
+    Resolution resolve(std::string_view path) const;
+    // A hard link shares its data with the entry it names; this returns that entry.
+    const FileEntry* data_entry(const FileEntry& entry) const;
+    // Bytes kept during the scan for files the caller selected (see ScanOptions).
+    std::shared_ptr<const std::string> content(std::string_view path) const;
+
+    const std::map<std::string, FileEntry, std::less<>>& entries() const { return entries_; }
+    std::size_t size() const { return entries_.size(); }
+
+    // Mutations used while layers are applied.
+    void put(FileEntry entry, std::shared_ptr<const std::string> content = nullptr);
+    void remove_tree(std::string_view path);      // the path and everything below it
+    void remove_children(std::string_view path);  // everything below it (opaque directory)
+
+private:
+    std::map<std::string, FileEntry, std::less<>> entries_;
+    std::map<std::string, std::shared_ptr<const std::string>, std::less<>> contents_;
+};
+
+// Normalises a path inside the image: "./a//b/." -> "/a/b". ".." that would
+// climb above the root yields nullopt-like empty string.
+std::string normalize_path(std::string_view path, bool clamp_at_root);
+
+}  // namespace cuvet::image

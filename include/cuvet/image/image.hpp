@@ -1,0 +1,98 @@
+#pragma once
+// Opening an image on disk (docker-save tarball, OCI layout dir or tar, rootfs
+// dir) and scanning its layers into a FileTree.
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cuvet/image/file_tree.hpp"
+
+namespace cuvet::image {
+
+struct Platform {
+    std::string os = "linux";
+    std::string architecture = "amd64";
+    std::string variant;
+
+    static Platform parse(std::string_view text);  // "linux/arm64/v8"
+    std::string str() const;
+    bool matches(const Platform& wanted) const;
+};
+
+struct HistoryEntry {
+    std::string created;
+    std::string created_by;
+    std::string comment;
+    bool empty_layer = false;
+};
+
+struct ImageConfig {
+    Platform platform;
+    std::vector<std::string> env;  // "KEY=value", as in the config
+    std::vector<std::string> entrypoint;
+    std::vector<std::string> cmd;
+    std::string working_dir;
+    std::string user;
+    std::string created;
+    std::map<std::string, std::string> labels;
+    std::vector<HistoryEntry> history;
+    std::vector<std::string> diff_ids;
+
+    std::optional<std::string> env_value(std::string_view key) const;
+};
+
+struct LayerInfo {
+    std::string blob;        // where it lives ("blobs/sha256/…", "<id>/layer.tar", rootfs path)
+    std::string digest;      // "sha256:…" of the blob, when known
+    std::string media_type;  // as declared; never trusted for decompression
+    std::uint64_t size = 0;  // bytes of the blob
+    std::string created_by;  // the history line that made it, when known
+};
+
+struct ImageInfo {
+    std::string format;  // "docker-archive", "oci-layout", "oci-archive", "rootfs"
+    std::string path;
+    std::string reference;  // repo:tag or ref.name, when known
+    std::string manifest_digest;
+    std::string config_digest;
+    ImageConfig config;
+    std::vector<LayerInfo> layers;
+    std::vector<std::string> other_images;  // further images in the same archive
+};
+
+struct OpenOptions {
+    std::string image;                  // --image repo:tag (several images in one archive)
+    std::optional<Platform> platform;   // --platform; default linux/amd64
+    bool verify_digests = true;         // --no-verify turns this off
+};
+
+struct ScanOptions {
+    // Files whose bytes the caller wants, decided from the header alone.
+    std::function<bool(const FileEntry&)> select;
+    // Called for every selected file with its whole content, possibly from
+    // several worker threads at once. Files of lower layers that a later
+    // layer replaces are visited too: match them on (path, layer). Without a
+    // callback the bytes are kept in the FileTree instead.
+    std::function<void(const FileEntry&, std::string_view bytes)> on_content;
+    unsigned workers = 0;  // 0: one per core
+    // Called after each layer is read (layers done, layers total); from worker threads.
+    std::function<void(std::size_t, std::size_t)> on_progress;
+};
+
+class Image {
+public:
+    virtual ~Image() = default;
+    virtual const ImageInfo& info() const = 0;
+    virtual FileTree scan(const ScanOptions& options) const = 0;
+};
+
+// Throws cuvet::Error (input/io) with one line naming the file on bad input.
+std::unique_ptr<Image> open_image(const std::filesystem::path& path, const OpenOptions& options);
+
+}  // namespace cuvet::image

@@ -1,0 +1,33 @@
+#pragma once
+// Each cuvet subcommand lives in its own cmd_<name>.cpp and registers itself
+// here; main.cpp only lists them. The CLI parses and prints; it holds no logic.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+#include "cuvet/image/image.hpp"
+
+namespace cuvet::cli {
+
+// The command that CLI11 selected sets `run`; main calls it and maps
+// cuvet::Error categories to exit codes.
+struct Dispatch {
+    std::function<int()> run;
+};
+
+// Options every command that reads an image shares.
+struct ImageArgs {
+    std::string path;
+    std::string image;
+    std::string platform;
+    bool no_verify = false;
+
+    void add_to(CLI::App& command);
+    image::OpenOptions open_options() const;
+};
+
+void add_files_command(CLI::App& app, Dispatch& dispatch);
+void add_image_command(CLI::App& app, Dispatch& dispatch);
+
+}  // namespace cuvet::cli

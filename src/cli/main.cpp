@@ -1,0 +1,37 @@
+// cuvet command line: parse, dispatch, map errors to exit codes.
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+#include "commands.hpp"
+#include "cuvet/core/error.hpp"
+#include "exit_codes.hpp"
+
+int main(int argc, char** argv) {
+    using namespace cuvet;
+    CLI::App app{"cuvet — catch CUDA/cuDNN breakage in container images before they ship"};
+    app.set_version_flag("--version", std::string("cuvet ") + CUVET_VERSION);
+    app.require_subcommand(1);
+    cli::Dispatch dispatch;
+    cli::add_image_command(app, dispatch);
+    cli::add_files_command(app, dispatch);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        int code = app.exit(e);
+        return code == 0 ? cli::exit_ok : cli::exit_usage;
+    }
+    try {
+        return dispatch.run ? dispatch.run() : cli::exit_usage;
+    } catch (const Error& e) {
+        std::cerr << "cuvet: error: " << e.what() << "\n";
+        return cli::exit_code_for(e.kind());
+    } catch (const std::bad_alloc&) {
+        std::cerr << "cuvet: error: out of memory\n";
+        return cli::exit_internal;
+    } catch (const std::exception& e) {
+        std::cerr << "cuvet: internal error: " << e.what() << "\n";
+        return cli::exit_internal;
+    }
+}
