@@ -22,6 +22,7 @@ struct ImageArgs {
     std::string image;
     std::string platform;
     bool no_verify = false;
+    unsigned workers = 0;  // 0: one per core
 
     void add_to(CLI::App& command);
     image::OpenOptions open_options() const;

@@ -9,6 +9,7 @@ void ImageArgs::add_to(CLI::App& command) {
     command.add_option("--platform", platform, "os/arch[/variant] of a multi-platform index")
         ->default_str("linux/amd64");
     command.add_flag("--no-verify", no_verify, "skip sha256 verification of blobs");
+    command.add_option("--workers", workers, "layers read in parallel (default: one per core)");
 }
 
 image::OpenOptions ImageArgs::open_options() const {

@@ -1,0 +1,68 @@
+#include "byte_source.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "cuvet/core/error.hpp"
+
+namespace cuvet::image {
+
+std::shared_ptr<const int> open_shared_fd(const std::string& path) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) fail_io(path + ": " + std::strerror(errno));
+    return std::shared_ptr<const int>(new int(fd), [](const int* p) {
+        ::close(*p);
+        delete p;
+    });
+}
+
+FileRangeSource::FileRangeSource(std::shared_ptr<const int> fd, std::uint64_t offset,
+                                 std::uint64_t length, std::string name)
+    : fd_(std::move(fd)), offset_(offset), remaining_(length), name_(std::move(name)) {}
+
+std::size_t FileRangeSource::read(char* buffer, std::size_t capacity) {
+    if (remaining_ == 0) return 0;
+    std::size_t want = capacity < remaining_ ? capacity : static_cast<std::size_t>(remaining_);
+    ssize_t got;
+    do {
+        got = ::pread(*fd_, buffer, want, static_cast<off_t>(offset_));
+    } while (got < 0 && errno == EINTR);
+    if (got < 0) fail_io(name_ + ": read failed: " + std::strerror(errno));
+    if (got == 0) fail_input(name_ + ": file ends before the size its index declares");
+    offset_ += static_cast<std::uint64_t>(got);
+    remaining_ -= static_cast<std::uint64_t>(got);
+    return static_cast<std::size_t>(got);
+}
+
+VerifyingSource::VerifyingSource(std::unique_ptr<ByteSource> inner, std::string expected_digest,
+                                 std::string blob_name)
+    : inner_(std::move(inner)), expected_(std::move(expected_digest)), name_(std::move(blob_name)) {}
+
+std::size_t VerifyingSource::read(char* buffer, std::size_t capacity) {
+    std::size_t got = inner_->read(buffer, capacity);
+    if (got > 0) {
+        hash_.update(std::string_view(buffer, got));
+    } else if (!checked_) {
+        checked_ = true;
+        std::string actual = hash_.hex_digest();
+        if (actual != expected_)
+            fail_input(name_ + ": digest mismatch: expected " + expected_ + ", content is " + actual);
+    }
+    return got;
+}
+
+std::string read_all(ByteSource& source, std::uint64_t limit, const std::string& name) {
+    std::string text;
+    char buffer[64 * 1024];
+    while (std::size_t got = source.read(buffer, sizeof buffer)) {
+        if (text.size() + got > limit)
+            fail_input(name + ": larger than " + std::to_string(limit) + " bytes; refusing to read");
+        text.append(buffer, got);
+    }
+    return text;
+}
+
+}  // namespace cuvet::image

@@ -1,0 +1,57 @@
+#pragma once
+// Pull-style byte streams: a blob on disk (a file or a range of an outer tar),
+// a digest check around it, and decompressors on top. Every stage streams.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "sha256.hpp"
+
+namespace cuvet::image {
+
+class ByteSource {
+public:
+    virtual ~ByteSource() = default;
+    // Fills up to `capacity` bytes; 0 means the end. Throws cuvet::Error on bad data.
+    virtual std::size_t read(char* buffer, std::size_t capacity) = 0;
+};
+
+// A byte range [offset, offset + length) of a file, read with pread so that
+// several workers can share one descriptor.
+class FileRangeSource : public ByteSource {
+public:
+    FileRangeSource(std::shared_ptr<const int> fd, std::uint64_t offset, std::uint64_t length,
+                    std::string name);
+    std::size_t read(char* buffer, std::size_t capacity) override;
+
+private:
+    std::shared_ptr<const int> fd_;
+    std::uint64_t offset_;
+    std::uint64_t remaining_;
+    std::string name_;
+};
+
+// Hashes what passes through and, at the end, compares with the expected
+// digest: a mismatch is an input error naming the blob.
+class VerifyingSource : public ByteSource {
+public:
+    VerifyingSource(std::unique_ptr<ByteSource> inner, std::string expected_digest,
+                    std::string blob_name);
+    std::size_t read(char* buffer, std::size_t capacity) override;
+
+private:
+    std::unique_ptr<ByteSource> inner_;
+    std::string expected_;
+    std::string name_;
+    Sha256 hash_;
+    bool checked_ = false;
+};
+
+// Opens a file read-only; the shared descriptor closes with its last user.
+std::shared_ptr<const int> open_shared_fd(const std::string& path);
+
+// Reads everything (for small JSON files); refuses more than `limit` bytes.
+std::string read_all(ByteSource& source, std::uint64_t limit, const std::string& name);
+
+}  // namespace cuvet::image

@@ -1,0 +1,170 @@
+#include "layer_reader.hpp"
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <exception>
+
+#include "cuvet/core/error.hpp"
+
+namespace cuvet::image {
+namespace {
+
+constexpr std::string_view whiteout_prefix = ".wh.";
+constexpr std::string_view opaque_marker = ".wh..wh..opq";
+
+// libarchive is C: exceptions must not cross it, so the read callback parks
+// them here and read_layer rethrows once libarchive has returned.
+struct StreamContext {
+    ByteSource* source = nullptr;
+    std::vector<char> buffer = std::vector<char>(1 << 20);
+    std::exception_ptr error;
+    std::uint64_t total = 0;
+};
+
+la_ssize_t read_callback(struct archive*, void* opaque, const void** out) {
+    auto* context = static_cast<StreamContext*>(opaque);
+    try {
+        std::size_t got = context->source->read(context->buffer.data(), context->buffer.size());
+        context->total += got;
+        *out = context->buffer.data();
+        return static_cast<la_ssize_t>(got);
+    } catch (...) {
+        context->error = std::current_exception();
+        return -1;
+    }
+}
+
+struct ArchiveDeleter {
+    void operator()(struct archive* a) const { archive_read_free(a); }
+};
+
+class LayerParser {
+public:
+    LayerParser(const std::string& name, int layer_index, const ScanOptions& options)
+        : name_(name), layer_(layer_index), options_(options) {}
+
+    void parse(ByteSource& tar, LayerContents& out) {
+        context_.source = &tar;
+        std::unique_ptr<struct archive, ArchiveDeleter> reader(archive_read_new());
+        archive_read_support_format_tar(reader.get());
+        if (archive_read_open(reader.get(), &context_, nullptr, read_callback, nullptr) != ARCHIVE_OK)
+            fail(reader.get(), "cannot open");
+        struct archive_entry* header = nullptr;
+        while (true) {
+            int status = archive_read_next_header(reader.get(), &header);
+            if (status == ARCHIVE_EOF) break;
+            if (status < ARCHIVE_WARN) fail(reader.get(), "bad tar header");
+            handle(reader.get(), header, out);
+        }
+        reader.reset();
+        // libarchive stops at the end-of-archive blocks; the rest must still
+        // flow through so that the digest check sees every byte.
+        const void* ignored = nullptr;
+        while (read_callback(nullptr, &context_, &ignored) > 0) {
+        }
+        if (context_.error) std::rethrow_exception(context_.error);
+        out.tar_bytes = context_.total;
+    }
+
+private:
+    [[noreturn]] void fail(struct archive* reader, const std::string& what) {
+        if (context_.error) std::rethrow_exception(context_.error);
+        const char* detail = archive_error_string(reader);
+        std::string message = detail ? detail : what;
+        if (message.find("Unrecognized archive format") != std::string::npos)
+            fail_input(name_ + ": not a tar archive (layer data is neither tar, gzip nor zstd)");
+        fail_input(name_ + ": corrupt layer: " + message);
+    }
+
+    std::string entry_path(const char* raw) const {
+        std::string name = raw ? raw : "";
+        if (!name.empty() && name[0] == '/')
+            fail_input(name_ + ": absolute entry name '" + name + "' (path traversal)");
+        std::string normal = normalize_path(name, false);
+        if (normal.empty()) fail_input(name_ + ": entry '" + name + "' climbs out of the image root (path traversal)");
+        return normal;
+    }
+
+    void handle(struct archive* reader, struct archive_entry* header, LayerContents& out) {
+        std::string path = entry_path(archive_entry_pathname(header));
+        if (path == "/") return;
+        auto slash = path.rfind('/');
+        std::string dir = slash == 0 ? "/" : path.substr(0, slash);
+        std::string_view base = std::string_view(path).substr(slash + 1);
+        if (base.substr(0, whiteout_prefix.size()) == whiteout_prefix) {
+            if (base == opaque_marker) out.opaque_dirs.push_back(dir);
+            // Other ".wh..wh." names are reserved by the spec and carry nothing for us.
+            else if (base.substr(whiteout_prefix.size(), 4) != ".wh.")
+                out.whiteouts.push_back((dir == "/" ? "" : dir) + "/" +
+                                        std::string(base.substr(whiteout_prefix.size())));
+            return;
+        }
+        LayerEntry item;
+        FileEntry& entry = item.entry;
+        entry.path = path;
+        entry.layer = layer_;
+        entry.mode = archive_entry_perm(header);
+        entry.size = archive_entry_size_is_set(header) ? static_cast<std::uint64_t>(archive_entry_size(header)) : 0;
+        if (const char* hardlink = archive_entry_hardlink(header)) {
+            entry.type = FileType::hardlink;
+            entry.link_target = entry_path(hardlink);
+        } else {
+            switch (archive_entry_filetype(header)) {
+                case AE_IFREG: entry.type = FileType::regular; break;
+                case AE_IFDIR: entry.type = FileType::directory; break;
+                case AE_IFLNK:
+                    entry.type = FileType::symlink;
+                    entry.link_target = archive_entry_symlink(header) ? archive_entry_symlink(header) : "";
+                    break;
+                default: entry.type = FileType::other; break;
+            }
+        }
+        if (entry.type == FileType::regular && options_.select && options_.select(entry))
+            item.content = read_content(reader, entry);
+        out.entries.push_back(std::move(item));
+    }
+
+    std::shared_ptr<const std::string> read_content(struct archive* reader, const FileEntry& entry) {
+        auto bytes = std::make_shared<std::string>();
+        // Grow as data arrives instead of trusting the header's size up front.
+        bytes->reserve(static_cast<std::size_t>(std::min<std::uint64_t>(entry.size, 256u << 20)));
+        const void* block = nullptr;
+        std::size_t length = 0;
+        la_int64_t offset = 0;
+        while (true) {
+            int status = archive_read_data_block(reader, &block, &length, &offset);
+            if (status == ARCHIVE_EOF) break;
+            if (status < ARCHIVE_WARN) fail(reader, "cannot read " + entry.path);
+            if (static_cast<std::uint64_t>(offset) > bytes->size()) bytes->resize(static_cast<std::size_t>(offset));
+            bytes->append(static_cast<const char*>(block), length);
+        }
+        if (options_.on_content) {
+            options_.on_content(entry, *bytes);
+            return nullptr;
+        }
+        return bytes;
+    }
+
+    const std::string& name_;
+    int layer_;
+    const ScanOptions& options_;
+    StreamContext context_;
+};
+
+}  // namespace
+
+LayerContents read_layer(std::unique_ptr<ByteSource> blob, const std::string& name, int layer_index,
+                         const LayerCheck& check, const ScanOptions& options) {
+    if (!check.blob_digest.empty())
+        blob = std::make_unique<VerifyingSource>(std::move(blob), check.blob_digest, name);
+    LayerContents out;
+    auto stream = open_decompressed(std::move(blob), name);
+    out.compression = stream.compression;
+    if (!check.diff_id.empty())
+        stream.source = std::make_unique<VerifyingSource>(std::move(stream.source), check.diff_id, name);
+    LayerParser(name, layer_index, options).parse(*stream.source, out);
+    return out;
+}
+
+}  // namespace cuvet::image
