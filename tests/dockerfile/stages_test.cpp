@@ -1,0 +1,68 @@
+#include <catch2/catch.hpp>
+
+#include "cuvet/core/error.hpp"
+#include "cuvet/dockerfile/stages.hpp"
+
+using namespace cuvet;
+using namespace cuvet::dockerfile;
+
+TEST_CASE("ARG scoping and stages follow BuildKit", "[dockerfile]") {
+    auto df = parse(
+        "ARG CUDA=12.1.1\n"
+        "ARG FLAVOR\n"
+        "FROM nvidia/cuda:${CUDA}-cudnn8-devel-ubuntu22.04 AS build\n"
+        "RUN echo $CUDA\n"
+        "ARG CUDA\n"
+        "ENV TORCH=2.1.0 CUDA_HOME=/usr/local/cuda\n"
+        "RUN pip install torch==${TORCH}+cu121\n"
+        "FROM build AS test\n"
+        "RUN pip install pytest\n"
+        "FROM --platform=$TARGETPLATFORM nvidia/cuda:${CUDA}-runtime-ubuntu22.04${FLAVOR:+-$FLAVOR}\n"
+        "COPY --from=build /w /w\n");
+    auto build = analyze(df);
+    REQUIRE(build.stages.size() == 3);
+    CHECK(build.final_stage == 2);
+    const Stage& first = build.stages[0];
+    CHECK(first.name == "build");
+    CHECK(first.base == "nvidia/cuda:12.1.1-cudnn8-devel-ubuntu22.04");
+    CHECK(first.lookup("CUDA") == std::optional<std::string>("12.1.1"));
+    CHECK(first.runs.at(1).commands.at(0).words ==
+          std::vector<std::string>{"pip", "install", "torch==2.1.0+cu121"});
+    CHECK(build.stages[1].base_stage == std::optional<std::size_t>(0));
+    CHECK(build.stages[1].lookup("TORCH") == std::optional<std::string>("2.1.0"));
+    CHECK_FALSE(build.stages[1].lookup("CUDA"));  // ARGs do not cross stages
+    CHECK(build.stages[2].base == "nvidia/cuda:12.1.1-runtime-ubuntu22.04");
+    CHECK(build.stages[2].platform == "linux/amd64");
+    CHECK(build.stages[2].copy_from.at(0).first == "build");
+
+    AnalyzeOptions options;
+    options.build_args["CUDA"] = "11.8.0";
+    options.target = "build";
+    auto other = analyze(df, options);
+    CHECK(other.final_stage == 0);
+    CHECK(other.stages[0].base == "nvidia/cuda:11.8.0-cudnn8-devel-ubuntu22.04");
+}
+
+TEST_CASE("RUN heredocs are split as scripts", "[dockerfile]") {
+    auto df = parse("FROM python:3.11\nRUN <<EOF\nset -e\npip install onnxruntime-gpu\nEOF\n");
+    auto build = analyze(df);
+    const auto& commands = build.stages[0].runs.at(0).commands;
+    REQUIRE(commands.size() == 2);
+    CHECK(commands[1].words == std::vector<std::string>{"pip", "install", "onnxruntime-gpu"});
+}
+
+TEST_CASE("instructions docker rejects are input errors with the line", "[dockerfile]") {
+    auto message = [](const std::string& text) {
+        try {
+            analyze(parse(text, "Dockerfile"));
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK_THAT(message("FROM a\nFROBNICATE x\n"), Catch::Contains("Dockerfile:2: unknown instruction"));
+    CHECK_THAT(message("RUN x\nFROM a\n"), Catch::Contains("Dockerfile:1: RUN before the first FROM"));
+    CHECK_THAT(message("FROM a\nRUN echo \"open\n"), Catch::Contains("Dockerfile:2: unbalanced \""));
+    CHECK_THAT(message("FROM a\nENV X=\"open\n"), Catch::Contains("Dockerfile:2"));
+    CHECK_THAT(message("\x7f\x45LF\x02\x01\n"), Catch::Contains("unknown instruction"));
+}
