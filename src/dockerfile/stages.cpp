@@ -245,7 +245,11 @@ private:
             std::string from = located([&] {
                 return shell::expand_word(flag.substr(7), lookup, {df_.escape, true});
             });
-            stage.copy_from.emplace_back(lower(from), ins.start_line);
+            CopyFrom copy;
+            copy.from = lower(from);
+            copy.line = ins.start_line;
+            if (!ins.args.empty()) copy.sources.assign(ins.args.begin(), ins.args.end() - 1);
+            stage.copy_from.push_back(std::move(copy));
         }
     }
 

@@ -33,7 +33,7 @@ TEST_CASE("ARG scoping and stages follow BuildKit", "[dockerfile]") {
     CHECK_FALSE(build.stages[1].lookup("CUDA"));  // ARGs do not cross stages
     CHECK(build.stages[2].base == "nvidia/cuda:12.1.1-runtime-ubuntu22.04");
     CHECK(build.stages[2].platform == "linux/amd64");
-    CHECK(build.stages[2].copy_from.at(0).first == "build");
+    CHECK(build.stages[2].copy_from.at(0).from == "build");
 
     AnalyzeOptions options;
     options.build_args["CUDA"] = "11.8.0";

@@ -27,6 +27,12 @@ struct RunStep {
     std::vector<shell::Command> commands;
 };
 
+struct CopyFrom {
+    std::string from;                  // stage name (lower case), index or image
+    std::vector<std::string> sources;  // source paths as written
+    int line = 0;
+};
+
 struct Stage {
     std::size_t index = 0;
     std::string name;        // `AS name` in lower case; empty when unnamed
@@ -39,7 +45,7 @@ struct Stage {
     std::vector<RunStep> runs;
     std::vector<Variable> env;   // ENV in order; a parent stage's ENV comes first
     std::vector<Variable> args;  // ARGs declared in this stage
-    std::vector<std::pair<std::string, int>> copy_from;  // COPY --from= value, line
+    std::vector<CopyFrom> copy_from;  // COPY/ADD --from=…
 
     // The value a RUN of this stage would see at its end (ENV over ARG).
     std::optional<std::string> lookup(std::string_view name) const;

@@ -1,0 +1,439 @@
+#include "dockerfile/packages.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+namespace cuvet::dockerfile::detail {
+namespace {
+
+std::string lower(std::string text) {
+    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+}
+
+std::string base_name(const std::string& word) {
+    auto slash = word.rfind('/');
+    return slash == std::string::npos ? word : word.substr(slash + 1);
+}
+
+bool all_digits(std::string_view text) {
+    return !text.empty() && std::all_of(text.begin(), text.end(),
+                                        [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+// "pip", "pip3", "pip3.11"
+bool is_pip(const std::string& word) {
+    std::string b = base_name(word);
+    if (!b.starts_with("pip")) return false;
+    std::string_view rest = std::string_view(b).substr(3);
+    return rest.empty() || std::all_of(rest.begin(), rest.end(), [](char c) {
+               return std::isdigit(static_cast<unsigned char>(c)) || c == '.';
+           });
+}
+
+bool is_python(const std::string& word) {
+    std::string b = base_name(word);
+    if (!b.starts_with("python")) return false;
+    std::string_view rest = std::string_view(b).substr(6);
+    return std::all_of(rest.begin(), rest.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) || c == '.';
+    });
+}
+
+// "…/whl/cu121", "…/whl/nightly/cu124/", "…/whl/cpu" → "12.1" / "cpu".
+std::string cuda_from_index(std::string_view url) {
+    while (!url.empty() && url.back() == '/') url.remove_suffix(1);
+    auto slash = url.rfind('/');
+    std::string_view last = slash == std::string_view::npos ? url : url.substr(slash + 1);
+    if (last == "cpu") return "cpu";
+    if (last.ends_with(".html")) {  // -f https://download.pytorch.org/whl/cu118/torch_stable.html
+        url = url.substr(0, slash == std::string_view::npos ? 0 : slash);
+        slash = url.rfind('/');
+        last = slash == std::string_view::npos ? url : url.substr(slash + 1);
+    }
+    return cuda_from_tag(last);
+}
+
+std::string normalise_pip_name(std::string name) {
+    name = lower(std::move(name));
+    for (char& c : name) {
+        if (c == '_' || c == '.') c = '-';
+    }
+    return name;
+}
+
+// The CUDA a pip package name or local version implies.
+void pip_cuda(Package& p) {
+    if (auto plus = p.version.find('+'); plus != std::string::npos) {
+        std::string local = p.version.substr(plus + 1);
+        if (std::string cuda = cuda_from_tag(local); !cuda.empty()) {
+            p.cuda = cuda;
+            p.cuda_evidence = "local version +" + local;
+            return;
+        }
+        if (local == "cpu") {
+            p.cuda = "cpu";
+            p.cuda_evidence = "local version +cpu";
+            return;
+        }
+    }
+    const std::string& n = p.name;
+    if (auto post = p.version.find(".post"); n == "paddlepaddle-gpu" && post != std::string::npos) {
+        std::string digits = p.version.substr(post + 5);
+        if (all_digits(digits) && digits.size() >= 2) {
+            p.cuda = digits.substr(0, digits.size() - 1) + "." + digits.back();
+            p.cuda_evidence = "version suffix .post" + digits;
+            return;
+        }
+    }
+    if (n.starts_with("cupy-cuda")) {
+        std::string t = n.substr(9);
+        if (t.size() == 3 && t.back() == 'x' && all_digits(t.substr(0, 2))) p.cuda = t.substr(0, 2);
+        else if (t.size() == 2 && t.back() == 'x' && all_digits(t.substr(0, 1))) p.cuda = t.substr(0, 1);
+        else if (all_digits(t)) p.cuda = cuda_from_tag("cu" + t);
+        if (!p.cuda.empty()) p.cuda_evidence = "package name " + n;
+        return;
+    }
+    for (std::string suffix : {"-cu11", "-cu12", "-cu13"}) {
+        if (n.ends_with(suffix) && (n.starts_with("nvidia-") || n.starts_with("tensorrt"))) {
+            p.cuda = suffix.substr(3);
+            p.cuda_evidence = "package name " + n;
+            return;
+        }
+    }
+    if (n == "jax" || n == "jaxlib") {
+        // jax[cuda12], jax[cuda12_pip], jax[cuda11_local]
+        auto pos = p.extras.find("cuda");
+        if (pos != std::string::npos) {
+            std::string digits;
+            for (std::size_t i = pos + 4; i < p.extras.size() && std::isdigit(static_cast<unsigned char>(p.extras[i])); ++i) {
+                digits += p.extras[i];
+            }
+            if (!digits.empty()) {
+                p.cuda = digits;
+                p.cuda_evidence = "extra [" + p.extras + "]";
+            }
+        }
+    }
+}
+
+// name[extras]<spec>; markers (after ';') are dropped.
+bool split_requirement(std::string word, Package& p) {
+    if (auto semi = word.find(';'); semi != std::string::npos) word.resize(semi);
+    word.erase(std::remove_if(word.begin(), word.end(), [](char c) { return c == ' ' || c == '\t'; }),
+               word.end());
+    std::size_t i = 0;
+    while (i < word.size() && (std::isalnum(static_cast<unsigned char>(word[i])) || word[i] == '-' ||
+                               word[i] == '_' || word[i] == '.')) {
+        ++i;
+    }
+    if (i == 0) return false;
+    p.name = normalise_pip_name(word.substr(0, i));
+    if (i < word.size() && word[i] == '[') {
+        auto close = word.find(']', i);
+        if (close == std::string::npos) return false;
+        p.extras = lower(word.substr(i + 1, close - i - 1));
+        i = close + 1;
+    }
+    p.spec = word.substr(i);
+    if (!p.spec.empty() && std::string("=<>!~@").find(p.spec[0]) == std::string::npos) return false;
+    if ((p.spec.starts_with("==") || p.spec.starts_with("===")) &&
+        p.spec.find_first_of("*,") == std::string::npos) {
+        p.version = p.spec.substr(p.spec.starts_with("===") ? 3 : 2);
+        p.pinned = !p.version.empty();
+    } else if (p.spec.starts_with("@")) {
+        p.pinned = true;  // a direct URL reference names one artifact
+    }
+    return true;
+}
+
+// torch-2.1.0+cu121-cp310-cp310-linux_x86_64.whl (also as the last URL segment)
+bool read_wheel_name(const std::string& word, Package& p) {
+    std::string file = base_name(word);
+    if (!file.ends_with(".whl")) return false;
+    auto first = file.find('-');
+    auto second = file.find('-', first + 1);
+    if (first == std::string::npos || second == std::string::npos) return false;
+    p.name = normalise_pip_name(file.substr(0, first));
+    p.version = file.substr(first + 1, second - first - 1);
+    for (auto pos = p.version.find("%2B"); pos != std::string::npos; pos = p.version.find("%2B")) {
+        p.version.replace(pos, 3, "+");
+    }
+    p.spec = "==" + p.version;
+    p.pinned = true;
+    return true;
+}
+
+const std::set<std::string> pip_valued_options = {
+    "-r", "--requirement", "-c", "--constraint", "-e", "--editable", "-i", "--index-url",
+    "--extra-index-url", "-f", "--find-links", "-t", "--target", "--prefix", "--root",
+    "--platform", "--python-version", "--implementation", "--abi", "--no-binary",
+    "--only-binary", "--progress-bar", "--src", "--upgrade-strategy", "--trusted-host",
+    "--cache-dir", "--log", "--proxy", "--retries", "--timeout", "--cert", "--client-cert",
+    "--global-option", "--config-settings", "-C", "--report", "--exists-action", "--python",
+    "--index-strategy", "--extra-index", "--default-index"};
+
+void read_pip(const std::vector<std::string>& args, std::size_t start, const Package& tmpl,
+              CommandFacts& out) {
+    // pip [global options] install [options] requirement…
+    std::size_t i = start;
+    while (i < args.size() && args[i].starts_with("-")) i += pip_valued_options.count(args[i]) ? 2 : 1;
+    if (i >= args.size() || args[i] != "install") return;
+    ++i;
+    std::vector<std::string> specs;
+    std::vector<std::string> index_urls;
+    for (; i < args.size(); ++i) {
+        std::string a = args[i];
+        std::string option, value;
+        if (a.starts_with("--") && a.find('=') != std::string::npos) {
+            option = a.substr(0, a.find('='));
+            value = a.substr(a.find('=') + 1);
+        } else if (pip_valued_options.count(a)) {
+            option = a;
+            value = i + 1 < args.size() ? args[++i] : "";
+        } else if (a.size() > 2 && a[0] == '-' && a[1] != '-' && std::string("rcief").find(a[1]) != std::string::npos) {
+            option = a.substr(0, 2);  // -rrequirements.txt, -ihttps://…
+            value = a.substr(2);
+        } else if (a.starts_with("-")) {
+            continue;
+        } else {
+            specs.push_back(a);
+            continue;
+        }
+        if (option == "-r" || option == "--requirement" || option == "-c" || option == "--constraint") {
+            out.requirements.push_back({Manager::pip, value, tmpl.line});
+        } else if (option == "-i" || option == "--index-url" || option == "--extra-index-url" ||
+                   option == "-f" || option == "--find-links" || option == "--extra-index" ||
+                   option == "--default-index") {
+            index_urls.push_back(value);
+        }
+    }
+    std::string index_cuda, index_url;
+    for (const auto& url : index_urls) {
+        if (std::string cuda = cuda_from_index(url); !cuda.empty()) {
+            index_cuda = cuda;
+            index_url = url;
+        }
+    }
+    for (const auto& spec : specs) {
+        Package p = tmpl;
+        p.manager = Manager::pip;
+        p.word = spec;
+        if (!read_wheel_name(spec, p)) {
+            if (spec.starts_with(".") || spec.starts_with("/") || spec.find("://") != std::string::npos ||
+                spec.ends_with(".tar.gz") || spec.ends_with(".zip")) {
+                continue;  // a local path or URL: nothing to know without the file
+            }
+            if (!split_requirement(spec, p)) continue;
+        }
+        p.index_url = index_url.empty() && !index_urls.empty() ? index_urls.front() : index_url;
+        pip_cuda(p);
+        if (p.cuda.empty() && !index_cuda.empty()) {
+            p.cuda = index_cuda;
+            p.cuda_evidence = "index URL " + index_url;
+        }
+        out.packages.push_back(std::move(p));
+    }
+}
+
+const std::set<std::string> conda_valued_options = {"-c", "--channel", "-n", "--name", "-p",
+                                                    "--prefix", "--file", "-f", "--repodata-fn",
+                                                    "--platform", "--subdir"};
+
+void conda_cuda(Package& p) {
+    static const std::set<std::string> cuda_packages = {
+        "pytorch-cuda", "cudatoolkit", "cuda-version", "cuda-toolkit", "cuda-runtime",
+        "cuda-cudart", "cuda", "cuda-libraries", "cuda-nvcc"};
+    std::string version = p.spec;
+    while (!version.empty() && std::string("=<>!~").find(version[0]) != std::string::npos) {
+        version.erase(0, 1);
+    }
+    std::string build;
+    if (auto eq = version.find('='); eq != std::string::npos) {
+        build = version.substr(eq + 1);
+        version.resize(eq);
+    }
+    if (cuda_packages.count(p.name) && !version.empty() && p.spec[0] == '=') {
+        while (!version.empty() && (version.back() == '*' || version.back() == '.')) version.pop_back();
+        p.cuda = version;
+        p.cuda_evidence = p.name + p.spec;
+    } else if (auto pos = build.find("cuda"); pos != std::string::npos) {
+        std::string v;
+        for (std::size_t i = pos + 4; i < build.size() && (std::isdigit(static_cast<unsigned char>(build[i])) || build[i] == '.'); ++i) {
+            v += build[i];
+        }
+        if (!v.empty() && v.find('.') == std::string::npos && v.size() >= 3) v = cuda_from_tag("cu" + v);
+        if (!v.empty()) {
+            p.cuda = v;
+            p.cuda_evidence = "build string " + build;
+        }
+    }
+}
+
+void read_conda(const std::vector<std::string>& args, std::size_t start, const Package& tmpl,
+                CommandFacts& out) {
+    std::size_t i = start;
+    while (i < args.size() && args[i].starts_with("-")) ++i;
+    if (i >= args.size()) return;
+    const std::string sub = args[i];
+    if (sub == "env" && i + 1 < args.size() && (args[i + 1] == "create" || args[i + 1] == "update")) {
+        for (std::size_t j = i + 2; j < args.size(); ++j) {
+            if ((args[j] == "-f" || args[j] == "--file") && j + 1 < args.size()) {
+                out.requirements.push_back({Manager::conda, args[j + 1], tmpl.line});
+            } else if (args[j].starts_with("--file=")) {
+                out.requirements.push_back({Manager::conda, args[j].substr(7), tmpl.line});
+            }
+        }
+        return;
+    }
+    if (sub == "config") {
+        for (std::size_t j = i + 1; j + 2 < args.size(); ++j) {
+            if ((args[j] == "--add" || args[j] == "--append" || args[j] == "--prepend") && args[j + 1] == "channels") {
+                out.conda_channels.push_back(args[j + 2]);
+            }
+        }
+        return;
+    }
+    if (sub != "install" && sub != "create" && sub != "update" && sub != "upgrade") return;
+    std::vector<std::string> channels;
+    std::vector<std::string> specs;
+    for (++i; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        std::string option, value;
+        if (a.starts_with("--") && a.find('=') != std::string::npos) {
+            option = a.substr(0, a.find('='));
+            value = a.substr(a.find('=') + 1);
+        } else if (conda_valued_options.count(a)) {
+            option = a;
+            value = i + 1 < args.size() ? args[++i] : "";
+        } else if (a.starts_with("-")) {
+            continue;
+        } else {
+            specs.push_back(a);
+            continue;
+        }
+        if (option == "-c" || option == "--channel") channels.push_back(value);
+        else if (option == "--file" || option == "-f") out.requirements.push_back({Manager::conda, value, tmpl.line});
+    }
+    for (const auto& c : channels) out.conda_channels.push_back(c);
+    for (const auto& spec : specs) {
+        Package p = tmpl;
+        p.manager = Manager::conda;
+        p.word = spec;
+        std::string s = spec;
+        std::string channel;
+        if (auto cc = s.find("::"); cc != std::string::npos) {
+            channel = s.substr(0, cc);
+            s = s.substr(cc + 2);
+        }
+        std::size_t cut = s.find_first_of("=<>!~ ");
+        p.name = lower(s.substr(0, cut));
+        if (p.name.empty()) continue;
+        p.spec = cut == std::string::npos ? "" : s.substr(cut);
+        if (!p.spec.empty() && p.spec[0] == '=' && p.spec.find_first_of("*<>,|") == std::string::npos) {
+            std::string v = p.spec.substr(p.spec.starts_with("==") ? 2 : 1);
+            p.version = v.substr(0, v.find('='));
+            p.pinned = !p.version.empty();
+        }
+        std::string all_channels = channel;
+        for (const auto& c : channels) all_channels += (all_channels.empty() ? "" : ",") + c;
+        p.index_url = all_channels;
+        conda_cuda(p);
+        out.packages.push_back(std::move(p));
+    }
+}
+
+// libcudnn8, libcudnn9-cuda-12, cudnn9-cuda-12, cuda-toolkit-12-1, cuda-compat-12-4
+void apt_cuda(Package& p) {
+    const std::string& n = p.name;
+    if (auto plus = p.version.find("+cuda"); plus != std::string::npos) {
+        std::string v;
+        for (std::size_t i = plus + 5; i < p.version.size() && (std::isdigit(static_cast<unsigned char>(p.version[i])) || p.version[i] == '.'); ++i) {
+            v += p.version[i];
+        }
+        if (!v.empty()) {
+            p.cuda = v;
+            p.cuda_evidence = "package version " + p.version;
+            return;
+        }
+    }
+    if (auto pos = n.rfind("-cuda-"); pos != std::string::npos && all_digits(n.substr(pos + 6))) {
+        p.cuda = n.substr(pos + 6);
+        p.cuda_evidence = "package name " + n;
+        return;
+    }
+    if (n.starts_with("cuda-")) {
+        // The last two dash-separated numbers are the CUDA major and minor.
+        auto last = n.rfind('-');
+        auto prev = last == std::string::npos ? std::string::npos : n.rfind('-', last - 1);
+        if (prev != std::string::npos && all_digits(n.substr(last + 1)) &&
+            all_digits(n.substr(prev + 1, last - prev - 1))) {
+            p.cuda = n.substr(prev + 1, last - prev - 1) + "." + n.substr(last + 1);
+            p.cuda_evidence = "package name " + n;
+        }
+    }
+}
+
+void read_apt(const std::vector<std::string>& args, std::size_t start, const Package& tmpl,
+              CommandFacts& out) {
+    std::size_t i = start;
+    static const std::set<std::string> valued = {"-o", "-t", "--target-release", "-c", "--option",
+                                                 "--setopt", "--enablerepo", "--disablerepo"};
+    while (i < args.size() && args[i].starts_with("-")) i += valued.count(args[i]) ? 2 : 1;
+    if (i >= args.size() || args[i] != "install") return;
+    for (++i; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (valued.count(a)) {
+            ++i;
+            continue;
+        }
+        if (a.starts_with("-")) continue;
+        Package p = tmpl;
+        p.manager = Manager::apt;
+        p.word = a;
+        auto eq = a.find('=');
+        std::string name = a.substr(0, eq);
+        if (auto colon = name.find(':'); colon != std::string::npos) name.resize(colon);  // :amd64
+        p.name = lower(name);
+        if (p.name.empty() || p.name.ends_with(".deb") || p.name.starts_with("/") || p.name.starts_with(".")) continue;
+        if (eq != std::string::npos) {
+            p.spec = a.substr(eq);
+            p.version = a.substr(eq + 1);
+            p.pinned = !p.version.empty() && p.version.find('*') == std::string::npos;
+        }
+        apt_cuda(p);
+        out.packages.push_back(std::move(p));
+    }
+}
+
+}  // namespace
+
+void read_command(const std::vector<std::string>& words, const Package& tmpl, CommandFacts& out) {
+    if (words.empty()) return;
+    const std::string program = base_name(words[0]);
+    if (is_pip(program)) {
+        read_pip(words, 1, tmpl, out);
+    } else if (is_python(program)) {
+        // python -m pip install …, python3 -Im pip install …
+        for (std::size_t i = 1; i + 1 < words.size() && words[i].starts_with("-"); ++i) {
+            if (words[i].ends_with("m") && is_pip(words[i + 1])) {
+                read_pip(words, i + 2, tmpl, out);
+                return;
+            }
+        }
+    } else if (program == "uv" && words.size() > 1 && words[1] == "pip") {
+        read_pip(words, 2, tmpl, out);
+    } else if (program == "conda" || program == "mamba" || program == "micromamba") {
+        read_conda(words, 1, tmpl, out);
+    } else if (program == "apt-get" || program == "apt" || program == "aptitude" ||
+               program == "yum" || program == "dnf" || program == "microdnf" || program == "tdnf") {
+        read_apt(words, 1, tmpl, out);
+    } else if (program == "apt-mark" && words.size() > 2 && words[1] == "hold") {
+        for (std::size_t i = 2; i < words.size(); ++i) {
+            if (!words[i].starts_with("-")) out.holds.push_back({lower(words[i]), tmpl.line});
+        }
+    }
+}
+
+}  // namespace cuvet::dockerfile::detail
