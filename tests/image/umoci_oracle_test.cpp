@@ -136,7 +136,10 @@ TEST_CASE("umoci-built images match umoci's own unpacked rootfs", "[image][oracl
     CHECK(diff_views(oracle, comparable(from_layout)) == "");
     CHECK(from_layout.at("/var/cache/apt/pkg.deb").layer == 2);
     CHECK(from_layout.at("/opt/app/will-be-file").layer == 1);
-    CHECK(from_layout.at("/usr/lib/x86_64-linux-gnu/libbig-copy.so").type == "hardlink");
+    // umoci stores whichever name it meets first as the data, the other as a hard link.
+    const std::string lib = "/usr/lib/x86_64-linux-gnu/";
+    CHECK((from_layout.at(lib + "libbig-copy.so").type == "hardlink" ||
+           from_layout.at(lib + "libbig.so.1.0").type == "hardlink"));
 
     if (!have_program("skopeo")) {
         WARN("skipped: skopeo is not installed");
