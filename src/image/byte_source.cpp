@@ -4,6 +4,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <cstring>
 
 #include "cuvet/core/error.hpp"
@@ -37,17 +41,66 @@ std::size_t FileRangeSource::read(char* buffer, std::size_t capacity) {
     return static_cast<std::size_t>(got);
 }
 
+// A bounded queue of chunks between the reader and the hashing thread; the
+// bound keeps memory flat however far the reader runs ahead.
+struct VerifyingSource::Pipeline {
+    static constexpr std::size_t max_queued = 8;
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::deque<std::string> chunks;
+    bool closed = false;
+    Sha256 hash;
+    std::thread worker{[this] { run(); }};
+
+    void run() {
+        while (true) {
+            std::string chunk;
+            {
+                std::unique_lock lock(mutex);
+                changed.wait(lock, [&] { return !chunks.empty() || closed; });
+                if (chunks.empty()) return;
+                chunk = std::move(chunks.front());
+                chunks.pop_front();
+            }
+            changed.notify_all();
+            hash.update(chunk);
+        }
+    }
+    void push(std::string_view bytes) {
+        std::unique_lock lock(mutex);
+        changed.wait(lock, [&] { return chunks.size() < max_queued; });
+        chunks.emplace_back(bytes);
+        lock.unlock();
+        changed.notify_all();
+    }
+    std::string finish() {
+        close();
+        return hash.hex_digest();
+    }
+    void close() {
+        {
+            std::lock_guard lock(mutex);
+            closed = true;
+        }
+        changed.notify_all();
+        if (worker.joinable()) worker.join();
+    }
+};
+
 VerifyingSource::VerifyingSource(std::unique_ptr<ByteSource> inner, std::string expected_digest,
                                  std::string blob_name)
-    : inner_(std::move(inner)), expected_(std::move(expected_digest)), name_(std::move(blob_name)) {}
+    : inner_(std::move(inner)), expected_(std::move(expected_digest)), name_(std::move(blob_name)),
+      pipeline_(std::make_unique<Pipeline>()) {}
+
+VerifyingSource::~VerifyingSource() { pipeline_->close(); }
 
 std::size_t VerifyingSource::read(char* buffer, std::size_t capacity) {
     std::size_t got = inner_->read(buffer, capacity);
     if (got > 0) {
-        hash_.update(std::string_view(buffer, got));
+        pipeline_->push(std::string_view(buffer, got));
     } else if (!checked_) {
         checked_ = true;
-        std::string actual = hash_.hex_digest();
+        std::string actual = pipeline_->finish();
         if (actual != expected_)
             fail_input(name_ + ": digest mismatch: expected " + expected_ + ", content is " + actual);
     }

@@ -33,18 +33,22 @@ private:
 };
 
 // Hashes what passes through and, at the end, compares with the expected
-// digest: a mismatch is an input error naming the blob.
+// digest: a mismatch is an input error naming the blob. SHA-256 costs about
+// 40% of an ISA-L inflate, so it runs on a thread of its own, overlapping the
+// decompression instead of adding to it.
 class VerifyingSource : public ByteSource {
 public:
     VerifyingSource(std::unique_ptr<ByteSource> inner, std::string expected_digest,
                     std::string blob_name);
+    ~VerifyingSource() override;
     std::size_t read(char* buffer, std::size_t capacity) override;
 
 private:
+    struct Pipeline;
     std::unique_ptr<ByteSource> inner_;
     std::string expected_;
     std::string name_;
-    Sha256 hash_;
+    std::unique_ptr<Pipeline> pipeline_;
     bool checked_ = false;
 };
 

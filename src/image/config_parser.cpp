@@ -11,6 +11,8 @@ json parse_json(const std::string& text, const std::string& where) {
         return json::parse(text);
     } catch (const json::parse_error& e) {
         fail_input(where + ": bad JSON (byte " + std::to_string(e.byte) + ")");
+    } catch (const json::exception& e) {
+        fail_input(where + ": bad JSON (" + std::string(e.what()) + ")");
     }
 }
 

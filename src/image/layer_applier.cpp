@@ -1,15 +1,20 @@
 #include "layer_applier.hpp"
 
+#include "cuvet/core/error.hpp"
+
 namespace cuvet::image {
 namespace {
 
 // Extraction tools (docker, umoci) resolve the parent directory inside the
 // root before writing, so "lib/x.so" under a "/lib -> usr/lib" symlink lands
 // in /usr/lib. The merged view must agree with what they produce.
-std::string place_in_tree(const FileTree& tree, const std::string& path) {
+std::string place_in_tree(const FileTree& tree, const std::string& path, const std::string& layer) {
     auto slash = path.rfind('/');
     if (slash == 0) return path;
     Resolution parent = tree.resolve(path.substr(0, slash));
+    // An extractor would fail with ELOOP here; the layer cannot be applied.
+    if (parent.status == Resolution::Status::loop)
+        fail_input(layer + ": '" + path + "' lies under a symlink loop at '" + parent.path + "'");
     if (parent.status != Resolution::Status::ok || !parent.entry ||
         parent.entry->type != FileType::directory)
         return path;
@@ -33,12 +38,12 @@ void add_missing_parents(FileTree& tree, const std::string& path, int layer) {
 }  // namespace
 
 void apply_layer(FileTree& tree, LayerContents&& layer) {
-    for (const auto& dir : layer.opaque_dirs) tree.remove_children(place_in_tree(tree, dir));
-    for (const auto& path : layer.whiteouts) tree.remove_tree(place_in_tree(tree, path));
+    for (const auto& dir : layer.opaque_dirs) tree.remove_children(place_in_tree(tree, dir, layer.name));
+    for (const auto& path : layer.whiteouts) tree.remove_tree(place_in_tree(tree, path, layer.name));
     for (auto& item : layer.entries) {
         FileEntry& entry = item.entry;
-        entry.path = place_in_tree(tree, entry.path);
-        if (entry.type == FileType::hardlink) entry.link_target = place_in_tree(tree, entry.link_target);
+        entry.path = place_in_tree(tree, entry.path, layer.name);
+        if (entry.type == FileType::hardlink) entry.link_target = place_in_tree(tree, entry.link_target, layer.name);
         const FileEntry* existing = tree.find(entry.path);
         if (existing && existing->type == FileType::directory) {
             // A directory over a directory merges; anything else replaces the whole subtree.

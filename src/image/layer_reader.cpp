@@ -159,6 +159,7 @@ LayerContents read_layer(std::unique_ptr<ByteSource> blob, const std::string& na
     if (!check.blob_digest.empty())
         blob = std::make_unique<VerifyingSource>(std::move(blob), check.blob_digest, name);
     LayerContents out;
+    out.name = name;
     auto stream = open_decompressed(std::move(blob), name);
     out.compression = stream.compression;
     if (!check.diff_id.empty())

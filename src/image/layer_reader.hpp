@@ -17,6 +17,7 @@ struct LayerEntry {
 };
 
 struct LayerContents {
+    std::string name;                      // the blob, for messages
     std::vector<LayerEntry> entries;       // in archive order
     std::vector<std::string> whiteouts;    // paths removed from lower layers
     std::vector<std::string> opaque_dirs;  // directories whose lower contents vanish

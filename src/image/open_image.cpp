@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "cuvet/core/error.hpp"
 #include "formats.hpp"
@@ -21,12 +22,23 @@ std::string read_head(const fs::path& path, std::size_t length) {
     return head;
 }
 
-std::unique_ptr<Image> open_store(std::unique_ptr<BlobStore> store, const std::string& path,
-                                  bool is_archive, const OpenOptions& options) {
+std::unique_ptr<Image> open_layered(std::unique_ptr<BlobStore> store, const std::string& path,
+                                    bool is_archive, const OpenOptions& options) {
     if (store->exists("manifest.json")) return open_docker_archive(std::move(store), path, options);
     if (store->exists("index.json"))
         return open_oci_layout(std::move(store), path, is_archive ? "oci-archive" : "oci-layout", options);
     return nullptr;
+}
+
+std::unique_ptr<Image> open_store(std::unique_ptr<BlobStore> store, const std::string& path,
+                                  bool is_archive, const OpenOptions& options) {
+    // Type surprises deep in a manifest (a number where a string belongs)
+    // surface as nlohmann exceptions; they are bad input, not internal errors.
+    try {
+        return open_layered(std::move(store), path, is_archive, options);
+    } catch (const nlohmann::json::exception& e) {
+        fail_input(path + ": unexpected JSON structure: " + e.what());
+    }
 }
 
 }  // namespace

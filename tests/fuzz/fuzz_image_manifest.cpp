@@ -1,6 +1,7 @@
 // Fuzzes manifest/index/config parsing: the input is served as every JSON
 // document of a layout (index.json, manifest.json and any blob asked for).
 #include <cstring>
+#include <nlohmann/json.hpp>
 
 #include "cuvet/core/error.hpp"
 #include "image/blob_store.hpp"
@@ -50,10 +51,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         try {
             (void)open_docker_archive(std::make_unique<EchoStore>(bytes), "fuzz", options);
         } catch (const cuvet::Error&) {
+        } catch (const nlohmann::json::exception&) {  // open_image turns these into input errors
         }
         try {
             (void)open_oci_layout(std::make_unique<EchoStore>(bytes), "fuzz", "oci-layout", options);
         } catch (const cuvet::Error&) {
+        } catch (const nlohmann::json::exception&) {
         }
     }
     return 0;
