@@ -94,6 +94,9 @@ struct Facts {
     Dockerfile dockerfile;
     Build build;
     std::vector<StageFacts> stages;
+    // The drivers the image must run on (--driver, .cuvet.yaml): not a fact
+    // of the file, but the one target the lint checks judge against.
+    std::vector<std::string> fleet_drivers;
 
     const StageFacts& final_stage() const { return stages.at(build.final_stage); }
     // The env value at the end of a stage (ENV over ARG), or nullopt.
