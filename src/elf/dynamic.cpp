@@ -1,0 +1,140 @@
+#include "elf/dynamic.hpp"
+
+namespace cuvet::elf::detail {
+namespace {
+
+constexpr std::uint32_t sht_strtab = 3;
+
+enum : std::uint64_t {
+    dt_null = 0,
+    dt_needed = 1,
+    dt_hash = 4,
+    dt_strtab = 5,
+    dt_symtab = 6,
+    dt_strsz = 10,
+    dt_syment = 11,
+    dt_soname = 14,
+    dt_rpath = 15,
+    dt_runpath = 29,
+    dt_gnu_hash = 0x6ffffef5,
+    dt_verdef = 0x6ffffffc,
+    dt_verdefnum = 0x6ffffffd,
+    dt_verneed = 0x6ffffffe,
+    dt_verneednum = 0x6fffffff,
+};
+
+// Where the dynamic table lives; nullopt-in-optional means "none" vs "broken".
+struct Located {
+    bool found = false;
+    Range range;
+    const Section* section = nullptr;
+};
+
+std::optional<Located> locate(const ElfFile& file, std::string* why_not) {
+    Located where;
+    if (const Section* s = file.section_of_type(sht_dynamic)) {
+        auto range = file.section_range(*s);
+        if (!range) {
+            if (why_not) *why_not = "dynamic section past end of file (truncated?)";
+            return std::nullopt;
+        }
+        return Located{true, *range, s};
+    }
+    for (const auto& seg : file.segments()) {
+        if (seg.type != pt_dynamic) continue;
+        if (!file.contains(seg.offset, seg.filesz)) {
+            if (why_not) *why_not = "dynamic segment past end of file (truncated?)";
+            return std::nullopt;
+        }
+        return Located{true, Range{seg.offset, seg.filesz}, nullptr};
+    }
+    return where;
+}
+
+struct RawEntries {
+    std::vector<std::uint64_t> needed;
+    std::optional<std::uint64_t> soname, rpath, runpath, strtab, strsz;
+};
+
+}  // namespace
+
+std::optional<Range> linked_strtab(const ElfFile& file, const Section* section,
+                                   const DynamicTable& dynamic) {
+    if (section) {
+        const Section* linked = file.section_at(section->link);
+        if (linked && linked->type == sht_strtab) {
+            if (auto range = file.section_range(*linked)) return range;
+        }
+    }
+    return dynamic.strtab;
+}
+
+std::optional<DynamicTable> read_dynamic(const ElfFile& file, std::string* why_not) {
+    auto where = locate(file, why_not);
+    if (!where) return std::nullopt;
+    DynamicTable table;
+    if (!where->found) return table;
+    table.present = true;
+
+    const std::uint64_t entry_size = file.is_64bit() ? 16 : 8, half = entry_size / 2;
+    RawEntries raw;
+    // The entry count is bounded by the (already bounds-checked) table size,
+    // so a hostile file cannot make this loop long.
+    for (std::uint64_t at = where->range.offset;
+         at + entry_size <= where->range.offset + where->range.size; at += entry_size) {
+        const std::uint64_t tag = *file.word(at), value = *file.word(at + half);
+        if (tag == dt_null) break;
+        switch (tag) {
+            case dt_needed: raw.needed.push_back(value); break;
+            // ld.so keeps the last entry of a tag (elf_get_dynamic_info); so do we.
+            case dt_soname: raw.soname = value; break;
+            case dt_rpath: raw.rpath = value; break;
+            case dt_runpath: raw.runpath = value; break;
+            case dt_strtab: raw.strtab = value; break;
+            case dt_strsz: raw.strsz = value; break;
+            case dt_symtab: table.symtab = value; break;
+            case dt_syment: table.syment = value; break;
+            case dt_hash: table.hash = value; break;
+            case dt_gnu_hash: table.gnu_hash = value; break;
+            case dt_verneed: table.verneed = value; break;
+            case dt_verneednum: table.verneednum = value; break;
+            case dt_verdef: table.verdef = value; break;
+            case dt_verdefnum: table.verdefnum = value; break;
+            default: break;
+        }
+    }
+
+    if (raw.strtab) {
+        if (auto range = file.range_at_address(*raw.strtab)) {
+            if (raw.strsz && *raw.strsz < range->size) range->size = *raw.strsz;
+            table.strtab = range;
+        }
+    }
+    // Section headers, when present, name the table exactly (sh_link of .dynamic).
+    table.strtab = linked_strtab(file, where->section, table);
+    if (!table.strtab) return table;
+
+    auto str = [&](std::uint64_t offset) { return file.string_in(*table.strtab, offset); };
+    for (auto offset : raw.needed) {
+        if (auto name = str(offset)) table.needed.push_back(*name);
+    }
+    if (raw.soname) table.soname = str(*raw.soname);
+    if (raw.rpath) table.rpath = str(*raw.rpath);
+    if (raw.runpath) table.runpath = str(*raw.runpath);
+    return table;
+}
+
+std::vector<std::string> split_search_path(std::string_view value) {
+    std::vector<std::string> parts;
+    if (value.empty()) return parts;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t colon = value.find(':', start);
+        parts.emplace_back(value.substr(start, colon - start));
+        if (colon == std::string_view::npos) break;
+        start = colon + 1;
+    }
+    return parts;
+}
+
+}  // namespace cuvet::elf::detail

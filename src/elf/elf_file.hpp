@@ -1,0 +1,101 @@
+#pragma once
+// A zero-copy, bounds-checked view of one ELF file (ELF32/ELF64,
+// little-endian). Nothing here copies file data: section names and strings are
+// string_views into the caller's bytes, so a 500 MB library costs only the
+// pages we actually touch. Every read checks its bounds and fails soft
+// (nullopt / empty view), so callers never index past the end.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cuvet::elf::detail {
+
+// ELF constants we use (from <elf.h>, spelled out so the reader does not depend
+// on the host's headers).
+inline constexpr std::uint32_t sht_dynsym = 11;
+inline constexpr std::uint32_t sht_dynamic = 6;
+inline constexpr std::uint32_t sht_nobits = 8;
+inline constexpr std::uint32_t sht_gnu_verdef = 0x6ffffffd;
+inline constexpr std::uint32_t sht_gnu_verneed = 0x6ffffffe;
+inline constexpr std::uint32_t pt_load = 1;
+inline constexpr std::uint32_t pt_dynamic = 2;
+
+struct Section {
+    std::string_view name;
+    std::uint32_t type = 0;
+    std::uint64_t flags = 0, addr = 0, offset = 0, size = 0, entsize = 0;
+    std::uint32_t link = 0, info = 0;
+};
+
+struct Segment {
+    std::uint32_t type = 0;
+    std::uint64_t offset = 0, vaddr = 0, filesz = 0, memsz = 0;
+};
+
+// A range of the file: [offset, offset + size), already checked to lie inside it.
+struct Range {
+    std::uint64_t offset = 0, size = 0;
+};
+
+class ElfFile {
+public:
+    // Validates the header and both header tables; nullopt (with a reason) when
+    // the file is not an ELF we can read or a table lies outside the bytes.
+    static std::optional<ElfFile> open(std::string_view bytes, std::string* why_not);
+
+    bool is_64bit() const { return is64_; }
+    std::uint16_t machine() const { return machine_; }
+    std::uint16_t type() const { return type_; }
+    std::string_view bytes() const { return bytes_; }
+
+    const std::vector<Section>& sections() const { return sections_; }
+    const std::vector<Segment>& segments() const { return segments_; }
+    const Section* section_named(std::string_view name) const;
+    const Section* section_of_type(std::uint32_t type) const;
+    const Section* section_at(std::uint32_t index) const;
+    // The file bytes of a section, when it has any inside the file.
+    std::optional<Range> section_range(const Section& section) const;
+
+    // Maps a virtual address to a file offset through the PT_LOAD segments, as
+    // the loader would. nullopt when no segment holds the address in its file part.
+    std::optional<std::uint64_t> offset_of_address(std::uint64_t address) const;
+    // Bytes from the file offset of `address` up to the end of its PT_LOAD file part.
+    std::optional<Range> range_at_address(std::uint64_t address) const;
+
+    // Bounds-checked little-endian loads; nullopt past the end.
+    std::optional<std::uint16_t> u16(std::uint64_t offset) const;
+    std::optional<std::uint32_t> u32(std::uint64_t offset) const;
+    std::optional<std::uint64_t> u64(std::uint64_t offset) const;
+    // A class-sized word (Elf32_Addr / Elf64_Addr and friends).
+    std::optional<std::uint64_t> word(std::uint64_t offset) const {
+        if (is64_) return u64(offset);
+        auto narrow = u32(offset);
+        if (!narrow) return std::nullopt;
+        return std::uint64_t{*narrow};
+    }
+    bool contains(std::uint64_t offset, std::uint64_t size) const {
+        return offset <= bytes_.size() && size <= bytes_.size() - offset;
+    }
+    // The NUL-terminated string at `offset` inside `table`; nullopt when the
+    // offset is outside the table or the string runs off its end.
+    std::optional<std::string_view> string_in(Range table, std::uint64_t offset) const;
+
+private:
+    explicit ElfFile(std::string_view bytes) : bytes_(bytes) {}
+    bool read_header(std::string* why_not);
+    bool read_segments(std::string* why_not);
+    bool read_sections(std::string* why_not);
+
+    std::string_view bytes_;
+    bool is64_ = true;
+    std::uint16_t machine_ = 0, type_ = 0;
+    std::uint64_t phoff_ = 0, shoff_ = 0;
+    std::uint16_t phentsize_ = 0, shentsize_ = 0;
+    std::uint32_t phnum_ = 0, shnum_ = 0, shstrndx_ = 0;
+    std::vector<Section> sections_;
+    std::vector<Segment> segments_;
+};
+
+}  // namespace cuvet::elf::detail

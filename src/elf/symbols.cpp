@@ -1,0 +1,99 @@
+#include "elf/symbols.hpp"
+
+#include <algorithm>
+
+namespace cuvet::elf::detail {
+namespace {
+
+constexpr std::uint8_t stb_global = 1, stb_weak = 2, stb_gnu_unique = 10;
+
+struct SymbolTable {
+    Range range;
+    std::uint64_t entsize = 0;
+    std::optional<Range> strtab;
+};
+
+// DT_HASH stores the symbol count outright (nchain).
+std::optional<std::uint64_t> count_from_sysv_hash(const ElfFile& file, std::uint64_t address) {
+    auto offset = file.offset_of_address(address);
+    if (!offset) return std::nullopt;
+    auto nchain = file.u32(*offset + 4);
+    if (!nchain) return std::nullopt;
+    return *nchain;
+}
+
+// DT_GNU_HASH does not: the count is one past the last symbol of the longest
+// chain, found from the highest bucket. Every step stays inside the file.
+std::optional<std::uint64_t> count_from_gnu_hash(const ElfFile& file, std::uint64_t address) {
+    auto offset = file.offset_of_address(address);
+    if (!offset) return std::nullopt;
+    auto nbuckets = file.u32(*offset), symoffset = file.u32(*offset + 4);
+    auto bloom_size = file.u32(*offset + 8);
+    if (!nbuckets || !symoffset || !bloom_size) return std::nullopt;
+    const std::uint64_t buckets = *offset + 16 + std::uint64_t{*bloom_size} * (file.is_64bit() ? 8 : 4);
+    if (!file.contains(buckets, std::uint64_t{*nbuckets} * 4)) return std::nullopt;
+    std::uint32_t last = 0;
+    for (std::uint32_t i = 0; i < *nbuckets; ++i) last = std::max(last, *file.u32(buckets + 4ull * i));
+    if (last < *symoffset) return *symoffset;
+    const std::uint64_t chains = buckets + std::uint64_t{*nbuckets} * 4;
+    for (std::uint64_t index = last;; ++index) {
+        auto value = file.u32(chains + 4 * (index - *symoffset));
+        if (!value) return std::nullopt;
+        if (*value & 1) return index + 1;
+    }
+}
+
+std::optional<SymbolTable> locate(const ElfFile& file, const DynamicTable& dynamic) {
+    const std::uint64_t min_entsize = file.is_64bit() ? 24 : 16;
+    if (const Section* s = file.section_of_type(sht_dynsym)) {
+        if (auto range = file.section_range(*s)) {
+            return SymbolTable{*range, std::max(s->entsize, min_entsize),
+                               linked_strtab(file, s, dynamic)};
+        }
+    }
+    if (!dynamic.symtab) return std::nullopt;
+    auto range = file.range_at_address(*dynamic.symtab);
+    if (!range) return std::nullopt;
+    const std::uint64_t entsize = std::max(dynamic.syment, min_entsize);
+    std::optional<std::uint64_t> count;
+    if (dynamic.hash) count = count_from_sysv_hash(file, *dynamic.hash);
+    if (!count && dynamic.gnu_hash) count = count_from_gnu_hash(file, *dynamic.gnu_hash);
+    if (!count) return std::nullopt;
+    range->size = std::min(range->size, *count * entsize);
+    return SymbolTable{*range, entsize, dynamic.strtab};
+}
+
+void sort_unique(std::vector<std::string>& names) {
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+}
+
+}  // namespace
+
+SymbolNames read_dynamic_symbols(const ElfFile& file, const DynamicTable& dynamic) {
+    SymbolNames names;
+    auto table = locate(file, dynamic);
+    if (!table || !table->strtab) return names;
+    const bool is64 = file.is_64bit();
+    const std::uint64_t count = table->range.size / table->entsize;
+    // Index 0 is the reserved null symbol.
+    for (std::uint64_t i = 1; i < count; ++i) {
+        const std::uint64_t at = table->range.offset + i * table->entsize;
+        const std::uint32_t name_offset = *file.u32(at);
+        const auto info = static_cast<std::uint8_t>(file.bytes()[at + (is64 ? 4 : 12)]);
+        const std::uint16_t shndx = *file.u16(at + (is64 ? 6 : 14));
+        auto name = file.string_in(*table->strtab, name_offset);
+        if (!name || name->empty()) continue;
+        const std::uint8_t binding = info >> 4;
+        if (shndx == 0) {
+            names.imported.emplace_back(*name);
+        } else if (binding == stb_global || binding == stb_weak || binding == stb_gnu_unique) {
+            names.exported.emplace_back(*name);
+        }
+    }
+    sort_unique(names.imported);
+    sort_unique(names.exported);
+    return names;
+}
+
+}  // namespace cuvet::elf::detail

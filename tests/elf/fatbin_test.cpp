@@ -1,0 +1,92 @@
+// parse_fatbin over hand-built containers (the layout documented in
+// src/elf/fatbin.cpp); real nvcc output is covered in inspect_test.cpp.
+#include <catch2/catch.hpp>
+
+#include "cuvet/elf/fatbin.hpp"
+
+using namespace cuvet::elf;
+
+namespace {
+
+void put(std::string& out, std::uint64_t value, int bytes) {
+    for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+}
+
+std::string entry(std::uint16_t kind, std::uint32_t arch, std::uint32_t header_size = 64,
+                  std::size_t payload = 24) {
+    std::string e;
+    put(e, kind, 2);
+    put(e, 0x0101, 2);
+    put(e, header_size, 4);
+    put(e, payload, 8);
+    put(e, 0, 4);      // compressed size
+    put(e, 0, 4);      // options offset
+    put(e, 7, 2);      // minor
+    put(e, 1, 2);      // major
+    put(e, arch, 4);
+    put(e, 0, 8);      // obj name
+    put(e, 0x11, 8);   // flags: 64-bit, Linux
+    put(e, 0, 8);
+    put(e, 0, 8);
+    e.resize(header_size, '\0');
+    e.append(payload, '\xaa');
+    return e;
+}
+
+std::string container(const std::vector<std::string>& entries) {
+    std::string body;
+    for (const auto& e : entries) body += e;
+    std::string c;
+    put(c, 0xBA55ED50, 4);
+    put(c, 1, 2);
+    put(c, 16, 2);
+    put(c, body.size(), 8);
+    return c + body;
+}
+
+}  // namespace
+
+TEST_CASE("parse_fatbin lists SASS and PTX of every container", "[elf][fatbin]") {
+    const std::string section =
+        container({entry(2, 80), entry(2, 90, 112, 40), entry(1, 90, 80)}) +
+        container({entry(2, 75), entry(1, 120, 96, 8), entry(8, 99)});
+    const auto summary = parse_fatbin(section, true);
+    CHECK(summary.containers == 2);
+    CHECK(summary.entries == 6);
+    CHECK_FALSE(summary.truncated);
+    CHECK(summary.sass_archs == std::vector<int>{75, 80, 90});
+    CHECK(summary.ptx_archs == std::vector<int>{90, 120});
+    REQUIRE(summary.detail.size() == 6);
+    CHECK(summary.detail[0].offset == 16);
+    CHECK(summary.detail[1].offset == 16 + 64 + 24);
+}
+
+TEST_CASE("parse_fatbin skips padding between containers", "[elf][fatbin]") {
+    const std::string section =
+        std::string(8, '\0') + container({entry(2, 80)}) + std::string(16, '\0') +
+        container({entry(1, 86)});
+    const auto summary = parse_fatbin(section);
+    CHECK(summary.containers == 2);
+    CHECK(summary.sass_archs == std::vector<int>{80});
+    CHECK(summary.ptx_archs == std::vector<int>{86});
+}
+
+TEST_CASE("parse_fatbin stops at truncated or nonsensical entries", "[elf][fatbin]") {
+    const std::string whole = container({entry(2, 80), entry(1, 90)});
+    for (std::size_t size = 0; size < whole.size(); ++size) {
+        const auto summary = parse_fatbin(std::string_view(whole).substr(0, size));
+        if (size >= 16) CHECK(summary.truncated);
+        CHECK(summary.entries <= 2);
+    }
+    // A zero header size would never advance: it ends the container instead.
+    std::string zero_header = container({entry(2, 80), entry(2, 90)});
+    zero_header.replace(16 + 88 + 4, 4, std::string(4, '\0'));  // second entry's header_size
+    const auto zero = parse_fatbin(zero_header);
+    CHECK(zero.entries == 1);
+    CHECK(zero.truncated);
+    // A payload size past the container end.
+    std::string huge = container({entry(2, 80)});
+    huge.replace(16 + 8, 8, std::string(8, '\xff'));
+    CHECK(parse_fatbin(huge).entries == 0);
+    CHECK(parse_fatbin("").containers == 0);
+}
