@@ -97,3 +97,35 @@ TEST_CASE("malformed Dockerfiles fail with the line", "[dockerfile]") {
     CHECK_THAT(message("# only a comment\n\n"), Catch::Contains("no instructions"));
     CHECK_THAT(message("# escape=x\nFROM a\n"), Catch::Contains("invalid escape token"));
 }
+
+TEST_CASE("heredoc edge cases behave like BuildKit", "[dockerfile]") {
+    auto df = parse(
+        "FROM alpine\n"
+        "USER <<NOTHERE\n"          // only RUN/COPY/ADD take heredocs
+        "RUN --mount=type=cache,target=/c <<M\n"
+        "# not a Dockerfile comment\n"
+        "echo hi # trailing\n"
+        "M\n"
+        "COPY <<A <<B /dest\n"      // bodies in order; each ends at its own name
+        "B\n"
+        "A\n"
+        "A\n"
+        "B\n"
+        "RUN <<-T\n"
+        "\tbody\n"
+        "\t\tT\n"
+        "RUN \"<<QUOTED\" '<<SINGLE'\n");
+    REQUIRE(df.instructions.size() == 6);
+    CHECK(df.instructions[1].heredocs.empty());
+    const auto& run = df.instructions[2];
+    REQUIRE(run.heredocs.size() == 1);
+    CHECK(run.heredocs[0].content == "# not a Dockerfile comment\necho hi # trailing\n");
+    CHECK(df.comments.empty());
+    const auto& copy = df.instructions[3];
+    REQUIRE(copy.heredocs.size() == 2);
+    CHECK(copy.heredocs[0].content == "B\n");
+    CHECK(copy.heredocs[1].content == "A\n");
+    CHECK(copy.end_line == 11);
+    CHECK(df.instructions[4].heredocs.at(0).content == "\tbody\n");  // chomping is the builder's job
+    CHECK(df.instructions[5].heredocs.empty());
+}
