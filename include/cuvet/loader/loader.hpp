@@ -1,0 +1,148 @@
+#pragma once
+// glibc's dynamic loader, emulated inside an image: which file ld.so would map
+// for every DT_NEEDED of a program and its dependencies, and why. Follows
+// elf/dl-load.c (_dl_map_object) and elf/dl-deps.c (breadth-first loading):
+//   1. a name with '/' is a path;
+//   2. an object already loaded under that name or SONAME (or the same file) is reused;
+//   3. DT_RPATH of the requesting object, then of the object that loaded it, up to the
+//      program — only when the requesting object has no DT_RUNPATH (an object with
+//      both ignores its RPATH);
+//   4. LD_LIBRARY_PATH from the image Env;
+//   5. DT_RUNPATH of the requesting object only;
+//   6. /etc/ld.so.cache (without one: the ld.so.conf dirs, as the toolkit's ldconfig
+//      hook would rebuild it — an option);
+//   7. the default dirs of the image's glibc.
+// Each directory is tried as dir/glibc-hwcaps/<level>/name for the levels the host
+// supports, then dir/name; an object of the wrong class or machine is skipped and
+// the search goes on, as open_verify does.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cuvet/loader/image_files.hpp"
+#include "cuvet/loader/ld_cache.hpp"
+#include "cuvet/loader/ld_conf.hpp"
+
+namespace cuvet::loader {
+
+enum class Rule {
+    path,             // the name has a '/'
+    already_loaded,   // an object loaded earlier matched the name, SONAME or file
+    rpath,            // DT_RPATH of the requester or one of its loaders
+    ld_library_path,  // LD_LIBRARY_PATH from the image Env
+    runpath,          // DT_RUNPATH of the requester
+    ld_cache,         // /etc/ld.so.cache
+    ld_conf,          // ld.so.conf dirs (no cache in the image)
+    default_dirs,     // the image glibc's built-in system dirs
+    host_driver,      // mounted from the host by nvidia-container-toolkit
+    none,             // not found
+};
+std::string_view to_string(Rule rule);
+
+// What a single candidate path turned out to be.
+enum class Verdict {
+    loaded,         // this is the one
+    absent,         // nothing there (or a dangling link)
+    not_regular,    // a directory or device
+    wrong_class,    // ELFCLASS32 vs 64: skipped, the search goes on
+    wrong_machine,  // e_machine mismatch: skipped, the search goes on
+    not_elf,        // ld.so stops with "invalid ELF header"
+    not_inspected,  // the scan did not read it; accepted as ld.so would open it
+    stale_cache,    // the cache names a file the image does not have
+};
+std::string_view to_string(Verdict verdict);
+
+struct Attempt {
+    std::string path;    // the candidate as ld.so builds it
+    Rule rule = Rule::none;
+    std::string source;  // whose RPATH/RUNPATH, "LD_LIBRARY_PATH", the cache or conf file
+    Verdict verdict = Verdict::absent;
+};
+
+enum class Status {
+    found,        // a file in the image
+    host_driver,  // provided by the host driver at run time
+    not_found,    // ld.so fails: "cannot open shared object file"
+    error,        // ld.so fails on a file it found (not ELF)
+};
+std::string_view to_string(Status status);
+
+struct Resolution {
+    std::string name;           // the DT_NEEDED string
+    std::size_t requester = 0;  // index into Graph::objects
+    Status status = Status::not_found;
+    Rule rule = Rule::none;
+    std::string source;         // whose RPATH/RUNPATH, the cache file, …
+    std::string path;           // as ld.so names it (what `ld.so --list` prints)
+    std::string file;           // the data file after symlinks and hard links
+    std::optional<std::size_t> object;  // index into Graph::objects
+    std::vector<Attempt> trace;         // every candidate tried, in order
+    std::vector<std::string> shadowed;  // other files the same search would reach later
+    std::string image_copy;     // host_driver: the image's own copy of a driver library
+    std::string note;
+};
+
+struct Object {
+    std::string path;   // as loaded (l_name)
+    std::string file;   // data file after links
+    std::string soname;
+    std::vector<std::string> names;  // every name it answers to
+    std::size_t loader = 0;          // the object that first needed it (itself for the root)
+    bool is_64bit = true;
+    std::uint16_t machine = 0;
+    bool host_provided = false;      // a driver library from the host: its deps are not known
+    bool interpreter = false;        // ld.so itself, always loaded
+    bool inspected = true;           // false: no ELF facts, its deps are unknown
+    std::vector<std::size_t> needs;  // indices into Graph::resolutions, DT_NEEDED order
+};
+
+struct Graph {
+    std::vector<Object> objects;  // load order: the root first, breadth first
+    std::vector<Resolution> resolutions;
+    std::vector<std::string> notes;
+    std::vector<std::string> default_dirs;  // the image glibc's system dirs, as assumed
+    std::string lib_dst;                    // what $LIB expanded to
+    bool ok() const;  // every resolution found or host-provided
+};
+
+struct Options {
+    // glibc-hwcaps subdirectories the host CPU supports, best first. A GPU
+    // host is assumed to have AVX2; set {} to search none.
+    std::vector<std::string> hwcaps = {"x86-64-v3", "x86-64-v2"};
+    std::string platform = "x86_64";        // $PLATFORM (AT_PLATFORM)
+    std::optional<std::string> lib;          // $LIB; default from the image's layout
+    std::optional<std::vector<std::string>> default_dirs;  // default from the image's layout
+    std::optional<std::string> ld_library_path;  // overrides the image Env
+    std::string working_dir = "/";           // relative names and empty path entries
+    // No /etc/ld.so.cache in the image: search the ld.so.conf dirs as the
+    // cache ldconfig would build (nvidia-container-toolkit runs ldconfig at
+    // start). Off means exactly what a plain ld.so does: skip to the defaults.
+    bool conf_without_cache = true;
+    // Driver libraries come from the host (see driver_libs.hpp).
+    bool host_driver = true;
+};
+
+class Loader {
+public:
+    Loader(ImageFiles files, Options options);
+    ~Loader();
+    Loader(Loader&&) noexcept;
+
+    // Resolves `program` (an absolute path in the image) and everything it
+    // loads. Throws cuvet::Error(input) when it is not an ELF object the scan read.
+    Graph resolve(std::string_view program) const;
+
+    const std::optional<LdCache>& cache() const;
+    const LdConf& conf() const;
+    const std::vector<std::string>& notes() const;  // about the image as a whole
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace cuvet::loader
