@@ -246,6 +246,15 @@ private:
             ++pos_;
             return braced(start);
         }
+        if (c == '\'' && script_) {
+            // bash's $'…' (ANSI-C quoting): backslash escapes, ends at an unescaped '.
+            std::size_t end = pos_ + 1;
+            while (end < s_.size() && s_[end] != '\'') end += s_[end] == '\\' ? 2 : 1;
+            if (end >= s_.size()) fail("unbalanced $' quote (no closing ')");
+            std::string raw(s_.substr(pos_ + 1, end - pos_ - 1));
+            pos_ = end + 1;
+            return raw;
+        }
         if (c == '(' && script_) {
             ++pos_;
             balanced('(', ')');

@@ -74,7 +74,8 @@ public:
             stage.end_line = ins.end_line;
             if (ins.keyword == "arg") declare_args(ins, stage.args, false);
             else if (ins.keyword == "env") add_env(ins, stage);
-            else if (ins.keyword == "run") add_run(ins, i, stage);
+            else if (ins.keyword == "run" && !foreign_shell_) add_run(ins, i, stage);
+            else if (ins.keyword == "shell") set_shell(ins);
             else if (ins.keyword == "copy" || ins.keyword == "add") add_copy(ins, stage);
         }
         if (build_.stages.empty()) {
@@ -134,7 +135,19 @@ private:
         return [&stage](std::string_view name) { return stage.lookup(name); };
     }
 
+    // SHELL ["powershell", …] or ["cmd", "/S", "/C"]: RUN lines are not sh
+    // scripts, and reading them as such would report quoting errors that are not.
+    void set_shell(const Instruction& ins) {
+        if (!ins.json || ins.args.empty()) return;
+        std::string program = lower(ins.args[0]);
+        auto slash = program.find_last_of("/\\");
+        if (slash != std::string::npos) program = program.substr(slash + 1);
+        if (program.ends_with(".exe")) program.resize(program.size() - 4);
+        foreign_shell_ = program == "powershell" || program == "pwsh" || program == "cmd";
+    }
+
     void start_stage(const Instruction& ins, std::size_t index) {
+        foreign_shell_ = false;  // SHELL does not carry across FROM
         Stage stage;
         stage.index = build_.stages.size();
         stage.from_line = ins.start_line;
@@ -258,6 +271,7 @@ private:
     std::map<std::string, std::string> automatic_;
     const Instruction* current_ = nullptr;
     std::vector<Variable> pending_;
+    bool foreign_shell_ = false;
     Build build_;
 };
 

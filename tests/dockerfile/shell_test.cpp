@@ -67,5 +67,7 @@ TEST_CASE("RUN scripts split into simple commands", "[dockerfile][shell]") {
           std::vector<Words>{{"cat"}, {"true"}, {"pip", "install", "jax"}});
     CHECK(shell::split_argv({"/bin/bash", "-c", "pip install cupy-cuda12x"}, vars({})).at(0).words ==
           Words{"pip", "install", "cupy-cuda12x"});
+    CHECK(split("printf $'it\\'s\\n' && pip install x") ==
+          std::vector<Words>{{"printf", "it\\'s\\n"}, {"pip", "install", "x"}});
     CHECK_THROWS_AS(split("echo 'unbalanced"), cuvet::Error);
 }

@@ -51,6 +51,16 @@ TEST_CASE("RUN heredocs are split as scripts", "[dockerfile]") {
     CHECK(commands[1].words == std::vector<std::string>{"pip", "install", "onnxruntime-gpu"});
 }
 
+TEST_CASE("RUN under a non-POSIX SHELL is not read as sh", "[dockerfile]") {
+    auto df = parse(
+        "# escape=`\n"
+        "FROM mcr.microsoft.com/windows/servercore:ltsc2022\n"
+        "SHELL [\"powershell\", \"-Command\"]\n"
+        "RUN Write-Host \"it's fine\n");
+    auto build = analyze(df);
+    CHECK(build.stages.at(0).runs.empty());
+}
+
 TEST_CASE("instructions docker rejects are input errors with the line", "[dockerfile]") {
     auto message = [](const std::string& text) {
         try {
