@@ -1,0 +1,157 @@
+// The single scan: one pass over the layers that keeps ELF facts of shared
+// objects and the bytes of small version-bearing files, never whole big
+// libraries (libcublasLt is 500 MB; its facts are a few KB).
+#include <mutex>
+#include <regex>
+
+#include "cuvet/inventory/analysis.hpp"
+#include "facts.hpp"
+
+namespace cuvet::inventory {
+
+namespace {
+
+constexpr std::uint64_t max_text_size = 8u << 20;  // dpkg status of a big image is ~3 MB
+
+bool ends_with(std::string_view s, std::string_view tail) {
+    return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
+}
+
+bool starts_with(std::string_view s, std::string_view head) { return s.substr(0, head.size()) == head; }
+
+// dist-info METADATA of the distributions the inventory maps (a big image
+// has thousands of others; their dir names are all it needs).
+bool relevant_dist(std::string_view dist_dir) {
+    static const std::regex names(
+        R"((nvidia[-_].*|torch|tensorflow.*|tf[-_]nightly|onnxruntime.*|jax.*|cupy.*|paddlepaddle.*|tensorrt.*)-[^-/]+\.dist-info)",
+        std::regex::icase);
+    return std::regex_match(dist_dir.begin(), dist_dir.end(), names);
+}
+
+bool relevant_conda(std::string_view file) {
+    static const std::regex names(
+        R"((cudnn|cuda-cudart|libcublas|libcufft|libcurand|libcusolver|libcusparse|cuda-nvrtc|libnvjitlink|nccl|libnvinfer|tensorrt|cudatoolkit|cuda-version|pytorch|tensorflow|tensorflow-base|onnxruntime|jaxlib|cupy|cupy-core|paddlepaddle-gpu)-[^-]+-[^-]+\.json)");
+    return std::regex_match(file.begin(), file.end(), names);
+}
+
+// A path entry whose bytes are read only by `extra` (set per analysis).
+struct Selection {
+    std::set<std::string, std::less<>> extra_elf;
+
+    bool text(const image::FileEntry& e) const { return wants_text(e); }
+    bool elf(const image::FileEntry& e) const {
+        return wants_elf(e) || extra_elf.count(e.path) != 0;
+    }
+};
+
+}  // namespace
+
+bool wants_text(const image::FileEntry& entry) {
+    if (entry.type != image::FileType::regular || entry.size > max_text_size) return false;
+    const std::string& p = entry.path;
+    static const std::set<std::string, std::less<>> exact = {
+        "/etc/os-release", "/usr/lib/os-release", "/etc/ld.so.cache", "/etc/ld.so.conf",
+        "/var/lib/dpkg/status", "/etc/debian_version", "/etc/redhat-release"};
+    if (exact.count(p) != 0) return true;
+    if (starts_with(p, "/etc/ld.so.conf.d/") || starts_with(p, "/var/lib/dpkg/status.d/"))
+        return true;
+    auto base = detail::base_of(p);
+    if (ends_with(p, ".h")) {
+        return starts_with(base, "cudnn_version") || base == "cudnn.h" || base == "nccl.h" ||
+               base == "NvInferVersion.h" || base == "cuda_runtime_api.h";
+    }
+    if (base == "version.json" || base == "version.txt") return p.find("cuda") != std::string::npos;
+    if (base == "METADATA") return relevant_dist(detail::base_of(detail::dir_of(p)));
+    if (ends_with(p, ".json") && ends_with(detail::dir_of(p), "/conda-meta"))
+        return relevant_conda(base);
+    if (ends_with(p, ".py")) {
+        return ends_with(p, "/torch/version.py") ||
+               ends_with(p, "/tensorflow/python/platform/build_info.py") ||
+               ends_with(p, "/onnxruntime/capi/build_and_package_info.py") ||
+               ends_with(p, "/onnxruntime/capi/version_info.py") ||
+               ends_with(p, "/paddle/version/__init__.py") || ends_with(p, "/cupy/_version.py") ||
+               ends_with(p, "/jaxlib/version.py") || ends_with(p, "/jax/version.py");
+    }
+    return false;
+}
+
+bool wants_elf(const image::FileEntry& entry) {
+    if (entry.type != image::FileType::regular || entry.size < 64) return false;
+    auto base = detail::base_of(entry.path);
+    // lib*.so, lib*.so.1.2, python extension modules (*.cpython-311-x86_64-linux-gnu.so).
+    auto so = base.find(".so");
+    return so != std::string::npos && (so + 3 == base.size() || base[so + 3] == '.');
+}
+
+loader::ImageFiles Analysis::files() const {
+    return {&tree, &elfs, &not_elf, &texts, info.config.env};
+}
+
+Analysis analyze(const image::Image& image, const AnalyzeOptions& options) {
+    Analysis analysis;
+    analysis.info = image.info();
+    Selection selection;
+    for (const auto& p : options.extra_elf_paths) selection.extra_elf.insert(p);
+
+    // Files of lower layers that a later layer replaces are visited too:
+    // keep the highest layer's, then drop what the final tree does not hold.
+    std::mutex mutex;
+    std::map<std::string, int, std::less<>> elf_layer, text_layer;
+    image::ScanOptions scan;
+    scan.workers = options.workers;
+    scan.on_progress = options.on_progress;
+    scan.select = [&](const image::FileEntry& e) { return selection.elf(e) || selection.text(e); };
+    scan.on_content = [&](const image::FileEntry& e, std::string_view bytes) {
+        if (selection.elf(e) && elf::looks_like_elf(bytes)) {
+            auto info = elf::inspect(bytes);
+            std::lock_guard lock(mutex);
+            auto [it, fresh] = elf_layer.try_emplace(e.path, e.layer);
+            if (!fresh && it->second > e.layer) return;
+            it->second = e.layer;
+            if (info) {
+                analysis.elfs[e.path] = std::move(*info);
+                analysis.not_elf.erase(e.path);
+            } else {
+                analysis.elfs.erase(e.path);
+                analysis.not_elf.insert(e.path);
+            }
+            return;
+        }
+        if (selection.text(e)) {
+            std::string copy(bytes);
+            std::lock_guard lock(mutex);
+            auto [it, fresh] = text_layer.try_emplace(e.path, e.layer);
+            if (!fresh && it->second > e.layer) return;
+            it->second = e.layer;
+            analysis.texts[e.path] = std::move(copy);
+            return;
+        }
+        if (selection.elf(e)) {
+            std::lock_guard lock(mutex);
+            auto [it, fresh] = elf_layer.try_emplace(e.path, e.layer);
+            if (!fresh && it->second > e.layer) return;
+            it->second = e.layer;
+            analysis.elfs.erase(e.path);
+            analysis.not_elf.insert(e.path);
+        }
+    };
+    analysis.tree = image.scan(scan);
+
+    auto stale = [&](const std::string& path, const std::map<std::string, int, std::less<>>& layers) {
+        const auto* entry = analysis.tree.find(path);
+        auto it = layers.find(path);
+        return entry == nullptr || entry->type != image::FileType::regular ||
+               (it != layers.end() && it->second != entry->layer);
+    };
+    for (auto it = analysis.elfs.begin(); it != analysis.elfs.end();)
+        it = stale(it->first, elf_layer) ? analysis.elfs.erase(it) : std::next(it);
+    for (auto it = analysis.not_elf.begin(); it != analysis.not_elf.end();)
+        it = stale(*it, elf_layer) ? analysis.not_elf.erase(it) : std::next(it);
+    for (auto it = analysis.texts.begin(); it != analysis.texts.end();)
+        it = stale(it->first, text_layer) ? analysis.texts.erase(it) : std::next(it);
+
+    analysis.inventory = build_inventory(analysis);
+    return analysis;
+}
+
+}  // namespace cuvet::inventory

@@ -1,0 +1,74 @@
+// Versions from library file names: libcudnn.so.9.19.0, libcudart.so.12.4.127.
+#include <array>
+#include <cctype>
+
+#include "facts.hpp"
+
+namespace cuvet::inventory::detail {
+
+namespace {
+
+struct LibraryKind {
+    std::string_view stem;  // file name up to and including ".so"
+    std::string_view component;
+    std::string_view category;
+};
+
+constexpr std::array<LibraryKind, 14> library_kinds = {{
+    {"libcudnn.so", "cudnn", "cuda-library"},
+    {"libcudart.so", "cudart", "cuda-library"},
+    {"libcublas.so", "cublas", "cuda-library"},
+    {"libcublasLt.so", "cublas", "cuda-library"},
+    {"libcufft.so", "cufft", "cuda-library"},
+    {"libcurand.so", "curand", "cuda-library"},
+    {"libcusolver.so", "cusolver", "cuda-library"},
+    {"libcusparse.so", "cusparse", "cuda-library"},
+    {"libnvrtc.so", "nvrtc", "cuda-library"},
+    {"libnvJitLink.so", "nvjitlink", "cuda-library"},
+    {"libnccl.so", "nccl", "cuda-library"},
+    {"libnvinfer.so", "tensorrt", "cuda-library"},
+    {"libcuda.so", "libcuda", "driver"},
+    {"libnvidia-ml.so", "nvidia-ml", "driver"},
+}};
+
+// "12.4.127" from ".12.4.127"; "" when the suffix is not a dotted number.
+std::string dotted_version(std::string_view rest) {
+    if (rest.empty()) return "";
+    if (rest[0] != '.') return "";
+    rest.remove_prefix(1);
+    for (char c : rest)
+        if (!std::isdigit(static_cast<unsigned char>(c)) && c != '.') return "";
+    return std::string(rest);
+}
+
+}  // namespace
+
+void library_facts(const Analysis& analysis, Facts& out) {
+    for (const auto& [path, entry] : analysis.tree.entries()) {
+        if (entry.type != image::FileType::regular) continue;
+        auto name = base_of(path);
+        if (name.rfind("lib", 0) != 0) continue;
+        // The toolkit's link stubs are not libraries anything runs with.
+        if (path.find("/stubs/") != std::string::npos) continue;
+        for (const auto& kind : library_kinds) {
+            if (name.compare(0, kind.stem.size(), kind.stem) != 0) continue;
+            auto rest = std::string_view(name).substr(kind.stem.size());
+            if (!rest.empty() && rest[0] != '.') continue;
+            Fact fact;
+            fact.component = kind.component;
+            fact.category = kind.category;
+            fact.version = dotted_version(rest);
+            fact.root = root_of_dir(dir_of(path));
+            fact.source = "files";
+            fact.rank = rank_file_name;
+            fact.file = path;
+            fact.evidence = {"file-name", path, fact.version, ""};
+            if (const auto* info = analysis.elfs.count(path) ? &analysis.elfs.at(path) : nullptr)
+                fact.evidence.detail = info->soname.empty() ? "" : "SONAME " + info->soname;
+            out.push_back(std::move(fact));
+            break;
+        }
+    }
+}
+
+}  // namespace cuvet::inventory::detail

@@ -1,0 +1,157 @@
+// Versions from files that state them: cudnn_version.h, nccl.h,
+// NvInferVersion.h, the toolkit's version.json, torch/version.py,
+// TensorFlow's build_info.py, and their kin.
+#include <nlohmann/json.hpp>
+
+#include "facts.hpp"
+
+namespace cuvet::inventory::detail {
+
+namespace {
+
+bool ends_with(std::string_view s, std::string_view tail) {
+    return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
+}
+
+Fact make(const std::string& component, const std::string& category, const std::string& version,
+          const std::string& root, const std::string& kind, const std::string& path) {
+    Fact fact;
+    fact.component = component;
+    fact.category = category;
+    fact.version = version;
+    fact.root = root;
+    fact.source = "files";
+    fact.rank = rank_version_file;
+    fact.evidence = {kind, path, version, ""};
+    return fact;
+}
+
+std::string join_defines(std::string_view text, std::initializer_list<std::string_view> names) {
+    std::string version;
+    for (auto name : names) {
+        auto value = c_define(text, name);
+        if (value.empty()) return version;
+        version += (version.empty() ? "" : ".") + value;
+    }
+    return version;
+}
+
+void header_fact(const std::string& path, const std::string& text, Facts& out) {
+    auto name = base_of(path);
+    auto root = root_of_dir(dir_of(path));
+    if (name.rfind("cudnn_version", 0) == 0 || name == "cudnn.h" || name.rfind("cudnn_v", 0) == 0) {
+        auto version = join_defines(text, {"CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL"});
+        if (!version.empty()) out.push_back(make("cudnn", "cuda-library", version, root, "header", path));
+    } else if (name == "nccl.h") {
+        auto version = join_defines(text, {"NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH"});
+        if (!version.empty()) out.push_back(make("nccl", "cuda-library", version, root, "header", path));
+    } else if (name == "NvInferVersion.h") {
+        auto version = join_defines(text, {"NV_TENSORRT_MAJOR", "NV_TENSORRT_MINOR", "NV_TENSORRT_PATCH"});
+        if (!version.empty()) out.push_back(make("tensorrt", "cuda-library", version, root, "header", path));
+    } else if (name == "cuda_runtime_api.h") {
+        auto v = c_define(text, "CUDART_VERSION");  // 12040 = 12.4
+        if (v.size() >= 4) {
+            int n = std::stoi(v);
+            out.push_back(make("cudart", "cuda-library",
+                               std::to_string(n / 1000) + "." + std::to_string(n % 1000 / 10), root,
+                               "header", path));
+        }
+    }
+}
+
+void toolkit_fact(const std::string& path, const std::string& text, Facts& out) {
+    auto root = dir_of(path);
+    if (base_of(path) == "version.txt") {
+        auto at = text.find("CUDA Version ");
+        if (at == std::string::npos) return;
+        auto end = text.find_first_of(" \r\n", at + 13);
+        out.push_back(make("cuda-toolkit", "toolkit", text.substr(at + 13, end - at - 13), root,
+                           "version.txt", path));
+        return;
+    }
+    auto json = nlohmann::json::parse(text, nullptr, false);
+    if (!json.is_object()) return;
+    static const std::map<std::string, std::string> keys = {
+        {"cuda", "cuda-toolkit"},      {"cuda_cudart", "cudart"},  {"libcublas", "cublas"},
+        {"libcufft", "cufft"},         {"libcurand", "curand"},    {"libcusolver", "cusolver"},
+        {"libcusparse", "cusparse"},   {"cuda_nvrtc", "nvrtc"},    {"libnvjitlink", "nvjitlink"},
+        {"cuda_nvcc", "nvcc"}};
+    for (const auto& [key, component] : keys) {
+        auto item = json.find(key);
+        if (item == json.end() || !item->is_object() || !item->contains("version")) continue;
+        if (!(*item)["version"].is_string()) continue;
+        bool toolkit = component == "cuda-toolkit" || component == "nvcc";
+        out.push_back(make(component, toolkit ? "toolkit" : "cuda-library",
+                           (*item)["version"].get<std::string>(), root, "version.json", path));
+        out.back().evidence.detail = key;
+    }
+}
+
+// A framework's own version file: root is its package dir.
+void python_fact(const std::string& path, const std::string& text, Facts& out) {
+    auto set = [&](const std::string& component, const std::string& root, const std::string& version,
+                   std::map<std::string, std::string> attributes) {
+        for (auto it = attributes.begin(); it != attributes.end();)
+            it = it->second.empty() ? attributes.erase(it) : std::next(it);
+        if (version.empty() && attributes.empty()) return;
+        auto fact = make(component, "framework", version, root, "version-file", path);
+        fact.attributes = std::move(attributes);
+        out.push_back(std::move(fact));
+    };
+    auto dir = dir_of(path);
+    if (ends_with(path, "/torch/version.py")) {
+        set("torch", dir, python_value(text, "__version__"),
+            {{"cuda", python_value(text, "cuda")}, {"hip", python_value(text, "hip")},
+             {"git_version", python_value(text, "git_version")}});
+    } else if (ends_with(path, "/tensorflow/python/platform/build_info.py")) {
+        set("tensorflow", dir_of(dir_of(dir)), "",
+            {{"cuda", python_value(text, "cuda_version")},
+             {"cudnn", python_value(text, "cudnn_version")},
+             {"tensorrt", python_value(text, "tensorrt_version")}});
+    } else if (ends_with(path, "/onnxruntime/capi/build_and_package_info.py") ||
+               ends_with(path, "/onnxruntime/capi/version_info.py")) {
+        set("onnxruntime", dir_of(dir), python_value(text, "__version__"),
+            {{"cuda", python_value(text, "cuda_version")},
+             {"cudnn", python_value(text, "cudnn_version")},
+             {"package", python_value(text, "package_name")}});
+    } else if (ends_with(path, "/paddle/version/__init__.py")) {
+        set("paddle", dir_of(dir), python_value(text, "full_version"),
+            {{"cuda", python_value(text, "cuda_version")},
+             {"cudnn", python_value(text, "cudnn_version")}});
+    } else if (ends_with(path, "/cupy/_version.py")) {
+        set("cupy", dir, python_value(text, "__version__"), {});
+    } else if (ends_with(path, "/jaxlib/version.py")) {
+        auto v = python_value(text, "__version__");
+        set("jaxlib", dir, v.empty() ? python_value(text, "_version") : v, {});
+    } else if (ends_with(path, "/jax/version.py")) {
+        set("jax", dir, python_value(text, "_version"), {});
+    }
+}
+
+}  // namespace
+
+void version_file_facts(const Analysis& analysis, Facts& out) {
+    for (const auto& [path, text] : analysis.texts) {
+        if (ends_with(path, ".h")) header_fact(path, text, out);
+        else if (ends_with(path, "/version.json") || ends_with(path, "/version.txt"))
+            toolkit_fact(path, text, out);
+        else if (ends_with(path, ".py")) python_fact(path, text, out);
+    }
+    // ONNX Runtime's CUDA execution provider is a library beside it.
+    for (const auto& [path, entry] : analysis.tree.entries()) {
+        if (!ends_with(path, "/onnxruntime/capi/libonnxruntime_providers_cuda.so")) continue;
+        auto fact = make("onnxruntime", "framework", "", dir_of(dir_of(path)), "file", path);
+        fact.rank = rank_file_name;
+        fact.attributes["cuda_provider"] = path;
+        if (auto it = analysis.elfs.find(path); it != analysis.elfs.end()) {
+            std::string needs;
+            for (const auto& n : it->second.needed)
+                if (n.find("cu") != std::string::npos || n.find("nv") != std::string::npos)
+                    needs += (needs.empty() ? "" : " ") + n;
+            if (!needs.empty()) fact.attributes["cuda_provider_needs"] = needs;
+        }
+        out.push_back(std::move(fact));
+    }
+}
+
+}  // namespace cuvet::inventory::detail
