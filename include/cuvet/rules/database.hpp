@@ -1,0 +1,245 @@
+#pragma once
+// Typed, validated view over rules/*.json (see rules/SCHEMA.md). Facts and
+// lookups only: no check logic lives here (DESIGN.md, "rules").
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "cuvet/rules/version.hpp"
+
+namespace cuvet::rules {
+
+struct Source {
+    std::string url;
+    std::string title;
+};
+
+// Where a fact comes from and how far it was checked.
+struct Provenance {
+    std::string table;       // "cudnn"
+    std::string source_key;  // key in the file's "sources" map
+    Source source;
+    std::string confidence;  // "" (checked against the primary), "secondary", "observed", "B", "C"
+    std::string note;
+
+    bool verified() const { return confidence.empty() || confidence == "secondary" || confidence == "observed"; }
+};
+
+struct DriverEntry {
+    Version cuda;
+    std::string release;
+    std::optional<Version> min_driver;  // nullopt: unknown
+    Provenance provenance;
+};
+
+struct MinorVersionCompat {
+    int cuda_major = 0;
+    std::optional<Version> min_driver;
+    Provenance provenance;
+};
+
+struct ForwardCompat {
+    std::string package;
+    std::string path;
+    bool datacenter_gpus_only = true;
+    Provenance provenance;
+};
+
+// Answer of Database::min_driver_for.
+struct DriverRequirement {
+    Version matched_cuda;               // the table row used
+    bool exact = false;                 // the asked version is that row (not a later patch)
+    std::optional<Version> min_driver;  // nullopt: the row exists but the value is unknown
+    Provenance provenance;
+};
+
+struct CudnnBuild {
+    int cuda_major = 0;
+    std::vector<Version> cuda;                                  // supported toolkit minors
+    std::optional<Version> min_driver;
+    std::optional<std::vector<Version>> compute_capabilities;  // nullopt: only a floor is known
+    std::optional<Version> min_compute_capability;
+    std::string note;
+};
+
+struct CudnnRelease {
+    Version version;
+    std::vector<CudnnBuild> builds;
+    Provenance provenance;
+};
+
+struct CudnnSonames {
+    int major = 0;
+    std::string main;                    // "libcudnn.so.9"
+    std::vector<std::string> libraries;  // main first, then the sub-libraries
+    bool sub_libraries_must_match = false;
+    Provenance provenance;
+};
+
+struct CudnnVersionEncoding {
+    std::vector<int> majors;
+    std::string formula;
+    Provenance provenance;
+};
+
+struct FrameworkBuild {
+    std::string framework;          // "pytorch", "tensorflow", "onnxruntime", "jax", "tensorrt"
+    std::optional<Version> version; // nullopt: every version
+    std::string variant;            // "cu121", "cuda12", "" when none
+    std::optional<Version> cuda;    // one component = any minor of that major
+    std::optional<Version> cudnn;
+    std::optional<int> cudnn_major;
+    bool is_default = false;
+    std::vector<std::string> sonames;
+    Provenance provenance;
+
+    bool matches(const Version& framework_version) const;
+};
+
+struct CudnnLoadRule {
+    std::string framework;
+    std::string rule;  // "same_major_minor_at_least" or "same_major"
+    std::string message;
+    Provenance provenance;
+};
+
+struct GpuArch {
+    Version compute_capability;  // "8.6"
+    std::string architecture;
+    std::vector<std::string> products;
+    std::optional<Version> first_cuda;
+    std::optional<Version> last_cuda;  // nullopt with still_supported=false: unknown
+    bool still_supported = false;      // "current" in the table
+    Provenance provenance;
+
+    int sm() const { return compute_capability.major() * 10 + compute_capability.minor(); }
+};
+
+struct SonameFact {
+    std::string library;  // "cudart"
+    std::string soname;   // "libcudart.so.11.0"
+    std::vector<int> cuda_majors;
+    bool any_cuda_major = false;
+    Provenance provenance;
+};
+
+struct CudnnFlavor {
+    Version cuda_min;
+    Version cuda_max;
+    std::string flavor_prefix;  // "cudnn8", "cudnn9", "cudnn"
+    int cudnn_major = 0;
+    Provenance provenance;
+};
+
+struct ImageEnvFact {
+    std::string name;
+    std::string meaning;
+    Provenance provenance;
+};
+
+struct NgcPytorchRelease {
+    std::string release;  // "24.05"
+    std::optional<Version> cuda;
+    std::optional<Version> cudnn;
+    std::optional<Version> torch;
+    std::string min_driver_branch;
+    Provenance provenance;
+};
+
+// One loaded file, for `cuvet rules`.
+struct TableInfo {
+    std::string name;          // "cudnn"
+    std::string origin;        // "built-in" or the override's path
+    std::string data_version;
+    std::string description;
+    std::size_t facts = 0;
+};
+
+class Database {
+public:
+    // The compiled-in tables, each replaced by rules_dir/<same name> when that exists.
+    // Throws cuvet::Error(input) with "<file>: <json pointer>: <problem>" on a bad file.
+    static Database load(const std::optional<std::filesystem::path>& rules_dir = std::nullopt);
+    // From {file name, json text, origin label} triples; every known table must be present.
+    struct File {
+        std::string name;    // "cudnn.json"
+        std::string text;
+        std::string origin;  // shown in errors: "rules/cudnn.json" or a path
+    };
+    static Database from_files(const std::vector<File>& files);
+
+    static const std::vector<std::string>& table_names();  // "cuda_drivers", "cudnn", …
+
+    const std::vector<TableInfo>& tables() const { return tables_; }
+
+    // --- CUDA toolkit and driver
+    // The row with the greatest CUDA <= `cuda` in the same major.minor; nullopt when
+    // that minor is not in the table.
+    std::optional<DriverRequirement> min_driver_for(const Version& cuda) const;
+    const MinorVersionCompat* minor_version_compat(int cuda_major) const;
+    const ForwardCompat& forward_compat() const { return forward_compat_; }
+    const std::vector<DriverEntry>& driver_entries() const { return drivers_; }
+
+    // --- sonames
+    const SonameFact* soname(std::string_view soname) const;
+    // The CUDA major a soname pins, when exactly one; nullopt for unknown or shared sonames.
+    std::optional<int> cuda_major_for_soname(std::string_view soname) const;
+    const CudnnSonames* cudnn_sonames(int major) const;
+    // 9 for "libcudnn_ops.so.9" (any soname a cuDNN major ships).
+    std::optional<int> cudnn_major_for_soname(std::string_view soname) const;
+    const std::vector<SonameFact>& sonames() const { return sonames_; }
+
+    // --- cuDNN
+    // What cudnnGetVersion() returned → the version: 91900 → 9.19.0, 8902 → 8.9.2.
+    std::optional<Version> decode_cudnn_version(long encoded) const;
+    // The release row whose version covers `version` ("9.5.1.17" → the 9.5.1 row).
+    const CudnnRelease* cudnn_release(const Version& version) const;
+    const std::vector<CudnnRelease>& cudnn_releases() const { return cudnn_releases_; }
+    const std::vector<CudnnVersionEncoding>& cudnn_version_encodings() const { return cudnn_encodings_; }
+    const std::vector<CudnnSonames>& cudnn_soname_sets() const { return cudnn_sonames_; }
+
+    // --- frameworks
+    // Every build row of `framework` whose version matches (all variants).
+    std::vector<const FrameworkBuild*> framework_builds(std::string_view framework,
+                                                        const Version& version) const;
+    // The row for one variant ("cu121"); empty variant = the default build.
+    const FrameworkBuild* framework_build(std::string_view framework, const Version& version,
+                                          std::string_view variant) const;
+    const CudnnLoadRule* cudnn_load_rule(std::string_view framework) const;
+    const std::vector<FrameworkBuild>& framework_builds() const { return frameworks_; }
+
+    // --- GPUs
+    // A product ("H100", "rtx 4090"), "sm_90", "sm_90a", "compute_90", "9.0" or "90".
+    const GpuArch* gpu(std::string_view name) const;
+    // The compute capability named by "sm_90"/"9.0"/"90", without the table.
+    static std::optional<Version> parse_compute_capability(std::string_view text);
+    const std::vector<GpuArch>& gpus() const { return gpus_; }
+
+    // --- nvidia/cuda images (Dockerfile linter)
+    std::vector<const CudnnFlavor*> cudnn_flavors_for(const Version& cuda) const;
+    const std::vector<CudnnFlavor>& cudnn_flavors() const { return cudnn_flavors_; }
+    const std::vector<ImageEnvFact>& image_env() const { return image_env_; }
+    const std::vector<NgcPytorchRelease>& ngc_pytorch() const { return ngc_pytorch_; }
+
+private:
+    friend class Loader;
+    std::vector<TableInfo> tables_;
+    std::vector<DriverEntry> drivers_;
+    std::vector<MinorVersionCompat> minor_compat_;
+    ForwardCompat forward_compat_;
+    std::vector<CudnnVersionEncoding> cudnn_encodings_;
+    std::vector<CudnnSonames> cudnn_sonames_;
+    std::vector<CudnnRelease> cudnn_releases_;
+    std::vector<FrameworkBuild> frameworks_;
+    std::vector<CudnnLoadRule> cudnn_load_rules_;
+    std::vector<GpuArch> gpus_;
+    std::vector<SonameFact> sonames_;
+    std::vector<CudnnFlavor> cudnn_flavors_;
+    std::vector<ImageEnvFact> image_env_;
+    std::vector<NgcPytorchRelease> ngc_pytorch_;
+};
+
+}  // namespace cuvet::rules

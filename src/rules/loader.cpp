@@ -1,0 +1,363 @@
+// Loading and validating rules/*.json into Database (schema: rules/SCHEMA.md).
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "cuvet/core/error.hpp"
+#include "cuvet/rules/database.hpp"
+#include "cuvet/rules/embedded.hpp"
+#include "json_node.hpp"
+
+namespace cuvet::rules {
+
+using detail::JsonNode;
+
+namespace {
+
+using SourceMap = std::map<std::string, Source>;
+
+SourceMap read_sources(const JsonNode& root) {
+    SourceMap sources;
+    for (const auto& [key, node] : root.at("sources").members()) {
+        node.expect_object({"url", "title"});
+        Source source{node.at("url").string(), node.at("title").string()};
+        if (source.url.empty()) node.at("url").fail("expected a non-empty URL");
+        if (source.title.empty()) node.at("title").fail("expected a non-empty title");
+        sources.emplace(key, std::move(source));
+    }
+    return sources;
+}
+
+Provenance read_provenance(const JsonNode& fact, const std::string& table, const SourceMap& sources) {
+    Provenance p;
+    p.table = table;
+    JsonNode source = fact.at("source");
+    p.source_key = source.string();
+    auto it = sources.find(p.source_key);
+    if (it == sources.end()) source.fail("unknown source '" + p.source_key + "' (not in /sources)");
+    p.source = it->second;
+    if (auto confidence = fact.get("confidence")) {
+        p.confidence = confidence->string();
+        static const std::vector<std::string> allowed = {"secondary", "observed", "B", "C"};
+        if (std::find(allowed.begin(), allowed.end(), p.confidence) == allowed.end()) {
+            confidence->fail("expected one of \"secondary\", \"observed\", \"B\", \"C\"");
+        }
+    }
+    p.note = fact.optional_string("note");
+    return p;
+}
+
+// Parses a file's text; a syntax error names the line.
+nlohmann::json parse_json(const Database::File& file) {
+    try {
+        return nlohmann::json::parse(file.text);
+    } catch (const nlohmann::json::parse_error& e) {
+        std::size_t byte = std::min<std::size_t>(e.byte, file.text.size());
+        std::size_t line = 1 + std::count(file.text.begin(), file.text.begin() + byte, '\n');
+        fail_input(file.origin + ": line " + std::to_string(line) + ": invalid JSON (" +
+                   std::string(e.what()) + ")");
+    }
+}
+
+}  // namespace
+
+class Loader {
+public:
+    Loader(Database& db, const JsonNode& root, std::string table)
+        : db_(db), root_(root), table_(std::move(table)), sources_(read_sources(root)) {}
+
+    Provenance provenance(const JsonNode& fact) const { return read_provenance(fact, table_, sources_); }
+
+    std::size_t load() {
+        if (table_ == "cuda_drivers") return cuda_drivers();
+        if (table_ == "cudnn") return cudnn();
+        if (table_ == "frameworks") return frameworks();
+        if (table_ == "gpus") return gpus();
+        if (table_ == "sonames") return sonames();
+        return nvidia_cuda_tags();
+    }
+
+private:
+    std::size_t cuda_drivers() {
+        root_.expect_object({"table", "data_version", "description", "sources", "entries",
+                             "minor_version_compatibility", "forward_compatibility"});
+        for (const auto& e : root_.at("entries").array()) {
+            e.expect_object({"cuda", "release", "min_driver", "source", "confidence", "note"});
+            db_.drivers_.push_back({e.at("cuda").version(), e.at("release").string(),
+                                    e.at("min_driver").nullable_version(), provenance(e)});
+        }
+        for (const auto& e : root_.at("minor_version_compatibility").array()) {
+            e.expect_object({"cuda_major", "min_driver", "source", "confidence", "note"});
+            db_.minor_compat_.push_back(
+                {e.at("cuda_major").integer(), e.at("min_driver").nullable_version(), provenance(e)});
+        }
+        JsonNode fc = root_.at("forward_compatibility");
+        fc.expect_object({"package", "path", "datacenter_gpus_only", "source", "confidence", "note"});
+        db_.forward_compat_ = {fc.at("package").string(), fc.at("path").string(),
+                               fc.at("datacenter_gpus_only").boolean(), provenance(fc)};
+        return db_.drivers_.size() + db_.minor_compat_.size() + 1;
+    }
+
+    std::size_t cudnn() {
+        root_.expect_object({"table", "data_version", "description", "sources", "version_encoding",
+                             "sonames", "releases", "notes"});
+        std::size_t facts = 0;
+        for (const auto& e : root_.at("version_encoding").array()) {
+            e.expect_object({"majors", "formula", "example", "source", "confidence", "note"});
+            std::string formula = e.at("formula").string();
+            if (formula != "major*10000+minor*100+patch" && formula != "major*1000+minor*100+patch") {
+                e.at("formula").fail("unsupported formula '" + formula + "'");
+            }
+            db_.cudnn_encodings_.push_back({e.at("majors").int_array(), formula, provenance(e)});
+            ++facts;
+        }
+        for (const auto& e : root_.at("sonames").array()) {
+            e.expect_object({"major", "main", "libraries", "sub_libraries_must_match", "source",
+                             "confidence", "note"});
+            CudnnSonames s{e.at("major").integer(), e.at("main").string(),
+                           e.at("libraries").string_array(),
+                           e.at("sub_libraries_must_match").boolean(), provenance(e)};
+            if (std::find(s.libraries.begin(), s.libraries.end(), s.main) == s.libraries.end()) {
+                e.at("main").fail("'" + s.main + "' is not among /libraries");
+            }
+            db_.cudnn_sonames_.push_back(std::move(s));
+            ++facts;
+        }
+        for (const auto& r : root_.at("releases").array()) {
+            r.expect_object({"version", "builds", "source", "confidence", "note"});
+            CudnnRelease release{r.at("version").version(), {}, provenance(r)};
+            for (const auto& b : r.at("builds").array()) release.builds.push_back(cudnn_build(b));
+            facts += release.builds.size();
+            db_.cudnn_releases_.push_back(std::move(release));
+        }
+        if (auto notes = root_.get("notes")) {
+            for (const auto& n : notes->array()) {
+                n.expect_object({"text", "source", "confidence"});
+                n.at("text").string();
+                provenance(n);
+            }
+        }
+        return facts;
+    }
+
+    CudnnBuild cudnn_build(const JsonNode& b) {
+        b.expect_object({"cuda_major", "cuda", "min_driver", "compute_capabilities",
+                         "min_compute_capability", "note"});
+        CudnnBuild build;
+        build.cuda_major = b.at("cuda_major").integer();
+        build.cuda = b.at("cuda").version_array();
+        for (std::size_t i = 0; i < build.cuda.size(); ++i) {
+            if (build.cuda[i].major() != build.cuda_major) {
+                b.at("cuda").array()[i].fail("CUDA " + build.cuda[i].str() + " is not of major " +
+                                             std::to_string(build.cuda_major));
+            }
+        }
+        build.min_driver = b.at("min_driver").nullable_version();
+        JsonNode cc = b.at("compute_capabilities");
+        if (!cc.is_null()) build.compute_capabilities = cc.version_array();
+        if (auto floor = b.get("min_compute_capability")) build.min_compute_capability = floor->version();
+        build.note = b.optional_string("note");
+        return build;
+    }
+
+    std::size_t frameworks() {
+        root_.expect_object({"table", "data_version", "description", "sources", "builds",
+                             "cudnn_load_rules"});
+        static const std::vector<std::string> known = {"pytorch", "tensorflow", "onnxruntime", "jax",
+                                                       "tensorrt"};
+        for (const auto& b : root_.at("builds").array()) {
+            b.expect_object({"framework", "version", "variant", "cuda", "cudnn", "cudnn_major",
+                             "default", "sonames", "source", "confidence", "note"});
+            FrameworkBuild fb;
+            fb.framework = b.at("framework").string();
+            if (std::find(known.begin(), known.end(), fb.framework) == known.end()) {
+                b.at("framework").fail("unknown framework '" + fb.framework + "'");
+            }
+            fb.version = b.at("version").nullable_version();
+            JsonNode variant = b.at("variant");
+            if (!variant.is_null()) fb.variant = variant.string();
+            fb.cuda = b.at("cuda").nullable_version();
+            fb.cudnn = b.at("cudnn").nullable_version();
+            JsonNode major = b.at("cudnn_major");
+            if (!major.is_null()) fb.cudnn_major = major.integer();
+            if (fb.cudnn && fb.cudnn_major && fb.cudnn->major() != *fb.cudnn_major) {
+                major.fail("cudnn_major " + std::to_string(*fb.cudnn_major) + " contradicts cudnn " +
+                           fb.cudnn->str());
+            }
+            fb.is_default = b.at("default").boolean();
+            if (auto sonames = b.get("sonames")) fb.sonames = sonames->string_array();
+            fb.provenance = provenance(b);
+            db_.frameworks_.push_back(std::move(fb));
+        }
+        for (const auto& r : root_.at("cudnn_load_rules").array()) {
+            r.expect_object({"framework", "rule", "message", "source", "confidence", "note"});
+            CudnnLoadRule rule{r.at("framework").string(), r.at("rule").string(),
+                               r.at("message").string(), provenance(r)};
+            if (rule.rule != "same_major_minor_at_least" && rule.rule != "same_major") {
+                r.at("rule").fail("expected \"same_major_minor_at_least\" or \"same_major\"");
+            }
+            db_.cudnn_load_rules_.push_back(std::move(rule));
+        }
+        return db_.frameworks_.size() + db_.cudnn_load_rules_.size();
+    }
+
+    std::size_t gpus() {
+        root_.expect_object({"table", "data_version", "description", "sources", "fatbin_rules",
+                             "entries"});
+        JsonNode rules = root_.at("fatbin_rules");
+        rules.expect_object({"sass", "ptx", "arch_specific", "source", "confidence", "note"});
+        provenance(rules);
+        for (const auto& e : root_.at("entries").array()) {
+            e.expect_object({"compute_capability", "architecture", "products", "first_cuda",
+                             "last_cuda", "source", "confidence", "note"});
+            GpuArch gpu;
+            gpu.compute_capability = e.at("compute_capability").version();
+            if (gpu.compute_capability.size() != 2) {
+                e.at("compute_capability").fail("expected major.minor, e.g. \"8.6\"");
+            }
+            gpu.architecture = e.at("architecture").string();
+            gpu.products = e.at("products").string_array();
+            gpu.first_cuda = e.at("first_cuda").nullable_version();
+            JsonNode last = e.at("last_cuda");
+            // "current" is the one non-version value allowed here.
+            if (last.is_string() && last.string() == "current") gpu.still_supported = true;
+            else gpu.last_cuda = last.nullable_version();
+            gpu.provenance = provenance(e);
+            db_.gpus_.push_back(std::move(gpu));
+        }
+        return db_.gpus_.size();
+    }
+
+    std::size_t sonames() {
+        root_.expect_object({"table", "data_version", "description", "sources", "entries"});
+        for (const auto& e : root_.at("entries").array()) {
+            e.expect_object({"library", "soname", "cuda_majors", "source", "confidence", "note"});
+            SonameFact fact;
+            fact.library = e.at("library").string();
+            fact.soname = e.at("soname").string();
+            if (fact.soname.rfind("lib", 0) != 0 || fact.soname.find(".so") == std::string::npos) {
+                e.at("soname").fail("expected a soname like \"libcudart.so.12\"");
+            }
+            JsonNode majors = e.at("cuda_majors");
+            if (majors.is_null()) fact.any_cuda_major = true;
+            else fact.cuda_majors = majors.int_array();
+            fact.provenance = provenance(e);
+            db_.sonames_.push_back(std::move(fact));
+        }
+        return db_.sonames_.size();
+    }
+
+    std::size_t nvidia_cuda_tags() {
+        root_.expect_object({"table", "data_version", "description", "sources", "tag_pattern",
+                             "cudnn_flavors", "image_env", "ngc_pytorch"});
+        JsonNode pattern = root_.at("tag_pattern");
+        pattern.expect_object({"pattern", "flavors", "source", "confidence", "note"});
+        pattern.at("pattern").string();
+        pattern.at("flavors").string_array();
+        provenance(pattern);
+        for (const auto& e : root_.at("cudnn_flavors").array()) {
+            e.expect_object({"cuda_min", "cuda_max", "flavor_prefix", "cudnn_major", "source",
+                             "confidence", "note"});
+            CudnnFlavor flavor{e.at("cuda_min").version(), e.at("cuda_max").version(),
+                               e.at("flavor_prefix").string(), e.at("cudnn_major").integer(),
+                               provenance(e)};
+            if (flavor.cuda_max < flavor.cuda_min) e.at("cuda_max").fail("cuda_max is below cuda_min");
+            db_.cudnn_flavors_.push_back(std::move(flavor));
+        }
+        for (const auto& e : root_.at("image_env").array()) {
+            e.expect_object({"name", "meaning", "source", "confidence", "note"});
+            db_.image_env_.push_back({e.at("name").string(), e.at("meaning").string(), provenance(e)});
+        }
+        for (const auto& e : root_.at("ngc_pytorch").array()) {
+            e.expect_object({"release", "cuda", "cudnn", "torch", "min_driver_branch", "source",
+                             "confidence", "note"});
+            NgcPytorchRelease r;
+            r.release = e.at("release").string();
+            r.cuda = e.at("cuda").nullable_version();
+            r.cudnn = e.at("cudnn").nullable_version();
+            r.torch = e.at("torch").nullable_version();
+            JsonNode branch = e.at("min_driver_branch");
+            if (!branch.is_null()) r.min_driver_branch = branch.string();
+            r.provenance = provenance(e);
+            db_.ngc_pytorch_.push_back(std::move(r));
+        }
+        return db_.cudnn_flavors_.size() + db_.image_env_.size() + db_.ngc_pytorch_.size() + 1;
+    }
+
+    Database& db_;
+    const JsonNode& root_;
+    std::string table_;
+    SourceMap sources_;
+};
+
+const std::vector<std::string>& Database::table_names() {
+    static const std::vector<std::string> names = {"cuda_drivers", "cudnn", "frameworks",
+                                                   "gpus", "nvidia_cuda_tags", "sonames"};
+    return names;
+}
+
+Database Database::from_files(const std::vector<File>& files) {
+    Database db;
+    std::map<std::string, const File*> by_table;
+    for (const auto& file : files) {
+        std::string stem = file.name.size() > 5 && file.name.ends_with(".json")
+                               ? file.name.substr(0, file.name.size() - 5)
+                               : file.name;
+        const auto& names = table_names();
+        if (std::find(names.begin(), names.end(), stem) == names.end()) {
+            fail_input(file.origin + ": unknown rules table '" + stem + "' (known: cuda_drivers, "
+                       "cudnn, frameworks, gpus, nvidia_cuda_tags, sonames)");
+        }
+        by_table[stem] = &file;
+    }
+    for (const auto& name : table_names()) {
+        auto it = by_table.find(name);
+        if (it == by_table.end()) fail_input("rules: table '" + name + ".json' is missing");
+        const File& file = *it->second;
+        nlohmann::json json = parse_json(file);
+        JsonNode root(json, "", file.origin);
+        if (root.at("table").string() != name) {
+            root.at("table").fail("expected \"" + name + "\" (the file name)");
+        }
+        TableInfo info;
+        info.name = name;
+        info.origin = file.origin;
+        info.data_version = root.at("data_version").string();
+        if (info.data_version.empty()) root.at("data_version").fail("expected a non-empty string");
+        info.description = root.at("description").string();
+        Loader loader(db, root, name);
+        info.facts = loader.load();
+        db.tables_.push_back(std::move(info));
+    }
+    return db;
+}
+
+Database Database::load(const std::optional<std::filesystem::path>& rules_dir) {
+    std::vector<File> files;
+    for (const auto& [name, text] : embedded_rule_files()) {
+        files.push_back({std::string(name), std::string(text), "rules/" + std::string(name) + " (built-in)"});
+    }
+    if (rules_dir) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(*rules_dir, ec)) {
+            fail_io("--rules-dir " + rules_dir->string() + ": not a directory");
+        }
+        for (const auto& entry : std::filesystem::directory_iterator(*rules_dir)) {
+            if (entry.path().extension() != ".json") continue;
+            std::ifstream in(entry.path(), std::ios::binary);
+            if (!in) fail_io(entry.path().string() + ": cannot read");
+            std::ostringstream text;
+            text << in.rdbuf();
+            std::string name = entry.path().filename().string();
+            File override_file{name, text.str(), entry.path().string()};
+            auto it = std::find_if(files.begin(), files.end(),
+                                   [&](const File& f) { return f.name == name; });
+            if (it != files.end()) *it = std::move(override_file);
+            else files.push_back(std::move(override_file));
+        }
+    }
+    return from_files(files);
+}
+
+}  // namespace cuvet::rules

@@ -1,0 +1,126 @@
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "cuvet/core/error.hpp"
+#include "cuvet/rules/database.hpp"
+#include "cuvet/rules/embedded.hpp"
+#include "support/temp_dir.hpp"
+
+using cuvet::rules::Database;
+using cuvet::test::TempDir;
+
+namespace {
+
+nlohmann::json builtin(const std::string& name) {
+    for (const auto& [file, text] : cuvet::rules::embedded_rule_files()) {
+        if (file == name) return nlohmann::json::parse(text);
+    }
+    FAIL("no built-in " << name);
+    return {};
+}
+
+// The error message loading `dir` produces (empty when it loads).
+std::string load_error(const TempDir& dir) {
+    try {
+        Database::load(dir.path());
+    } catch (const cuvet::Error& e) {
+        CHECK(e.kind() == cuvet::ErrorKind::input);
+        return e.what();
+    }
+    return {};
+}
+
+}  // namespace
+
+TEST_CASE("--rules-dir overrides one table and keeps the others built in", "[rules][loader]") {
+    TempDir dir;
+    auto gpus = builtin("gpus.json");
+    gpus["data_version"] = "test-override";
+    cuvet::test::write_file(dir / "gpus.json", gpus.dump());
+    auto db = Database::load(dir.path());
+    for (const auto& table : db.tables()) {
+        if (table.name == "gpus") {
+            CHECK(table.data_version == "test-override");
+            CHECK(table.origin == (dir / "gpus.json").string());
+        } else {
+            CHECK(table.origin.find("built-in") != std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("a bad rules file names its path and the JSON pointer", "[rules][loader]") {
+    TempDir dir;
+    std::string path = (dir / "cuda_drivers.json").string();
+    auto drivers = builtin("cuda_drivers.json");
+
+    SECTION("wrong type") {
+        drivers["entries"][3]["min_driver"] = 5;
+        cuvet::test::write_file(path, drivers.dump());
+        CHECK(load_error(dir) == path + ": /entries/3/min_driver: expected a version string "
+                                        "(numbers separated by dots, e.g. \"12.4.1\")");
+    }
+    SECTION("not a version") {
+        drivers["entries"][0]["cuda"] = "thirteen";
+        cuvet::test::write_file(path, drivers.dump());
+        CHECK(load_error(dir).find(path + ": /entries/0/cuda: expected a version string") == 0);
+    }
+    SECTION("missing key") {
+        drivers["entries"][1].erase("release");
+        cuvet::test::write_file(path, drivers.dump());
+        CHECK(load_error(dir) == path + ": /entries/1: missing required key 'release'");
+    }
+    SECTION("typo in a key") {
+        drivers["entries"][2]["min_drvier"] = "1.0";
+        cuvet::test::write_file(path, drivers.dump());
+        CHECK(load_error(dir) == path + ": /entries/2/min_drvier: unexpected key 'min_drvier'");
+    }
+    SECTION("source that names nothing") {
+        drivers["entries"][4]["source"] = "nowhere";
+        cuvet::test::write_file(path, drivers.dump());
+        CHECK(load_error(dir) ==
+              path + ": /entries/4/source: unknown source 'nowhere' (not in /sources)");
+    }
+    SECTION("bad confidence") {
+        drivers["entries"][4]["confidence"] = "high";
+        cuvet::test::write_file(path, drivers.dump());
+        CHECK(load_error(dir).find(path + ": /entries/4/confidence: expected one of") == 0);
+    }
+    SECTION("table name does not match the file") {
+        drivers["table"] = "gpus";
+        cuvet::test::write_file(path, drivers.dump());
+        CHECK(load_error(dir) == path + ": /table: expected \"cuda_drivers\" (the file name)");
+    }
+    SECTION("invalid JSON names the line") {
+        cuvet::test::write_file(path, "{\n  \"table\": \"cuda_drivers\",\n  oops\n}\n");
+        CHECK(load_error(dir).find(path + ": line 3: invalid JSON") == 0);
+    }
+    SECTION("root is not an object") {
+        cuvet::test::write_file(path, "[1, 2]");
+        CHECK(load_error(dir) == path + ": /: expected an object");
+    }
+}
+
+TEST_CASE("deeper pointers in nested tables", "[rules][loader]") {
+    TempDir dir;
+    std::string path = (dir / "cudnn.json").string();
+    auto cudnn = builtin("cudnn.json");
+    cudnn["releases"][1]["builds"][0]["cuda"][1] = "12.4";  // 9.17.0's CUDA 13 build
+    cuvet::test::write_file(path, cudnn.dump());
+    CHECK(load_error(dir) == path + ": /releases/1/builds/0/cuda/1: CUDA 12.4 is not of major 13");
+}
+
+TEST_CASE("an unknown file in --rules-dir is refused", "[rules][loader]") {
+    TempDir dir;
+    cuvet::test::write_file(dir / "cudnn_typo.json", "{}");
+    CHECK(load_error(dir).find("unknown rules table 'cudnn_typo'") != std::string::npos);
+}
+
+TEST_CASE("a missing --rules-dir is an io error", "[rules][loader]") {
+    try {
+        Database::load(std::filesystem::path("/nonexistent/rules"));
+        FAIL("no error");
+    } catch (const cuvet::Error& e) {
+        CHECK(e.kind() == cuvet::ErrorKind::io);
+    }
+}
