@@ -1,0 +1,52 @@
+#pragma once
+// One interface, one file per format (bloaty model, STYLE.md): text, json,
+// sarif, junit, checkstyle, gnu. Renderers see findings and rule metadata only.
+#include <memory>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cuvet/report/finding.hpp"
+
+namespace cuvet::report {
+
+// A check as reports describe it (SARIF rules, JUnit test cases). The CLI fills
+// these from the checks registry; report knows nothing of checks.
+struct RuleInfo {
+    std::string id;
+    std::string name;   // "unresolved-soname"
+    std::string title;
+    Severity severity = Severity::warning;
+    std::string rationale;
+    std::string fix;
+};
+
+struct ReportContext {
+    std::string tool_version;            // CUVET_VERSION
+    std::string command;                 // "validate", "lint"
+    std::vector<std::string> targets;    // the images or Dockerfiles examined
+    std::vector<RuleInfo> rules;         // every check that ran
+    bool color = false;                  // text only: ANSI colours
+};
+
+class Renderer {
+public:
+    virtual ~Renderer() = default;
+    virtual void render(const std::vector<Finding>& findings, const ReportContext& context,
+                        std::ostream& out) const = 0;
+};
+
+// "text", "json", "sarif", "junit", "checkstyle", "gnu"; anything else throws
+// cuvet::Error(usage) listing the formats.
+std::unique_ptr<Renderer> make_renderer(std::string_view format);
+const std::vector<std::string>& renderer_formats();
+
+// Colour when writing to a terminal and NO_COLOR is unset or empty (no-color.org).
+bool want_color(bool is_tty, const char* no_color_env);
+bool stdout_wants_color();
+
+// Findings ordered for reading: severity (error first), then id, then location.
+std::vector<Finding> sorted_for_report(std::vector<Finding> findings);
+
+}  // namespace cuvet::report

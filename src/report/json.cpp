@@ -1,0 +1,55 @@
+// Machine-readable report, schema "cuvet-report" version 1 (docs/report-formats.md).
+#include <nlohmann/json.hpp>
+
+#include "renderers.hpp"
+
+namespace cuvet::report::detail {
+
+namespace {
+
+nlohmann::json location_json(const Location& location) {
+    nlohmann::json out = {{"file", location.file}};
+    if (location.line > 0) out["line"] = location.line;
+    if (location.end_line > 0) out["end_line"] = location.end_line;
+    return out;
+}
+
+class JsonRenderer : public Renderer {
+public:
+    void render(const std::vector<Finding>& findings, const ReportContext& context,
+                std::ostream& out) const override {
+        nlohmann::json report;
+        report["schema"] = "cuvet-report";
+        report["schema_version"] = 1;
+        report["tool"] = {{"name", "cuvet"}, {"version", context.tool_version}};
+        report["command"] = context.command;
+        report["targets"] = context.targets;
+        nlohmann::json summary = {{"total", findings.size()}, {"error", 0}, {"warning", 0}, {"info", 0}};
+        for (const auto& finding : findings) {
+            summary[std::string(to_string(finding.severity))] =
+                summary[std::string(to_string(finding.severity))].get<int>() + 1;
+        }
+        report["summary"] = summary;
+        nlohmann::json list = nlohmann::json::array();
+        for (const Finding& finding : sorted_for_report(findings)) {
+            nlohmann::json locations = nlohmann::json::array();
+            for (const auto& location : finding.locations) locations.push_back(location_json(location));
+            list.push_back({{"id", finding.id},
+                            {"severity", to_string(finding.severity)},
+                            {"title", finding.title},
+                            {"message", finding.message},
+                            {"locations", locations},
+                            {"evidence", finding.evidence},
+                            {"fix", finding.fix}});
+        }
+        report["findings"] = list;
+        // Invalid UTF-8 in a path must not abort the report: replace it.
+        out << report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Renderer> make_json_renderer() { return std::make_unique<JsonRenderer>(); }
+
+}  // namespace cuvet::report::detail

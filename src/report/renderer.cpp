@@ -1,0 +1,95 @@
+#include "cuvet/report/renderer.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "cuvet/core/error.hpp"
+#include "renderers.hpp"
+
+namespace cuvet::report {
+
+const std::vector<std::string>& renderer_formats() {
+    static const std::vector<std::string> formats = {"text", "json", "sarif", "junit", "checkstyle", "gnu"};
+    return formats;
+}
+
+std::unique_ptr<Renderer> make_renderer(std::string_view format) {
+    if (format == "text") return detail::make_text_renderer();
+    if (format == "json") return detail::make_json_renderer();
+    if (format == "sarif") return detail::make_sarif_renderer();
+    if (format == "junit") return detail::make_junit_renderer();
+    if (format == "checkstyle") return detail::make_checkstyle_renderer();
+    if (format == "gnu") return detail::make_gnu_renderer();
+    fail_usage("unknown format '" + std::string(format) +
+               "' (expected text, json, sarif, junit, checkstyle or gnu)");
+}
+
+bool want_color(bool is_tty, const char* no_color_env) {
+    return is_tty && (no_color_env == nullptr || no_color_env[0] == '\0');
+}
+
+bool stdout_wants_color() { return want_color(isatty(STDOUT_FILENO) == 1, std::getenv("NO_COLOR")); }
+
+std::vector<Finding> sorted_for_report(std::vector<Finding> findings) {
+    std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+        if (a.severity != b.severity) return static_cast<int>(a.severity) > static_cast<int>(b.severity);
+        if (a.id != b.id) return a.id < b.id;
+        std::string la = a.locations.empty() ? "" : a.locations.front().file;
+        std::string lb = b.locations.empty() ? "" : b.locations.front().file;
+        if (la != lb) return la < lb;
+        int na = a.locations.empty() ? 0 : a.locations.front().line;
+        int nb = b.locations.empty() ? 0 : b.locations.front().line;
+        return na < nb;
+    });
+    return findings;
+}
+
+namespace detail {
+
+std::string xml_escape(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (unsigned char c : text) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&apos;"; break;
+            default:
+                // XML 1.0 forbids most control characters even as references.
+                if (c < 0x20 && c != '\n' && c != '\t' && c != '\r') out += "?";
+                else out += static_cast<char>(c);
+        }
+    }
+    return out;
+}
+
+std::string summary_line(const std::vector<Finding>& findings) {
+    if (findings.empty()) return "no findings";
+    int counts[3] = {0, 0, 0};
+    for (const auto& finding : findings) ++counts[static_cast<int>(finding.severity)];
+    auto plural = [](int n, const char* word) {
+        return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+    };
+    std::string parts;
+    const char* words[3] = {"info", "warning", "error"};
+    for (int s = 2; s >= 0; --s) {
+        if (!counts[s]) continue;
+        if (!parts.empty()) parts += ", ";
+        parts += s == 0 ? std::to_string(counts[s]) + " info" : plural(counts[s], words[s]);
+    }
+    return plural(static_cast<int>(findings.size()), "finding") + " (" + parts + ")";
+}
+
+Location primary_location(const Finding& finding, const ReportContext& context) {
+    if (!finding.locations.empty()) return finding.locations.front();
+    Location location;
+    if (!context.targets.empty()) location.file = context.targets.front();
+    return location;
+}
+
+}  // namespace detail
+}  // namespace cuvet::report

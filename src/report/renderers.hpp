@@ -1,0 +1,24 @@
+#pragma once
+// Private to src/report: one factory per format file, plus shared helpers.
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "cuvet/report/renderer.hpp"
+
+namespace cuvet::report::detail {
+
+std::unique_ptr<Renderer> make_text_renderer();
+std::unique_ptr<Renderer> make_json_renderer();
+std::unique_ptr<Renderer> make_sarif_renderer();
+std::unique_ptr<Renderer> make_junit_renderer();
+std::unique_ptr<Renderer> make_checkstyle_renderer();
+std::unique_ptr<Renderer> make_gnu_renderer();
+
+std::string xml_escape(std::string_view text);
+// "3 findings (2 errors, 1 warning)" / "no findings"
+std::string summary_line(const std::vector<Finding>& findings);
+// The location a finding is reported at: its first one, else the first target.
+Location primary_location(const Finding& finding, const ReportContext& context);
+
+}  // namespace cuvet::report::detail

@@ -1,0 +1,71 @@
+// Human output: grouped by severity, errors first, evidence indented under
+// each finding; ANSI colour only when asked (TTY and no NO_COLOR).
+#include "renderers.hpp"
+
+namespace cuvet::report::detail {
+
+namespace {
+
+class TextRenderer : public Renderer {
+public:
+    void render(const std::vector<Finding>& findings, const ReportContext& context,
+                std::ostream& out) const override {
+        auto paint = [&](const char* code, std::string_view text) {
+            return context.color ? std::string("\033[") + code + "m" + std::string(text) + "\033[0m"
+                                 : std::string(text);
+        };
+        std::string subject = "cuvet";
+        if (!context.command.empty()) subject += " " + context.command;
+        for (const auto& target : context.targets) subject += " " + target;
+        out << paint("1", subject) << ": " << summary_line(findings) << "\n";
+
+        const std::vector<Finding> sorted = sorted_for_report(findings);
+        static const char* headings[3] = {"info", "warnings", "errors"};
+        static const char* colors[3] = {"36", "33", "31"};
+        int current = -1;
+        for (const Finding& finding : sorted) {
+            int severity = static_cast<int>(finding.severity);
+            if (severity != current) {
+                current = severity;
+                out << "\n" << paint(colors[severity], std::string(headings[severity])) << "\n";
+            }
+            out << "  " << paint(colors[severity], finding.id) << "  " << paint("1", finding.title) << "\n";
+            if (!finding.message.empty()) print_block(out, finding.message, "        ");
+            for (const auto& location : finding.locations) {
+                out << "        at " << location.file;
+                if (location.line > 0) out << ":" << location.line;
+                out << "\n";
+            }
+            if (!finding.evidence.empty()) {
+                out << "        " << paint("2", "evidence:") << "\n";
+                for (const auto& line : finding.evidence) print_block(out, line, "          ");
+            }
+            if (!finding.fix.empty()) {
+                out << "        " << paint("32", "fix:") << " ";
+                print_block(out, finding.fix, "             ", false);
+            }
+        }
+    }
+
+private:
+    // Multi-line text keeps its lines, each indented.
+    static void print_block(std::ostream& out, std::string_view text, std::string_view indent,
+                            bool indent_first = true) {
+        bool first = true;
+        std::size_t pos = 0;
+        while (pos <= text.size()) {
+            std::size_t end = text.find('\n', pos);
+            if (end == std::string_view::npos) end = text.size();
+            if (!first || indent_first) out << indent;
+            out << text.substr(pos, end - pos) << "\n";
+            first = false;
+            pos = end + 1;
+        }
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Renderer> make_text_renderer() { return std::make_unique<TextRenderer>(); }
+
+}  // namespace cuvet::report::detail

@@ -1,0 +1,54 @@
+#include <catch2/catch.hpp>
+
+#include "cuvet/core/error.hpp"
+#include "report_fixture.hpp"
+
+using namespace cuvet;
+
+TEST_CASE("text report groups by severity, errors first", "[report][text]") {
+    std::string out = test::render("text", test::sample_findings(), test::sample_context());
+    CHECK(out.rfind("cuvet validate image.tar: 3 findings (1 error, 1 warning, 1 info)\n", 0) == 0);
+    auto errors = out.find("\nerrors\n");
+    auto warnings = out.find("\nwarnings\n");
+    auto info = out.find("\ninfo\n");
+    REQUIRE(errors != std::string::npos);
+    REQUIRE(warnings != std::string::npos);
+    REQUIRE(info != std::string::npos);
+    CHECK(errors < warnings);
+    CHECK(warnings < info);
+    CHECK(out.find("  CUV001  A needed library") != std::string::npos);
+    CHECK(out.find("          tried /etc/ld.so.cache: no entry\n") != std::string::npos);
+    CHECK(out.find("        at Dockerfile:7\n") != std::string::npos);
+    CHECK(out.find("        fix: Install libcudnn8") != std::string::npos);
+    CHECK(out.find("        second line\n") != std::string::npos);
+    CHECK(out.find('\033') == std::string::npos);  // no colour unless asked
+}
+
+TEST_CASE("text report colours only when asked", "[report][text]") {
+    auto context = test::sample_context();
+    context.color = true;
+    std::string out = test::render("text", test::sample_findings(), context);
+    CHECK(out.find("\033[31mCUV001\033[0m") != std::string::npos);
+}
+
+TEST_CASE("colour follows the terminal and NO_COLOR", "[report][text]") {
+    CHECK(report::want_color(true, nullptr));
+    CHECK(report::want_color(true, ""));  // no-color.org: only a non-empty value disables
+    CHECK_FALSE(report::want_color(true, "1"));
+    CHECK_FALSE(report::want_color(false, nullptr));
+}
+
+TEST_CASE("a clean report says so", "[report][text]") {
+    std::string out = test::render("text", {}, test::sample_context());
+    CHECK(out == "cuvet validate image.tar: no findings\n");
+}
+
+TEST_CASE("an unknown format is a usage error", "[report]") {
+    try {
+        report::make_renderer("yaml");
+        FAIL("no error");
+    } catch (const Error& e) {
+        CHECK(e.kind() == ErrorKind::usage);
+        CHECK(std::string(e.what()).find("sarif") != std::string::npos);
+    }
+}
