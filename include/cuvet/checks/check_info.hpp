@@ -15,6 +15,7 @@ struct CheckInfo {
     std::string failing_example;
     std::string passing_example;
     std::string fix;
+    std::string name;  // short kebab-case name, "unresolved-soname" (SARIF rule name)
 };
 
 }  // namespace cuvet::checks

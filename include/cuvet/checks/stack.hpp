@@ -1,0 +1,98 @@
+#pragma once
+// Stack: everything `cuvet validate` knows about one image, as the checks see it.
+// The image reader, ELF facts, loader emulation and inventory fill it (issue 3);
+// the checks (issue 4) only read it. SKETCH: the field list follows what the 14
+// validate checks need (see the table below); the loader/inventory side may
+// rename or extend fields, but keep each check's needs covered.
+//
+//   check                              reads
+//   CUV001 unresolved-soname           objects[].resolutions (path empty), trace
+//   CUV002 shadowed-library            objects[].resolutions (rule), frameworks[].bundled_library_dirs
+//   CUV003 duplicate-versions          libraries (family, version), objects[].resolutions
+//   CUV004 cudnn-older-than-build      frameworks[].built_cudnn, libraries (cudnn) + resolutions
+//   CUV005 cudnn-mixed-sublibraries    libraries (cudnn families, versions, dirs)
+//   CUV006 cudnn-cuda-major            libraries (cudnn: cuda_major, cudart resolution)
+//   CUV007 cuda-runtime-major          frameworks[].built_cuda, objects[].resolutions (cudart)
+//   CUV008 missing-symbols             objects[].elf.imported_symbols / version_needs,
+//                                      resolved object's exported_symbols / version_definitions
+//   CUV009 driver-too-old              cuda_version, targets.drivers, compat_libraries
+//   CUV010 no-kernel-for-gpu           objects[].elf.sass_archs / ptx_archs, targets.gpus
+//   CUV011 wrong-machine               objects[].elf.machine, platform
+//   CUV012 glibc-too-new               objects[].elf.version_needs (GLIBC_x.y), glibc_version
+//   CUV013 driver-libs-baked           driver_libraries (files in the image)
+//   CUV014 env-contradicts             env, cuda_version, libraries (cudnn)
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cuvet/elf/elf_info.hpp"
+#include "cuvet/image/image.hpp"
+#include "cuvet/rules/version.hpp"
+
+namespace cuvet::checks {
+
+// How ld.so would find one DT_NEEDED (or dlopen) name of one object.
+struct Resolution {
+    std::string name;                  // "libcudnn.so.8" as requested
+    std::string path;                  // image path of the file it maps; "" when not found
+    std::string rule;                  // "rpath", "ld_library_path", "runpath", "ld_cache", …
+    bool provided_by_host = false;     // libcuda.so.1 etc.: injected by the container runtime
+    bool from_dlopen = false;          // a dlopen() string, not a DT_NEEDED
+    std::vector<std::string> trace;    // every directory tried, in order, with its outcome
+};
+
+// One ELF file of the image that loads libraries (a program or a library).
+struct ElfObject {
+    std::string path;      // "/usr/local/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so"
+    std::string layer;     // the history line that created it, when known
+    elf::ElfInfo elf;
+    std::vector<Resolution> resolutions;  // one per needed / dlopen name, in load order
+};
+
+// A versioned CUDA-stack library present in the image (every copy, also unused ones).
+struct LibraryCopy {
+    std::string path;
+    std::string family;    // "cudnn", "cudnn_cnn_infer", "cudart", "cublas", "nccl", …
+    std::string soname;
+    std::optional<rules::Version> version;  // from the file name, header or package metadata
+    std::optional<int> cuda_major;          // the CUDA major it was built for (cuDNN: from package)
+    std::string owner;                      // "pip nvidia-cudnn-cu12 9.1.0.70", "dpkg libcudnn8 …", ""
+    std::vector<std::string> provenance;    // how version and owner were learned
+};
+
+// A framework installed in the image and what it was built with.
+struct FrameworkInstall {
+    std::string name;                 // "pytorch", "tensorflow", "onnxruntime", "jax"
+    rules::Version version;           // without local tag: 2.1.0
+    std::string variant;              // "cu121" from the local tag, "" when none
+    std::string root;                 // ".../site-packages/torch"
+    std::optional<rules::Version> built_cuda;   // torch/version.py, TF build_info.py
+    std::optional<rules::Version> built_cudnn;  // TF build_info (major only), torch's pin
+    std::vector<std::string> libraries;         // its ELF objects (paths into objects)
+    std::vector<std::string> bundled_library_dirs;  // where it expects CUDA libs (nvidia/*/lib)
+    std::vector<std::string> provenance;
+};
+
+// What the user validates against: --driver, --gpu and .cuvet.yaml.
+struct Targets {
+    std::vector<rules::Version> drivers;  // "535.104.05"
+    std::vector<std::string> gpus;        // as given: "H100", "sm_90", "8.6"
+};
+
+struct Stack {
+    std::string image;                 // what the user named
+    image::Platform platform;          // from the image config
+    std::map<std::string, std::string> env;  // image config Env
+    std::optional<rules::Version> glibc_version;   // the image's libc.so.6
+    std::optional<rules::Version> cuda_version;    // the CUDA toolkit/runtime the image holds
+    std::vector<std::string> cuda_version_provenance;
+    std::vector<ElfObject> objects;
+    std::vector<LibraryCopy> libraries;
+    std::vector<FrameworkInstall> frameworks;
+    std::vector<LibraryCopy> compat_libraries;   // cuda-compat: /usr/local/cuda/compat/libcuda.so.*
+    std::vector<LibraryCopy> driver_libraries;   // libcuda.so.1, libnvidia-*.so baked into the image
+    Targets targets;
+};
+
+}  // namespace cuvet::checks

@@ -1,0 +1,116 @@
+#include "cuvet/checks/registry.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "checks.hpp"
+
+namespace cuvet::checks {
+
+namespace {
+
+bool same_id(std::string_view a, std::string_view b) {
+    return a.size() == b.size() &&
+           std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return std::toupper(static_cast<unsigned char>(x)) ==
+                      std::toupper(static_cast<unsigned char>(y));
+           });
+}
+
+const std::vector<CheckEntry>& entries() {
+    static const std::vector<CheckEntry> all = [] {
+        std::vector<CheckEntry> out;
+        for (const ValidateCheck* check : validate_checks()) {
+            out.push_back({&check->info, CheckKind::validate, check->run != nullptr});
+        }
+        for (const LintCheck* check : lint_checks()) {
+            out.push_back({&check->info, CheckKind::lint, check->run != nullptr});
+        }
+        std::sort(out.begin(), out.end(),
+                  [](const CheckEntry& a, const CheckEntry& b) { return a.info->id < b.info->id; });
+        return out;
+    }();
+    return all;
+}
+
+// Checks fill message, locations, evidence and fix; the registry stamps the rest.
+void stamp(std::vector<report::Finding>& findings, std::size_t from, const CheckInfo& info) {
+    for (std::size_t i = from; i < findings.size(); ++i) {
+        report::Finding& finding = findings[i];
+        if (finding.id.empty()) finding.id = info.id;
+        if (finding.title.empty()) finding.title = info.title;
+        if (finding.fix.empty()) finding.fix = info.fix;
+    }
+}
+
+}  // namespace
+
+const std::vector<const ValidateCheck*>& validate_checks() {
+    static const std::vector<const ValidateCheck*> list = {
+#define CUVET_VALIDATE_CHECK(var) &var,
+#include "validate_checks.inc"
+#undef CUVET_VALIDATE_CHECK
+    };
+    return list;
+}
+
+const std::vector<const LintCheck*>& lint_checks() {
+    static const std::vector<const LintCheck*> list = {
+#define CUVET_LINT_CHECK(var) &var,
+#include "lint_checks.inc"
+#undef CUVET_LINT_CHECK
+    };
+    return list;
+}
+
+std::vector<CheckEntry> all_checks() { return entries(); }
+
+const CheckEntry* find_check(std::string_view id) {
+    for (const CheckEntry& entry : entries()) {
+        if (same_id(entry.info->id, id)) return &entry;
+    }
+    return nullptr;
+}
+
+std::vector<report::RuleInfo> report_rules(CheckKind kind) {
+    std::vector<report::RuleInfo> out;
+    for (const CheckEntry& entry : entries()) {
+        if (entry.kind != kind) continue;
+        const CheckInfo& info = *entry.info;
+        out.push_back({info.id, info.name, info.title, info.severity, info.rationale, info.fix});
+    }
+    return out;
+}
+
+std::vector<report::Finding> run_validate_checks(const Stack& stack, const rules::Database& db) {
+    std::vector<report::Finding> findings;
+    for (const ValidateCheck* check : validate_checks()) {
+        if (!check->run) continue;
+        std::size_t before = findings.size();
+        auto found = check->run(stack, db);
+        for (auto& finding : found) {
+            // A check reports at its own severity unless it deliberately chose another.
+            if (finding.id.empty()) finding.severity = check->info.severity;
+            findings.push_back(std::move(finding));
+        }
+        stamp(findings, before, check->info);
+    }
+    return findings;
+}
+
+std::vector<report::Finding> run_lint_checks(const dockerfile::Facts& facts, const rules::Database& db) {
+    std::vector<report::Finding> findings;
+    for (const LintCheck* check : lint_checks()) {
+        if (!check->run) continue;
+        std::size_t before = findings.size();
+        auto found = check->run(facts, db);
+        for (auto& finding : found) {
+            if (finding.id.empty()) finding.severity = check->info.severity;
+            findings.push_back(std::move(finding));
+        }
+        stamp(findings, before, check->info);
+    }
+    return findings;
+}
+
+}  // namespace cuvet::checks
