@@ -4,6 +4,7 @@ find_package(Threads REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(OpenSSL REQUIRED COMPONENTS Crypto)
+find_package(yaml-cpp REQUIRED)  # .cuvet.yaml; Debian 12 exports the target `yaml-cpp`
 
 # With CUVET_STATIC the archive libraries are preferred so that the binary runs
 # on hosts without these packages (the GPU test machine is Ubuntu 24.04).
@@ -34,6 +35,12 @@ target_include_directories(cuvet_deps SYSTEM INTERFACE ${LIEF_INCLUDE_DIR} ${LIB
                            ${ISAL_INCLUDE_DIRS} ${ZSTD_INCLUDE_DIRS})
 target_link_libraries(cuvet_deps INTERFACE ${LIEF_LIBRARY} ${ARCHIVE_LIBRARY} ${ISAL_LIBRARY}
                       ${ZSTD_LIBRARY} OpenSSL::Crypto nlohmann_json::nlohmann_json Threads::Threads)
+if(CUVET_STATIC)
+  find_library(YAML_CPP_LIBRARY NAMES libyaml-cpp.a REQUIRED)
+  target_link_libraries(cuvet_deps INTERFACE ${YAML_CPP_LIBRARY})
+else()
+  target_link_libraries(cuvet_deps INTERFACE yaml-cpp)
+endif()
 if(CUVET_STATIC)
   # libarchive.a's own dependencies, as its pkg-config file lists them.
   pkg_check_modules(LIBARCHIVE_DEPS REQUIRED libarchive)
