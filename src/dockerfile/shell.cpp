@@ -34,8 +34,13 @@ bool glob_match(std::string_view pattern, std::string_view text) {
     return p == pattern.size();
 }
 
+// Pattern operations are quadratic in the value; real values are short, and a
+// hostile 64 KB ARG must not stall the linter, so long values pass unchanged.
+constexpr std::size_t max_pattern_value = 4096;
+
 std::string remove_affix(const std::string& value, std::string_view pattern, bool prefix,
                          bool longest) {
+    if (value.size() > max_pattern_value) return value;
     const std::size_t n = value.size();
     for (std::size_t k = 0; k <= n; ++k) {
         const std::size_t len = longest ? n - k : k;
@@ -48,7 +53,7 @@ std::string remove_affix(const std::string& value, std::string_view pattern, boo
 
 std::string replace_pattern(const std::string& value, std::string_view pattern,
                             std::string_view replacement, bool all) {
-    if (pattern.empty()) return value;
+    if (pattern.empty() || value.size() > max_pattern_value) return value;
     std::string out;
     std::size_t i = 0;
     bool replaced = false;
