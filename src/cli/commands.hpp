@@ -32,5 +32,6 @@ void add_files_command(CLI::App& app, Dispatch& dispatch);
 void add_image_command(CLI::App& app, Dispatch& dispatch);
 void add_ldd_command(CLI::App& app, Dispatch& dispatch);
 void add_inventory_command(CLI::App& app, Dispatch& dispatch);
+void add_lint_command(CLI::App& app, Dispatch& dispatch);
 
 }  // namespace cuvet::cli

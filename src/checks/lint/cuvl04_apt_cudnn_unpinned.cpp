@@ -1,0 +1,55 @@
+// CUVL04: cuDNN from apt with neither a version pin nor an apt-mark hold.
+#include <algorithm>
+
+#include "checks/lint/lint_support.hpp"
+#include "cuvet/checks/registry.hpp"
+
+namespace cuvet::checks {
+namespace {
+
+std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database&) {
+    std::vector<report::Finding> out;
+    for (const auto& stage : facts.stages) {
+        for (const auto& p : stage.packages) {
+            if (p.inherited || p.manager != dockerfile::Manager::apt || p.pinned) continue;
+            if (!lint::is_cudnn_package(p)) continue;
+            const bool held = std::any_of(stage.holds.begin(), stage.holds.end(),
+                                          [&](const dockerfile::Hold& h) { return h.package == p.name; });
+            if (held) continue;
+            auto f = lint::finding(facts, "CUVL04", p.line, p.end_line);
+            f.severity = report::Severity::warning;
+            f.message = "apt installs " + p.word + " with no version pin and no apt-mark hold: the "
+                        "NVIDIA repository carries every cuDNN release for this CUDA, so each rebuild "
+                        "(or a later apt-get upgrade) takes the newest one, which need not match the "
+                        "cuDNN your framework was built with.";
+            f.fix = "Pin the package (" + p.name + "=<version>, e.g. the version in the base image's "
+                    "NV_CUDNN_VERSION) and `apt-mark hold " + p.name + "`.";
+            out.push_back(std::move(f));
+        }
+    }
+    return out;
+}
+
+CheckInfo info() {
+    CheckInfo i;
+    i.id = "CUVL04";
+    i.name = "apt-cudnn-unpinned";
+    i.severity = report::Severity::warning;
+    i.title = "cuDNN installed with apt without a version pin or hold";
+    i.rationale =
+        "The NVIDIA apt repository publishes many cuDNN releases under one package name; an "
+        "unpinned install follows the repository, so rebuilds change cuDNN under the framework.";
+    i.failing_example = "FROM nvidia/cuda:12.1.1-runtime-ubuntu22.04\nRUN apt-get install -y libcudnn8";
+    i.passing_example =
+        "FROM nvidia/cuda:12.1.1-runtime-ubuntu22.04\n"
+        "RUN apt-get install -y libcudnn8=8.9.0.131-1+cuda12.1 && apt-mark hold libcudnn8";
+    i.fix = "Install name=version and apt-mark hold the package.";
+    return i;
+}
+
+}  // namespace
+
+extern const LintCheck cuvl04_apt_cudnn_unpinned;
+const LintCheck cuvl04_apt_cudnn_unpinned{info(), &run};
+
+}  // namespace cuvet::checks

@@ -1,0 +1,65 @@
+// CUVL06: conda and pip both install CUDA libraries into one stage.
+#include "checks/lint/lint_support.hpp"
+#include "cuvet/checks/registry.hpp"
+
+namespace cuvet::checks {
+namespace {
+
+bool conda_brings_cuda(const dockerfile::Package& p) {
+    if (p.manager != dockerfile::Manager::conda) return false;
+    const std::string& n = p.name;
+    return !p.cuda.empty() || n == "cudnn" || n == "cudatoolkit" || n == "nccl" ||
+           n.starts_with("cuda-") || n == "pytorch-cuda" || n == "cupy" || n == "tensorflow-gpu";
+}
+
+std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
+    std::vector<report::Finding> out;
+    for (const auto& stage : facts.stages) {
+        const dockerfile::Package* conda = nullptr;
+        const dockerfile::Package* pip = nullptr;
+        for (const auto& p : stage.packages) {
+            if (!conda && conda_brings_cuda(p)) conda = &p;
+            if (!pip) {
+                auto wheel = lint::wheel_stack(p, db);
+                if (wheel && wheel->bundles_libraries && !wheel->cpu_only) pip = &p;
+            }
+        }
+        if (!conda || !pip || (conda->inherited && pip->inherited)) continue;
+        const dockerfile::Package& later = conda->line > pip->line ? *conda : *pip;
+        auto f = lint::finding(facts, "CUVL06", later.line, later.end_line);
+        f.severity = report::Severity::warning;
+        f.message = "conda installs " + conda->word + " (line " + std::to_string(conda->line) +
+                    ") and pip installs " + pip->word + " (line " + std::to_string(pip->line) +
+                    "): both bring CUDA/cuDNN libraries into one environment. Which copy a process "
+                    "loads then depends on import order and on conda's lib directory being on the "
+                    "search path, so the same image can run against either cuDNN.";
+        f.fix = "Install the GPU stack with one package manager: either all from conda (pytorch + "
+                "pytorch-cuda / cuda-version) or all from pip (torch from the cuXXX index).";
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+CheckInfo info() {
+    CheckInfo i;
+    i.id = "CUVL06";
+    i.name = "conda-pip-cuda-mix";
+    i.severity = report::Severity::warning;
+    i.title = "conda and pip both install CUDA packages";
+    i.rationale = "Two package managers each bring their own libcudart/libcudnn; which one the "
+                  "loader takes is an accident of search order.";
+    i.failing_example =
+        "FROM continuumio/miniconda3\n"
+        "RUN conda install -y -c nvidia cudatoolkit=11.8 cudnn=8.9\n"
+        "RUN pip install torch==2.4.0";
+    i.passing_example = "FROM continuumio/miniconda3\nRUN pip install torch==2.4.0";
+    i.fix = "Use one package manager for the CUDA stack.";
+    return i;
+}
+
+}  // namespace
+
+extern const LintCheck cuvl06_conda_pip_cuda_mix;
+const LintCheck cuvl06_conda_pip_cuda_mix{info(), &run};
+
+}  // namespace cuvet::checks

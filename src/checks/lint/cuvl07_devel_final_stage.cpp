@@ -1,0 +1,46 @@
+// CUVL07: the shipped (final) stage is built on a -devel image.
+#include "checks/lint/lint_support.hpp"
+#include "cuvet/checks/registry.hpp"
+
+namespace cuvet::checks {
+namespace {
+
+std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database&) {
+    std::vector<report::Finding> out;
+    const auto& stage = facts.final_stage();
+    if (stage.base.flavor != "devel") return out;
+    const int line = facts.build.stages.at(stage.stage).from_line;
+    auto f = lint::finding(facts, "CUVL07", line, line);
+    f.severity = report::Severity::warning;
+    f.message = "the final stage, which is what ships, is built on " + stage.base.reference +
+                (stage.parent ? " (through stage '" + facts.build.stages.at(*stage.parent).name + "')" : "") +
+                ": a devel image carries nvcc, headers and static libraries, several GB that a "
+                "runtime image does not need and a larger attack surface.";
+    f.fix = "Compile in a devel stage and copy the results into a final stage FROM the matching "
+            "-runtime tag (same CUDA version and cuDNN flavour).";
+    out.push_back(std::move(f));
+    return out;
+}
+
+CheckInfo info() {
+    CheckInfo i;
+    i.id = "CUVL07";
+    i.name = "devel-final-stage";
+    i.severity = report::Severity::warning;
+    i.title = "Final stage uses a -devel CUDA image";
+    i.rationale = "devel images add the compiler toolchain and static libraries; only the runtime "
+                  "libraries are needed to run.";
+    i.failing_example = "FROM nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04\nCMD [\"python3\"]";
+    i.passing_example =
+        "FROM nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04 AS build\nRUN make\n"
+        "FROM nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04\nCOPY --from=build /out /app";
+    i.fix = "Use a multi-stage build whose final stage is FROM the -runtime tag.";
+    return i;
+}
+
+}  // namespace
+
+extern const LintCheck cuvl07_devel_final_stage;
+const LintCheck cuvl07_devel_final_stage{info(), &run};
+
+}  // namespace cuvet::checks

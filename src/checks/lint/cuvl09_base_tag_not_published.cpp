@@ -1,0 +1,77 @@
+// CUVL09: an nvidia/cuda tag that does not exist in the published scheme.
+#include "checks/lint/lint_support.hpp"
+#include "cuvet/checks/registry.hpp"
+
+namespace cuvet::checks {
+namespace {
+
+std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
+    std::vector<report::Finding> out;
+    for (const auto& stage : facts.stages) {
+        if (stage.parent) continue;  // reported at the stage that names the image
+        const auto& base = stage.base;
+        if (base.kind != dockerfile::BaseKind::nvidia_cuda || base.cuda.empty()) continue;
+        auto cuda = rules::Version::parse(base.cuda);
+        if (!cuda) continue;
+        const int line = facts.build.stages.at(stage.stage).from_line;
+        auto f = lint::finding(facts, "CUVL09", line, line);
+        f.severity = report::Severity::error;
+        if (base.flavor != "base" && base.flavor != "runtime" && base.flavor != "devel") {
+            f.message = base.reference + ": '" + base.flavor + "' is not an nvidia/cuda flavour "
+                        "(base, runtime, devel), so the tag does not exist and the pull fails.";
+            f.fix = "Use <cuda>-[cudnn-]runtime-<os> or <cuda>-[cudnn-]devel-<os>.";
+            out.push_back(std::move(f));
+            continue;
+        }
+        if (base.cudnn_token.empty()) continue;
+        if (base.flavor == "base") {
+            f.message = base.reference + ": cuDNN flavours exist only for runtime and devel images; "
+                        "the tag does not exist and the pull fails.";
+            f.fix = "Use the " + base.cudnn_token + "-runtime flavour.";
+            out.push_back(std::move(f));
+            continue;
+        }
+        auto flavors = db.cudnn_flavors_for(*cuda);
+        if (flavors.empty()) continue;  // a CUDA release the table does not cover: unknown
+        std::string spelled;
+        bool found = false;
+        for (const auto* flavor : flavors) {
+            if (flavor->flavor_prefix == base.cudnn_token) found = true;
+            spelled += (spelled.empty() ? "" : " or ") + std::string("'") + flavor->flavor_prefix +
+                       "' (cuDNN " + std::to_string(flavor->cudnn_major) + ")";
+        }
+        if (found) continue;
+        f.message = base.reference + ": nvidia/cuda publishes no '" + base.cudnn_token +
+                    "' flavour for CUDA " + cuda->str() + "; for that release the cuDNN flavour is "
+                    "spelled " + spelled + ". The pull fails with 'manifest unknown'.";
+        f.evidence.push_back("rules: nvidia_cuda_tags cudnn_flavors (" +
+                             flavors.front()->provenance.source.url + ")");
+        f.fix = "Use " + cuda->str() + "-" + flavors.front()->flavor_prefix + "-" + base.flavor +
+                (base.distro.empty() ? "" : "-" + base.distro) +
+                ", or a CUDA release that shipped " + base.cudnn_token + ".";
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+CheckInfo info() {
+    CheckInfo i;
+    i.id = "CUVL09";
+    i.name = "base-tag-not-published";
+    i.severity = report::Severity::error;
+    i.title = "nvidia/cuda tag that does not exist in the published tag scheme";
+    i.rationale = "nvidia/cuda spells its cuDNN flavour differently per CUDA release (cudnn8 up to "
+                  "12.2, cudnn9 for 12.3, plain cudnn from 12.4); a tag outside the scheme never "
+                  "existed and the build fails at the first FROM.";
+    i.failing_example = "FROM nvidia/cuda:12.4.1-cudnn8-runtime-ubuntu22.04";
+    i.passing_example = "FROM nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04";
+    i.fix = "Use the flavour spelling published for that CUDA release.";
+    return i;
+}
+
+}  // namespace
+
+extern const LintCheck cuvl09_base_tag_not_published;
+const LintCheck cuvl09_base_tag_not_published{info(), &run};
+
+}  // namespace cuvet::checks

@@ -1,0 +1,206 @@
+#include "checks/lint/lint_support.hpp"
+
+namespace cuvet::checks::lint {
+namespace {
+
+std::optional<rules::Version> version(const std::string& text) {
+    if (text.empty()) return std::nullopt;
+    return rules::Version::parse(text);
+}
+
+// torch 2.1.0+cu121 → 2.1.0
+std::optional<rules::Version> public_version(const std::string& text) {
+    return version(text.substr(0, text.find('+')));
+}
+
+}  // namespace
+
+BaseStack base_stack(const dockerfile::BaseFacts& base, const rules::Database& db) {
+    using dockerfile::BaseKind;
+    BaseStack out;
+    out.description = base.reference;
+    switch (base.kind) {
+        case BaseKind::nvidia_cuda:
+            out.cuda = version(base.cuda);
+            out.evidence = "image tag";
+            out.cuda_libraries = base.flavor == "runtime" || base.flavor == "devel";
+            if (base.cudnn_major > 0) {
+                out.cudnn_major = base.cudnn_major;
+            } else if (!base.cudnn_token.empty() && out.cuda) {
+                for (const auto* flavor : db.cudnn_flavors_for(*out.cuda)) {
+                    if (flavor->flavor_prefix == base.cudnn_token) out.cudnn_major = flavor->cudnn_major;
+                }
+            }
+            break;
+        case BaseKind::pytorch:
+            out.cuda = version(base.cuda);
+            if (base.cudnn_major > 0) out.cudnn_major = base.cudnn_major;
+            out.cuda_libraries = true;
+            out.evidence = "image tag";
+            break;
+        case BaseKind::tensorflow:
+            if (auto v = version(base.framework_version)) {
+                auto builds = db.framework_builds("tensorflow", *v);
+                if (!builds.empty()) {
+                    out.cuda = builds.front()->cuda;
+                    out.cudnn = builds.front()->cudnn;
+                    out.cudnn_major = builds.front()->cudnn_major;
+                    out.cuda_libraries = true;
+                    out.evidence = "TensorFlow " + v->str() + " tested build configuration";
+                }
+            }
+            break;
+        case BaseKind::ngc:
+            if (base.framework == "pytorch") {
+                for (const auto& release : db.ngc_pytorch()) {
+                    if (release.release != base.ngc_release) continue;
+                    out.cuda = release.cuda;
+                    out.cudnn = release.cudnn;
+                    if (release.cudnn) out.cudnn_major = release.cudnn->major();
+                    out.cuda_libraries = true;
+                    out.evidence = "NGC PyTorch release table " + release.release;
+                }
+            }
+            break;
+        default:
+            break;
+    }
+    if (out.cudnn && !out.cudnn_major) out.cudnn_major = out.cudnn->major();
+    if (out.cuda) {
+        out.description += " (CUDA " + out.cuda->str();
+        if (out.cudnn_major) out.description += ", cuDNN " + std::to_string(*out.cudnn_major);
+        out.description += ")";
+    }
+    return out;
+}
+
+Family family_of(const dockerfile::Package& p) {
+    const std::string& n = p.name;
+    if (n == "torch" || n == "torchvision" || n == "torchaudio" || n == "pytorch") return Family::torch;
+    if (n == "tensorflow" || n == "tensorflow-gpu" || n == "tensorflow-cpu" || n == "tf-nightly") {
+        return Family::tensorflow;
+    }
+    if (n == "jax" || n == "jaxlib") return Family::jax;
+    if (n == "onnxruntime-gpu" || n == "onnxruntime") return Family::onnxruntime;
+    if (n.starts_with("cupy-cuda") || n == "cupy") return Family::cupy;
+    if (n == "paddlepaddle-gpu") return Family::paddle;
+    if (n == "tensorrt" || n.starts_with("tensorrt-")) return Family::tensorrt;
+    if (n.starts_with("nvidia-") && (n.ends_with("-cu11") || n.ends_with("-cu12") || n.ends_with("-cu13"))) {
+        return Family::nvidia_lib;
+    }
+    return Family::none;
+}
+
+bool is_framework(const dockerfile::Package& p) {
+    Family f = family_of(p);
+    return f != Family::none && f != Family::nvidia_lib;
+}
+
+bool is_cudnn_package(const dockerfile::Package& p) {
+    return p.name.starts_with("libcudnn") || p.name.starts_with("cudnn") ||
+           p.name.starts_with("nvidia-cudnn");
+}
+
+bool same_cuda(const rules::Version& a, const rules::Version& b) {
+    if (a.major() != b.major()) return false;
+    if (a.size() < 2 || b.size() < 2) return true;
+    return a.minor() == b.minor();
+}
+
+std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules::Database& db) {
+    if (p.manager != dockerfile::Manager::pip) return std::nullopt;
+    WheelStack out;
+    const Family family = family_of(p);
+    if (p.cuda == "cpu") {
+        out.cpu_only = true;
+        out.evidence = p.cuda_evidence;
+    } else if (!p.cuda.empty()) {
+        out.cuda = version(p.cuda);
+        out.evidence = p.cuda_evidence;
+    }
+    auto v = public_version(p.version);
+    switch (family) {
+        case Family::torch: {
+            out.framework = "pytorch";
+            out.bundles_libraries = true;
+            if (p.name != "torch" || !v) break;
+            std::string variant;
+            if (out.cuda) variant = "cu" + std::to_string(out.cuda->major()) + std::to_string(out.cuda->minor());
+            const rules::FrameworkBuild* build = db.framework_build("pytorch", *v, variant);
+            if (build) {
+                if (!out.cuda && build->cuda) {
+                    out.cuda = build->cuda;
+                    out.evidence = "torch " + v->str() + " on PyPI is the " + build->variant + " build";
+                }
+                out.cudnn = build->cudnn;
+                out.cudnn_major = build->cudnn_major;
+            }
+            break;
+        }
+        case Family::tensorflow: {
+            out.framework = "tensorflow";
+            out.bundles_libraries = p.extras.find("and-cuda") != std::string::npos;
+            if (!v) break;
+            auto builds = db.framework_builds("tensorflow", *v);
+            if (!builds.empty()) {
+                out.cuda = builds.front()->cuda;
+                out.cudnn = builds.front()->cudnn;
+                out.cudnn_major = builds.front()->cudnn_major;
+                out.evidence = "TensorFlow " + v->str() + " was built with CUDA " +
+                               (out.cuda ? out.cuda->str() : "?");
+            }
+            break;
+        }
+        case Family::jax:
+            out.framework = "jax";
+            out.bundles_libraries = p.extras.find("cuda") != std::string::npos &&
+                                    p.extras.find("local") == std::string::npos;
+            if (p.extras.find("cuda") == std::string::npos) return std::nullopt;  // CPU jax
+            break;
+        case Family::onnxruntime: {
+            if (p.name != "onnxruntime-gpu") return std::nullopt;
+            out.framework = "onnxruntime";
+            if (!v) break;
+            const rules::FrameworkBuild* build = db.framework_build("onnxruntime", *v, "");
+            if (build) {
+                out.cuda = build->cuda;
+                out.cudnn = build->cudnn;
+                out.cudnn_major = build->cudnn_major;
+                out.evidence = "onnxruntime-gpu " + v->str() + " on PyPI is the " +
+                               (build->variant.empty() ? std::string("default") : build->variant) + " build";
+            }
+            break;
+        }
+        case Family::cupy:
+            out.framework = "cupy";
+            break;
+        case Family::paddle:
+            out.framework = "paddlepaddle";
+            break;
+        case Family::tensorrt:
+            out.framework = "tensorrt";
+            out.bundles_libraries = true;
+            break;
+        case Family::nvidia_lib:
+            out.framework = p.name;
+            out.bundles_libraries = true;
+            break;
+        case Family::none:
+            return std::nullopt;
+    }
+    if (out.cudnn && !out.cudnn_major) out.cudnn_major = out.cudnn->major();
+    return out;
+}
+
+report::Finding finding(const dockerfile::Facts& facts, const std::string& id, int line, int end_line) {
+    report::Finding f;
+    f.id = id;
+    report::Location location;
+    location.file = facts.dockerfile.name;
+    location.line = line;
+    location.end_line = end_line > 0 ? end_line : line;
+    f.locations.push_back(location);
+    return f;
+}
+
+}  // namespace cuvet::checks::lint

@@ -1,0 +1,160 @@
+// `cuvet lint [DOCKERFILE…]`: the CUDA-aware Dockerfile linter. Parsing,
+// facts and checks live in the library (cuvet/lint/lint.hpp); this file reads
+// files, merges options with .cuvet.yaml and renders.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <sstream>
+
+#include "commands.hpp"
+#include "cuvet/checks/registry.hpp"
+#include "cuvet/config/config.hpp"
+#include "cuvet/core/error.hpp"
+#include "cuvet/dockerfile/parser.hpp"
+#include "cuvet/lint/lint.hpp"
+#include "cuvet/report/fail_on.hpp"
+#include "cuvet/report/renderer.hpp"
+#include "cuvet/rules/database.hpp"
+#include "exit_codes.hpp"
+
+namespace cuvet::cli {
+namespace {
+
+struct LintArgs {
+    std::vector<std::string> files;
+    std::string format = "text";
+    std::string fail_on;
+    std::vector<std::string> drivers;
+    std::vector<std::string> build_args;
+    std::vector<std::string> ignore;
+    std::string target;
+    std::string config;
+    std::string rules_dir;
+    bool dump = false;
+};
+
+std::string read_input(const std::string& path) {
+    if (path == "-") {
+        return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    }
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) fail_io(path + ": is a directory, not a Dockerfile");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) fail_io(path + ": cannot open: " + std::strerror(errno));
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::vector<report::RuleInfo> lint_rules() {
+    std::vector<report::RuleInfo> rules;
+    for (const checks::LintCheck* check : checks::lint_checks()) {
+        const auto& i = check->info;
+        rules.push_back({i.id, i.name, i.title, i.severity, i.rationale, i.fix});
+    }
+    return rules;
+}
+
+int run_lint(const LintArgs& args) {
+    const std::vector<std::string> files = args.files.empty() ? std::vector<std::string>{"Dockerfile"} : args.files;
+    if (args.dump) {
+        for (const auto& file : files) {
+            std::cout << dockerfile::dump(dockerfile::parse(read_input(file), file == "-" ? "<stdin>" : file));
+        }
+        return exit_ok;
+    }
+    auto renderer = report::make_renderer(args.format);  // usage error on a bad name, before any work
+    std::optional<report::FailOn> fail_on;
+    if (!args.fail_on.empty()) {
+        fail_on = report::parse_fail_on(args.fail_on);
+        if (!fail_on) fail_usage("--fail-on must be error, warning, info or never, not '" + args.fail_on + "'");
+    }
+    config::Config config = config::load_config(
+        args.config.empty() ? std::nullopt : std::optional<std::filesystem::path>(args.config));
+    for (const auto& id : args.ignore) {
+        std::string upper = id;
+        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        config.ignored.insert(upper);
+    }
+    const rules::Database db = rules::Database::load(
+        args.rules_dir.empty() ? std::nullopt : std::optional<std::filesystem::path>(args.rules_dir));
+
+    lint::Options options;
+    options.target = args.target;
+    for (const auto& driver : config.drivers) options.drivers.push_back(driver.str());
+    if (!args.drivers.empty()) {
+        options.drivers.clear();
+        for (const auto& driver : args.drivers) {
+            rules::Version::parse_or_throw(driver, "--driver");
+            options.drivers.push_back(driver);
+        }
+    }
+    for (const auto& pair : args.build_args) {
+        auto eq = pair.find('=');
+        if (eq == std::string::npos || eq == 0) fail_usage("--build-arg wants NAME=VALUE, not '" + pair + "'");
+        options.build_args[pair.substr(0, eq)] = pair.substr(eq + 1);
+    }
+
+    std::vector<report::Finding> findings;
+    std::vector<std::string> targets;
+    int bad_inputs = 0;
+    for (const auto& file : files) {
+        const std::string name = file == "-" ? "<stdin>" : file;
+        targets.push_back(name);
+        try {
+            auto result = lint::lint_text(read_input(file), name, db, options);
+            for (const auto& warning : result.warnings) std::cerr << "cuvet: warning: " << warning << "\n";
+            for (auto& f : result.findings) findings.push_back(std::move(f));
+        } catch (const Error& e) {
+            // One bad file must not hide the findings of the others; it still decides the exit code.
+            if (e.kind() != ErrorKind::input && e.kind() != ErrorKind::io) throw;
+            std::cerr << "cuvet: error: " << e.what() << "\n";
+            ++bad_inputs;
+        }
+    }
+    config::apply(config, findings);
+    report::ReportContext context;
+    context.tool_version = CUVET_VERSION;
+    context.command = "lint";
+    context.targets = targets;
+    context.rules = lint_rules();
+    context.color = args.format == "text" && report::stdout_wants_color();
+    renderer->render(report::sorted_for_report(findings), context, std::cout);
+    std::cout.flush();
+    if (bad_inputs > 0) return exit_bad_input;
+    return report::exit_code(findings, fail_on.value_or(config.fail_on.value_or(report::FailOn::error)));
+}
+
+}  // namespace
+
+void add_lint_command(CLI::App& app, Dispatch& dispatch) {
+    auto args = std::make_shared<LintArgs>();
+    CLI::App* command = app.add_subcommand(
+        "lint", "Lint Dockerfiles for CUDA/cuDNN mistakes (wheel vs base CUDA, unpinned stacks, tags that do not exist, …)");
+    command->add_option("DOCKERFILE", args->files, "Dockerfiles to lint ('-' reads stdin); default ./Dockerfile");
+    command->add_option("--format", args->format, "text, json, sarif, junit, checkstyle or gnu")->default_str("text");
+    command->add_option("--fail-on", args->fail_on, "exit 1 when a finding is at least: error, warning, info, never (default: error, or fail_on in .cuvet.yaml)");
+    command->add_option("--driver", args->drivers, "a fleet driver version the image must run on (repeatable)")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    command->add_option("--build-arg", args->build_args, "NAME=VALUE, as for docker build (repeatable)")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    command->add_option("--target", args->target, "lint as if building this stage (default: the last)");
+    command->add_option("--ignore", args->ignore, "a check id never to report (repeatable)")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    command->add_option("--config", args->config, "settings file (default: ./.cuvet.yaml when present)");
+    command->add_option("--rules-dir", args->rules_dir, "directory whose *.json replace the built-in rules tables");
+    command->add_flag("--dump-ast", args->dump, "print BuildKit's normalised parse of each file and exit");
+    command->callback([args, &dispatch] { dispatch.run = [args] { return run_lint(*args); }; });
+}
+
+}  // namespace cuvet::cli

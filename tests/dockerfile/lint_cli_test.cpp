@@ -1,0 +1,117 @@
+// `cuvet lint` end to end: the real binary, real files, exit codes, formats.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "support/process.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace cuvet::test;
+
+namespace {
+
+const char* bad_dockerfile =
+    "FROM nvidia/cuda:12.4.1-cudnn8-runtime-ubuntu22.04\n"
+    "RUN pip install torch\n";
+const char* clean_dockerfile =
+    "FROM nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04\n"
+    "RUN pip install torch==2.5.1\n";
+
+}  // namespace
+
+TEST_CASE("cuvet lint: findings, exit codes and --fail-on", "[lint][cli]") {
+    TempDir dir;
+    write_file(dir / "Dockerfile.bad", bad_dockerfile);
+    write_file(dir / "Dockerfile.ok", clean_dockerfile);
+    auto r = run_cuvet({"lint", (dir / "Dockerfile.bad").string()});
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out, Catch::Contains("CUVL09") && Catch::Contains("CUVL03"));
+    CHECK_THAT(r.out, Catch::Contains("Dockerfile.bad:1"));
+
+    r = run_cuvet({"lint", (dir / "Dockerfile.ok").string()});
+    CHECK(r.exit_code == 0);
+    r = run_cuvet({"lint", "--fail-on", "never", (dir / "Dockerfile.bad").string()});
+    CHECK(r.exit_code == 0);
+    r = run_cuvet({"lint", "--fail-on", "bogus", (dir / "Dockerfile.bad").string()});
+    CHECK(r.exit_code == 2);
+    r = run_cuvet({"lint", "--ignore", "CUVL09", (dir / "Dockerfile.bad").string()});
+    CHECK(r.exit_code == 0);  // only the CUVL03 warning is left; default threshold is error
+    r = run_cuvet({"lint", "--fail-on", "warning", "--ignore", "CUVL09", (dir / "Dockerfile.bad").string()});
+    CHECK(r.exit_code == 1);
+}
+
+TEST_CASE("cuvet lint: several files, stdin, formats", "[lint][cli]") {
+    TempDir dir;
+    write_file(dir / "a", bad_dockerfile);
+    write_file(dir / "b", clean_dockerfile);
+    auto r = run_cuvet({"lint", "--format", "json", (dir / "a").string(), (dir / "b").string()});
+    CHECK(r.exit_code == 1);
+    auto json = nlohmann::json::parse(r.out, nullptr, false);
+    REQUIRE_FALSE(json.is_discarded());
+    CHECK_THAT(r.out, Catch::Contains("CUVL09"));
+
+    r = run_shell("printf 'FROM nvidia/cuda:12.4.1-cudnn8-devel-ubuntu22.04\\n' | " +
+                  shell_quote(CUVET_BINARY_PATH) + " lint --format gnu -");
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out, Catch::Contains("<stdin>:1"));
+
+    for (std::string format : {"sarif", "junit", "checkstyle", "text"}) {
+        r = run_cuvet({"lint", "--format", format, (dir / "a").string()});
+        INFO(format << ": " << r.err);
+        CHECK(r.exit_code == 1);
+        CHECK_THAT(r.out, Catch::Contains("CUVL09"));
+    }
+    r = run_cuvet({"lint", "--format", "yaml", (dir / "a").string()});
+    CHECK(r.exit_code == 2);
+}
+
+TEST_CASE("cuvet lint: .cuvet.yaml drivers and ignores", "[lint][cli]") {
+    TempDir dir;
+    write_file(dir / "Dockerfile", "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n");
+    write_file(dir / "cuvet.yaml", "targets:\n  drivers: [\"470.82.01\"]\n");
+    auto r = run_cuvet({"lint", "--config", (dir / "cuvet.yaml").string(), (dir / "Dockerfile").string()});
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out, Catch::Contains("CUVL08"));
+    write_file(dir / "cuvet.yaml", "targets:\n  drivers: [\"470.82.01\"]\nignore: [CUVL08]\n");
+    r = run_cuvet({"lint", "--config", (dir / "cuvet.yaml").string(), (dir / "Dockerfile").string()});
+    CHECK(r.exit_code == 0);
+    r = run_cuvet({"lint", "--driver", "550.54.15", (dir / "Dockerfile").string()});
+    CHECK(r.exit_code == 0);
+}
+
+TEST_CASE("cuvet lint: malformed Dockerfiles are input errors with the line, never crashes", "[lint][cli]") {
+    TempDir dir;
+    struct Case {
+        std::string name, text, expect;
+    };
+    std::vector<Case> cases = {
+        {"heredoc", "FROM ubuntu\nRUN <<EOF\napt-get update\n", ":2-3: unterminated heredoc"},
+        {"quotes", "FROM ubuntu\nRUN pip install \"torch==2.1\n", ":2: unbalanced \""},
+        {"junk", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0", 16), ":1: NUL byte"},
+        {"junk2", "\xff\xfe garbage \x80\x81\n", ":1: unknown instruction"},
+        {"long", "FROM ubuntu\nRUN echo " + std::string(10 * 1024 * 1024, 'a') + "\n", ":2: line is"},
+        {"empty", "", "no instructions"},
+    };
+    for (const auto& c : cases) {
+        write_file(dir / c.name, c.text);
+        auto r = run_cuvet({"lint", (dir / c.name).string()});
+        INFO(c.name << ": " << r.err);
+        CHECK(r.exit_code == 3);
+        CHECK_THAT(r.err, Catch::Contains(c.expect));
+    }
+    // A bad file does not hide the findings of a good one, but decides the exit code.
+    write_file(dir / "good", bad_dockerfile);
+    auto r = run_cuvet({"lint", (dir / "heredoc").string(), (dir / "good").string()});
+    CHECK(r.exit_code == 3);
+    CHECK_THAT(r.out, Catch::Contains("CUVL09"));
+    r = run_cuvet({"lint", (dir / "missing").string()});
+    CHECK(r.exit_code == 3);
+}
+
+TEST_CASE("cuvet lint --dump-ast prints BuildKit's normalised parse", "[lint][cli]") {
+    TempDir dir;
+    write_file(dir / "Dockerfile", "FROM a AS b\nCOPY --from=b [\"x\", \"y\"]\n");
+    auto r = run_cuvet({"lint", "--dump-ast", (dir / "Dockerfile").string()});
+    CHECK(r.exit_code == 0);
+    CHECK(r.out == "(from \"a\" \"AS\" \"b\")\n(copy [\"--from=b\"] \"x\" \"y\")\n");
+}
