@@ -1,5 +1,7 @@
 #include "dynlib.hpp"
 
+#include "glibc_floor.hpp"  // first: binds dlopen & co. to their oldest versions
+
 #include <dlfcn.h>
 #include <link.h>
 #include <climits>

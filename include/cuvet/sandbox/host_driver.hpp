@@ -1,0 +1,36 @@
+#pragma once
+// The host's NVIDIA driver, as nvidia-container-toolkit finds it: the
+// user-space driver libraries (from the ld.so cache, or the directories GPU
+// hosts and images use) and the /dev/nvidia* device nodes.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace cuvet::sandbox {
+
+struct DriverLibrary {
+    std::string soname;           // "libcuda.so.1": the name it gets inside the image
+    std::filesystem::path path;   // the host file (symlinks resolved)
+};
+
+struct HostDriver {
+    std::vector<DriverLibrary> libraries;
+    std::vector<std::filesystem::path> device_nodes;  // /dev/nvidiactl, /dev/nvidia0, /dev/nvidia-uvm, …
+    std::vector<std::string> searched;                // where we looked, for the "not found" message
+
+    bool has_libcuda() const;
+};
+
+// The compute + utility libraries the toolkit mounts for NVIDIA_DRIVER_CAPABILITIES=compute,utility.
+const std::vector<std::string>& driver_library_prefixes();
+
+// `ldconfig_output` is `ldconfig -p`'s text (empty: run it); `extra_dirs` are
+// scanned after the cache (default: /usr/local/nvidia/lib64 and the usual lib dirs).
+HostDriver find_host_driver(const std::string& ldconfig_output = {},
+                            std::vector<std::filesystem::path> extra_dirs = {},
+                            const std::filesystem::path& dev_dir = "/dev");
+
+// Parses `ldconfig -p` lines for x86-64 objects: soname -> path, first wins.
+std::vector<DriverLibrary> parse_ldconfig(const std::string& text);
+
+}  // namespace cuvet::sandbox

@@ -1,0 +1,54 @@
+#pragma once
+// `cuvet probe`: run cuvet-probe inside an image with one of the runtimes and
+// turn what it reports into findings.
+//
+//   builtin  extract the merged rootfs to a temp dir, inject the host driver,
+//            unshare + chroot (needs root); the rootfs is removed afterwards
+//   docker   `docker run --gpus all` on an image the daemon already has
+//   podman   `podman run --device nvidia.com/gpu=all` (CDI)
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cuvet/image/image.hpp"
+#include "cuvet/report/finding.hpp"
+#include "cuvet/sandbox/extract.hpp"
+#include "cuvet/sandbox/probe_plan.hpp"
+#include "cuvet/sandbox/probe_report.hpp"
+#include "cuvet/sandbox/process.hpp"
+
+namespace cuvet::sandbox {
+
+struct ProbeRunOptions {
+    std::string runtime = "builtin";     // builtin, docker, podman
+    std::string container_image;         // docker/podman: the reference the daemon knows
+    std::filesystem::path probe_binary;  // the cuvet-probe to run
+    std::chrono::seconds timeout{120};
+    std::vector<std::string> env_overrides;  // KEY=VALUE on top of the image's Env
+    std::vector<std::string> extra_args;     // appended to the probe's arguments
+    bool self_test = false;                  // the probe's --self-test (no GPU needed)
+    std::filesystem::path work_dir;          // parent of the temp dir ("" = $TMPDIR or /tmp)
+    bool keep_rootfs = false;                // debugging: leave the extracted tree behind
+};
+
+struct ProbeOutcome {
+    std::string runtime;
+    ProbePlan plan;
+    ProcessResult process;
+    std::optional<ProbeReport> report;  // nullopt: the probe printed nothing usable
+    std::vector<report::Finding> findings;
+    ExtractStats extract;
+    double extract_seconds = 0;
+    std::string library_dir;            // builtin: where driver libraries were injected
+    std::vector<std::string> injected;  // builtin: injected driver libraries
+    std::string rootfs;                 // builtin: the temp rootfs (removed unless keep_rootfs)
+};
+
+ProbeOutcome run_probe(const image::Image& image, const ProbeRunOptions& options);
+
+// cuvet-probe beside the running executable (installed or build tree), or "".
+std::filesystem::path find_probe_binary();
+
+}  // namespace cuvet::sandbox

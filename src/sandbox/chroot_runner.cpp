@@ -1,0 +1,195 @@
+#include "cuvet/sandbox/chroot_runner.hpp"
+
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "cuvet/core/error.hpp"
+#include "cuvet/sandbox/extract.hpp"
+
+namespace cuvet::sandbox {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string errno_text() { return std::strerror(errno); }
+
+// Opens `path` inside the image as if `root_fd` were "/": absolute symlinks
+// and ".." never leave it (openat2 RESOLVE_IN_ROOT, Linux 5.6+). On older
+// kernels no symlink is followed at all.
+int open_in_root(int root_fd, const std::string& path, int flags) {
+    open_how how{};
+    how.flags = static_cast<std::uint64_t>(flags | O_CLOEXEC);
+    how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+    const std::string relative = path.substr(path.find_first_not_of('/') == std::string::npos
+                                                 ? path.size()
+                                                 : path.find_first_not_of('/'));
+    const int fd = static_cast<int>(::syscall(SYS_openat2, root_fd, relative.empty() ? "." : relative.c_str(),
+                                              &how, sizeof how));
+    if (fd >= 0 || errno != ENOSYS) return fd;
+    return (flags & O_DIRECTORY) != 0 ? open_dir_nofollow(root_fd, relative, false) : -1;
+}
+
+class Fd {
+public:
+    explicit Fd(int fd) : fd_(fd) {}
+    ~Fd() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    int get() const { return fd_; }
+
+private:
+    int fd_;
+};
+
+void copy_into(int dir_fd, const std::string& name, const fs::path& source, mode_t mode) {
+    Fd in(::open(source.c_str(), O_RDONLY | O_CLOEXEC));
+    if (in.get() < 0) fail_io(source.string() + ": " + errno_text());
+    ::unlinkat(dir_fd, name.c_str(), 0);  // a stub or symlink the image ships is replaced, as the toolkit's mount does
+    Fd out(::openat(dir_fd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode));
+    if (out.get() < 0) fail_io("cannot place " + name + " in the image: " + errno_text());
+    char buffer[1 << 16];
+    for (;;) {
+        const ssize_t n = ::read(in.get(), buffer, sizeof buffer);
+        if (n < 0) fail_io(source.string() + ": " + errno_text());
+        if (n == 0) break;
+        for (ssize_t done = 0; done < n;) {
+            const ssize_t w = ::write(out.get(), buffer + done, static_cast<std::size_t>(n - done));
+            if (w <= 0) fail_io("writing " + name + ": " + errno_text());
+            done += w;
+        }
+    }
+    ::fchmod(out.get(), mode);
+}
+
+// /dev, /proc and /sys become mount points: whatever the image has there
+// (a symlink, a file) is replaced by an empty directory of our own.
+void make_mount_point(int root_fd, const char* name) {
+    struct stat info {};
+    if (::fstatat(root_fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0) {
+        if (S_ISDIR(info.st_mode)) return;
+        if (::unlinkat(root_fd, name, 0) != 0) fail_io(std::string("cannot replace /") + name + ": " + errno_text());
+    }
+    if (::mkdirat(root_fd, name, 0755) != 0) fail_io(std::string("cannot create /") + name + ": " + errno_text());
+}
+
+// ---- the child side: runs between fork and exec ----
+
+std::string bind_node(const fs::path& host, const fs::path& target) {
+    struct stat info {};
+    if (::stat(host.c_str(), &info) != 0) return {};  // absent on this host: not an error
+    if (S_ISDIR(info.st_mode)) {
+        ::mkdir(target.c_str(), 0755);
+    } else {
+        const int fd = ::open(target.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+        if (fd >= 0) ::close(fd);
+    }
+    if (::mount(host.c_str(), target.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0)
+        return "bind " + host.string() + ": " + errno_text();
+    return {};
+}
+
+std::string enter_rootfs(const fs::path& root, const std::vector<fs::path>& device_nodes, bool run_ldconfig) {
+    if (::unshare(CLONE_NEWNS) != 0) return "unshare(CLONE_NEWNS): " + errno_text() + " (the built-in runner needs root)";
+    // Nothing mounted from here on may leak back into the host's namespace.
+    if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return "make mounts private: " + errno_text();
+    const fs::path dev = root / "dev";
+    if (::mount("tmpfs", dev.c_str(), "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=65536k") != 0)
+        return "mount tmpfs on /dev: " + errno_text();
+    for (const char* node : {"null", "zero", "full", "random", "urandom", "tty"}) {
+        std::string error = bind_node(fs::path("/dev") / node, dev / node);
+        if (!error.empty()) return error;
+    }
+    for (const fs::path& node : device_nodes) {
+        std::string error = bind_node(node, dev / node.filename());
+        if (!error.empty()) return error;
+    }
+    ::mkdir((dev / "shm").c_str(), 01777);
+    ::mount("tmpfs", (dev / "shm").c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
+    ::symlink("/proc/self/fd", (dev / "fd").c_str());
+    if (::mount("proc", (root / "proc").c_str(), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0)
+        return "mount /proc: " + errno_text();
+    // The driver reads PCI topology under /sys; read-only is enough.
+    if (::mount("/sys", (root / "sys").c_str(), nullptr, MS_BIND | MS_REC, nullptr) == 0) {
+        ::mount(nullptr, (root / "sys").c_str(), nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY, nullptr);
+    }
+    if (::chroot(root.c_str()) != 0) return "chroot: " + errno_text();
+    if (::chdir("/") != 0) return "chdir /: " + errno_text();
+    if (run_ldconfig) {
+        // Debian's /sbin/ldconfig is a shell wrapper around ldconfig.real.
+        for (const char* ldconfig : {"/sbin/ldconfig.real", "/sbin/ldconfig", "/usr/sbin/ldconfig"}) {
+            if (::access(ldconfig, X_OK) != 0) continue;
+            const pid_t pid = ::fork();
+            if (pid == 0) {
+                const int null_fd = ::open("/dev/null", O_WRONLY);
+                if (null_fd >= 0) ::dup2(null_fd, STDOUT_FILENO);
+                char* argv[] = {const_cast<char*>(ldconfig), nullptr};
+                char* envp[] = {nullptr};
+                ::execve(ldconfig, argv, envp);
+                ::_exit(127);
+            }
+            int status = 0;
+            if (pid > 0) ::waitpid(pid, &status, 0);
+            break;
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
+std::string pick_library_dir(const fs::path& rootfs) {
+    Fd root(::open(rootfs.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (root.get() < 0) fail_io(rootfs.string() + ": " + errno_text());
+    for (const char* dir : {"/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib64", "/lib64", "/usr/lib"}) {
+        Fd fd(open_in_root(root.get(), dir, O_RDONLY | O_DIRECTORY));
+        if (fd.get() >= 0) return dir;
+    }
+    return "/usr/lib";
+}
+
+ChrootRun run_in_chroot(const fs::path& rootfs, const fs::path& program, const std::vector<std::string>& args,
+                        const ChrootOptions& options) {
+    ChrootRun run;
+    Fd root(::open(rootfs.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (root.get() < 0) fail_io(rootfs.string() + ": " + errno_text());
+    for (const char* name : {"dev", "proc", "sys"}) make_mount_point(root.get(), name);
+    copy_into(root.get(), std::string(probe_path_in_image).substr(1), program, 0755);
+
+    if (options.inject_driver) {
+        run.library_dir = pick_library_dir(rootfs);
+        int dir = open_in_root(root.get(), run.library_dir, O_RDONLY | O_DIRECTORY);
+        if (dir < 0) dir = open_dir_nofollow(root.get(), run.library_dir, true);
+        Fd lib_dir(dir);
+        if (lib_dir.get() < 0) fail_io("cannot open " + run.library_dir + " in the image: " + errno_text());
+        for (const DriverLibrary& lib : options.driver.libraries) {
+            copy_into(lib_dir.get(), lib.soname, lib.path, 0755);
+            run.injected.push_back(run.library_dir + "/" + lib.soname);
+        }
+        for (const fs::path& node : options.driver.device_nodes) run.notes.push_back("device " + node.string());
+    }
+
+    ProcessSpec spec;
+    spec.argv = {probe_path_in_image};
+    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+    spec.environment = options.environment;
+    spec.timeout = options.timeout;
+    const fs::path root_path = fs::absolute(rootfs);
+    const std::vector<fs::path> nodes = options.inject_driver ? options.driver.device_nodes : std::vector<fs::path>{};
+    const bool ldconfig = options.run_ldconfig && options.inject_driver;
+    spec.child_setup = [root_path, nodes, ldconfig] { return enter_rootfs(root_path, nodes, ldconfig); };
+    run.process = run_process(spec);
+    return run;
+}
+
+}  // namespace cuvet::sandbox

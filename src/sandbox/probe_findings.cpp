@@ -1,0 +1,143 @@
+#include "cuvet/sandbox/probe_findings.hpp"
+
+#include <csignal>
+#include <cstring>
+
+namespace cuvet::sandbox {
+namespace {
+
+using report::Finding;
+using report::Severity;
+
+Finding make(const char* id, const char* title, std::string message, std::string fix) {
+    Finding finding;
+    finding.id = id;
+    finding.severity = Severity::error;
+    finding.title = title;
+    finding.message = std::move(message);
+    finding.fix = std::move(fix);
+    return finding;
+}
+
+void add_evidence(Finding& finding, const ProbeReport& report) {
+    for (const std::string& error : report.errors) finding.evidence.push_back("probe: " + error);
+    for (const std::string& object : report.loaded_objects) finding.evidence.push_back("loaded: " + object);
+}
+
+std::string last_lines(const std::string& text, std::size_t count) {
+    std::vector<std::string> lines;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        std::size_t end = text.find('\n', at);
+        if (end == std::string::npos) end = text.size();
+        if (end > at) lines.push_back(text.substr(at, end - at));
+        at = end + 1;
+    }
+    std::string tail;
+    for (std::size_t i = lines.size() > count ? lines.size() - count : 0; i < lines.size(); ++i)
+        tail += (tail.empty() ? "" : " | ") + lines[i];
+    return tail;
+}
+
+void load_failures(const ProbeReport& report, std::vector<Finding>& out) {
+    for (const ProbeLibrary& lib : report.libraries) {
+        if (lib.role == "libcuda") continue;  // no driver is "no GPU visible", not a broken image
+        if (!lib.loaded) {
+            Finding finding = make("CUVG01", "GPU library failed to load",
+                                   lib.role + " (" + lib.requested + ") failed to load inside the image: " + lib.error,
+                                   "ship the missing library in the image, or fix the search path that should find it");
+            finding.locations.push_back({lib.requested, 0, 0});
+            add_evidence(finding, report);
+            out.push_back(std::move(finding));
+        } else if (!lib.missing_symbols.empty()) {
+            std::string names;
+            for (const std::string& name : lib.missing_symbols) names += (names.empty() ? "" : ", ") + name;
+            Finding finding = make("CUVG01", "GPU library failed to load",
+                                   lib.path + " loaded but lacks " + names + " (wrong library or major version)",
+                                   "make the loader find a matching " + lib.role + " library");
+            finding.locations.push_back({lib.path, 0, 0});
+            out.push_back(std::move(finding));
+        }
+    }
+}
+
+void version_mismatch(const ProbeReport& report, const ProbePlan& plan, std::vector<Finding>& out) {
+    if (!report.cudnn_version || !plan.expect.cudnn_version) return;
+    const std::string loaded = cudnn_version_string(*report.cudnn_version);
+    if (loaded == *plan.expect.cudnn_version) return;
+    const ProbeLibrary* lib = report.library("cudnn");
+    const std::string path = lib != nullptr ? lib->path : std::string("libcudnn");
+    Finding finding = make("CUVG02", "loaded cuDNN differs from the static inventory",
+                           "cuDNN " + loaded + " was loaded from " + path + ", but the image's inventory says " +
+                               *plan.expect.cudnn_version + " (" + plan.expect.cudnn_source + ")",
+                           "remove the other cuDNN copy from the loader's path (LD_LIBRARY_PATH, ld.so.conf), "
+                           "or install the cuDNN version the framework was built against");
+    finding.locations.push_back({path, 0, 0});
+    add_evidence(finding, report);
+    out.push_back(std::move(finding));
+}
+
+}  // namespace
+
+std::vector<Finding> probe_findings(const ProbeReport& report, const ProbePlan& plan) {
+    std::vector<Finding> out;
+    if (report.verdict == "no_device") {
+        Finding finding = make("CUVG05", "no GPU visible",
+                               "the probe saw no usable GPU inside the image" +
+                                   (report.cu_init.empty() ? std::string() : " (cuInit: " + report.cu_init + ")"),
+                               "run on a host with an NVIDIA GPU and driver; check /dev/nvidia* and the driver libraries");
+        add_evidence(finding, report);
+        out.push_back(std::move(finding));
+        return out;
+    }
+    load_failures(report, out);
+    version_mismatch(report, plan, out);
+    if (report.verdict == "init_failed") {
+        std::string message = "CUDA/cuDNN initialisation failed inside the image";
+        if (!report.errors.empty()) message += ": " + report.errors.back();
+        Finding finding = make("CUVG03", "CUDA or cuDNN initialisation failed", message,
+                               "match the CUDA runtime to the host driver (or ship cuda-compat), and cuDNN to the runtime");
+        add_evidence(finding, report);
+        out.push_back(std::move(finding));
+    }
+    for (const ProbeConv& conv : report.convs) {
+        if (!conv.ran) {
+            Finding finding = make("CUVG06", "convolution did not run",
+                                   conv.dtype + " convolution failed at " + conv.failed_stage + ": " + conv.status,
+                                   "check that cuDNN's kernels support this GPU (its compute capability) and the "
+                                   "sub-libraries (libcudnn_cnn, libcudnn_engines_*) are present");
+            add_evidence(finding, report);
+            out.push_back(std::move(finding));
+        } else if (!conv.ok) {
+            Finding finding = make("CUVG04", "convolution result mismatch",
+                                   conv.dtype + " convolution (algo " + std::to_string(conv.algo) + ") differs from the CPU "
+                                       "reference: " + std::to_string(conv.mismatches) + " elements outside atol " +
+                                       std::to_string(conv.atol) + " + rtol " + std::to_string(conv.rtol) +
+                                       ", max abs error " + std::to_string(conv.max_abs_error),
+                                   "the GPU stack computes wrong results: check driver, cuDNN and GPU health");
+            add_evidence(finding, report);
+            out.push_back(std::move(finding));
+        }
+    }
+    return out;
+}
+
+Finding probe_failed_finding(const ProcessResult& process, const std::string& runtime) {
+    std::string why;
+    if (process.timed_out) {
+        why = "was killed after its timeout (" + std::to_string(static_cast<int>(process.seconds)) + " s)";
+    } else if (!process.setup_error.empty()) {
+        why = "could not start: " + process.setup_error;
+    } else if (process.signal != 0) {
+        why = std::string("crashed with signal ") + std::to_string(process.signal) + " (" + strsignal(process.signal) + ")";
+    } else {
+        why = "exited with code " + std::to_string(process.exit_code) + " and printed no result";
+    }
+    Finding finding = make("CUVG07", "GPU probe did not finish", "the probe (" + runtime + " runtime) " + why,
+                           "see the evidence: the probe's last stage names the call that hung or crashed");
+    const std::string tail = last_lines(process.err, 6);
+    if (!tail.empty()) finding.evidence.push_back("stderr: " + tail);
+    return finding;
+}
+
+}  // namespace cuvet::sandbox

@@ -1,0 +1,143 @@
+#include "cuvet/sandbox/probe_runner.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "cuvet/core/error.hpp"
+#include "cuvet/sandbox/chroot_runner.hpp"
+#include "cuvet/sandbox/host_driver.hpp"
+#include "cuvet/sandbox/probe_findings.hpp"
+
+namespace cuvet::sandbox {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A private directory that is removed with everything below it. Only this
+// process's namespace is looked at: the mounts live in the child's namespace
+// and are gone once it exits.
+class WorkDir {
+public:
+    WorkDir(const fs::path& parent, bool keep) : keep_(keep) {
+        fs::path base = parent;
+        if (base.empty()) {
+            const char* tmp = std::getenv("TMPDIR");
+            base = tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
+        }
+        std::string pattern = (base / "cuvet-probe-XXXXXX").string();
+        if (::mkdtemp(pattern.data()) == nullptr) fail_io(base.string() + ": cannot create a temp dir: " + std::strerror(errno));
+        path_ = pattern;
+    }
+    ~WorkDir() {
+        if (keep_) return;
+        std::error_code error;
+        fs::remove_all(path_, error);
+    }
+    WorkDir(const WorkDir&) = delete;
+    WorkDir& operator=(const WorkDir&) = delete;
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
+    bool keep_;
+};
+
+std::vector<std::string> probe_args(const ProbePlan& plan, const ProbeRunOptions& options) {
+    std::vector<std::string> args;
+    if (options.self_test) args.push_back("--self-test");
+    args.insert(args.end(), plan.args.begin(), plan.args.end());
+    args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
+    return args;
+}
+
+ProcessResult run_builtin(const image::Image& image, const ProbeRunOptions& options, ProbeOutcome& outcome) {
+    if (::geteuid() != 0) fail_usage("the builtin runtime needs root (unshare + chroot); try --runtime docker or podman");
+    WorkDir work(options.work_dir, options.keep_rootfs);
+    const fs::path rootfs = work.path() / "rootfs";
+    outcome.rootfs = rootfs.string();
+    const auto start = std::chrono::steady_clock::now();
+    image::FileTree tree;
+    outcome.extract = extract_rootfs(image, rootfs, work.path() / "staging", &tree);
+    outcome.extract_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    outcome.plan = plan_probe(tree);
+
+    ChrootOptions chroot;
+    chroot.environment = probe_environment(image.info().config.env, options.env_overrides);
+    chroot.timeout = options.timeout;
+    chroot.driver = find_host_driver();
+    chroot.inject_driver = true;
+    ChrootRun run = run_in_chroot(rootfs, options.probe_binary, probe_args(outcome.plan, options), chroot);
+    outcome.library_dir = run.library_dir;
+    outcome.injected = run.injected;
+    return run.process;
+}
+
+ProcessResult run_container(const image::Image& image, const ProbeRunOptions& options, ProbeOutcome& outcome) {
+    if (options.container_image.empty())
+        fail_usage("--runtime " + options.runtime + " needs --container-image REF (an image the daemon already has)");
+    outcome.plan = plan_probe(image.scan({}));
+    ProcessSpec spec;
+    spec.search_path = true;
+    spec.inherit_environment = true;
+    spec.timeout = options.timeout;
+    spec.argv = {options.runtime, "run", "--rm", "--network", "none"};
+    if (options.runtime == "podman") {
+        spec.argv.insert(spec.argv.end(), {"--device", "nvidia.com/gpu=all"});
+    } else {
+        spec.argv.insert(spec.argv.end(), {"--gpus", "all"});
+    }
+    spec.argv.insert(spec.argv.end(), {"-v", fs::absolute(options.probe_binary).string() + ":" + probe_path_in_image + ":ro",
+                                       "--entrypoint", probe_path_in_image});
+    for (const std::string& env : options.env_overrides) spec.argv.insert(spec.argv.end(), {"-e", env});
+    spec.argv.push_back(options.container_image);
+    const std::vector<std::string> args = probe_args(outcome.plan, options);
+    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+    return run_process(spec);
+}
+
+}  // namespace
+
+fs::path find_probe_binary() {
+    std::error_code error;
+    const fs::path self = fs::read_symlink("/proc/self/exe", error);
+    if (error) return {};
+    for (const fs::path& candidate : {self.parent_path() / "cuvet-probe", self.parent_path() / "src/probe/cuvet-probe",
+                                      self.parent_path() / "../libexec/cuvet/cuvet-probe"}) {
+        if (fs::is_regular_file(candidate, error)) return candidate;
+    }
+    return {};
+}
+
+ProbeOutcome run_probe(const image::Image& image, const ProbeRunOptions& options) {
+    if (options.probe_binary.empty() || !fs::is_regular_file(options.probe_binary))
+        fail_usage("cuvet-probe not found (build it, or pass --probe PATH)");
+    ProbeOutcome outcome;
+    outcome.runtime = options.runtime;
+    if (options.runtime == "builtin") {
+        outcome.process = run_builtin(image, options, outcome);
+    } else if (options.runtime == "docker" || options.runtime == "podman") {
+        outcome.process = run_container(image, options, outcome);
+    } else {
+        fail_usage("unknown --runtime '" + options.runtime + "' (builtin, docker, podman)");
+    }
+    try {
+        outcome.report = parse_probe_report(outcome.process.out);
+    } catch (const Error&) {
+        outcome.report.reset();
+    }
+    if (outcome.report) {
+        outcome.findings = probe_findings(*outcome.report, outcome.plan);
+        // A self-test is run where no GPU is expected: "no device" is its normal result.
+        for (report::Finding& finding : outcome.findings) {
+            if (options.self_test && finding.id == "CUVG05") finding.severity = report::Severity::info;
+        }
+    } else {
+        outcome.findings.push_back(probe_failed_finding(outcome.process, outcome.runtime));
+    }
+    return outcome;
+}
+
+}  // namespace cuvet::sandbox
