@@ -30,6 +30,7 @@ struct ImageArgs {
 
 void add_files_command(CLI::App& app, Dispatch& dispatch);
 void add_image_command(CLI::App& app, Dispatch& dispatch);
+void add_elf_command(CLI::App& app, Dispatch& dispatch);
 void add_probe_command(CLI::App& app, Dispatch& dispatch);
 void add_ldd_command(CLI::App& app, Dispatch& dispatch);
 void add_inventory_command(CLI::App& app, Dispatch& dispatch);

@@ -91,7 +91,7 @@ void read_symbols(const L::Binary& binary, ElfInfo& facts) {
 DeepView view_of(const L::Binary& binary) {
     DeepView view;
     const L::Header& header = binary.header();
-    view.elf_class = strip_prefix(L::to_string(header.identity_class()), "CLASS");
+    view.elf_class = header.identity_class() == L::ELF_CLASS::ELFCLASS64 ? "ELF64" : "ELF32";
     view.file_type = strip_prefix(L::to_string(header.file_type()), "ET_");
     view.machine = strip_prefix(L::to_string(header.machine_type()), "EM_");
     view.entrypoint = header.entrypoint();
