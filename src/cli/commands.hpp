@@ -30,6 +30,8 @@ struct ImageArgs {
 
 void add_files_command(CLI::App& app, Dispatch& dispatch);
 void add_image_command(CLI::App& app, Dispatch& dispatch);
+void add_rules_command(CLI::App& app, Dispatch& dispatch);
+void add_explain_command(CLI::App& app, Dispatch& dispatch);
 void add_elf_command(CLI::App& app, Dispatch& dispatch);
 void add_probe_command(CLI::App& app, Dispatch& dispatch);
 void add_ldd_command(CLI::App& app, Dispatch& dispatch);

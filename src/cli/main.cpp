@@ -15,6 +15,8 @@ int main(int argc, char** argv) {
     cli::Dispatch dispatch;
     cli::add_image_command(app, dispatch);
     cli::add_files_command(app, dispatch);
+    cli::add_rules_command(app, dispatch);
+    cli::add_explain_command(app, dispatch);
     cli::add_elf_command(app, dispatch);
     cli::add_probe_command(app, dispatch);
     cli::add_ldd_command(app, dispatch);

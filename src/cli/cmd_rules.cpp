@@ -1,0 +1,78 @@
+// `cuvet rules`: every check and every fact table with its data version, all
+// generated from the registry and the loaded rules, so docs never drift.
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "cuvet/checks/registry.hpp"
+#include "cuvet/rules/database.hpp"
+#include "output_format.hpp"
+
+namespace cuvet::cli {
+namespace {
+
+struct RulesArgs {
+    std::string format;
+    std::string rules_dir;
+};
+
+const char* kind_name(checks::CheckKind kind) {
+    return kind == checks::CheckKind::validate ? "validate" : "lint";
+}
+
+int run_rules(const RulesArgs& args) {
+    auto db = rules::Database::load(args.rules_dir.empty() ? std::nullopt
+                                                           : std::optional<std::filesystem::path>(args.rules_dir));
+    auto all = checks::all_checks();
+    if (args.format == "json") {
+        nlohmann::json out;
+        out["checks"] = nlohmann::json::array();
+        for (const auto& entry : all) {
+            out["checks"].push_back({{"id", entry.info->id},
+                                     {"kind", kind_name(entry.kind)},
+                                     {"severity", report::to_string(entry.info->severity)},
+                                     {"name", entry.info->name},
+                                     {"title", entry.info->title},
+                                     {"implemented", entry.implemented}});
+        }
+        out["tables"] = nlohmann::json::array();
+        for (const auto& table : db.tables()) {
+            out["tables"].push_back({{"name", table.name},
+                                     {"data_version", table.data_version},
+                                     {"origin", table.origin},
+                                     {"facts", table.facts},
+                                     {"description", table.description}});
+        }
+        std::cout << out.dump(2) << "\n";
+        return 0;
+    }
+    std::size_t validate = 0, lint = 0;
+    for (const auto& entry : all) (entry.kind == checks::CheckKind::validate ? validate : lint)++;
+    std::cout << "Checks (" << validate << " validate, " << lint << " lint; `cuvet explain ID` for details)\n";
+    for (const auto& entry : all) {
+        std::cout << "  " << std::left << std::setw(7) << entry.info->id << " " << std::setw(8)
+                  << report::to_string(entry.info->severity) << " " << std::setw(9) << kind_name(entry.kind)
+                  << entry.info->title << (entry.implemented ? "" : "  [documented, not run yet]") << "\n";
+    }
+    std::cout << "\nFact tables (rules/SCHEMA.md)\n";
+    for (const auto& table : db.tables()) {
+        std::cout << "  " << std::left << std::setw(17) << table.name << " " << std::setw(13)
+                  << table.data_version << " " << std::right << std::setw(4) << table.facts << " facts  "
+                  << table.origin << "\n";
+    }
+    return 0;
+}
+
+}  // namespace
+
+void add_rules_command(CLI::App& app, Dispatch& dispatch) {
+    auto args = std::make_shared<RulesArgs>();
+    CLI::App* command = app.add_subcommand("rules", "list every check and fact table with its data version");
+    add_format_option(*command, args->format, {"text", "json"});
+    command->add_option("--rules-dir", args->rules_dir, "directory of rules/*.json overriding the built-in ones");
+    command->callback([args, &dispatch] { dispatch.run = [args] { return run_rules(*args); }; });
+}
+
+}  // namespace cuvet::cli
