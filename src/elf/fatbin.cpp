@@ -44,7 +44,6 @@
 namespace cuvet::elf {
 namespace {
 
-constexpr std::uint32_t fatbin_magic = 0xBA55ED50;
 constexpr std::uint64_t container_header_size = 16;
 constexpr std::uint64_t min_entry_header = 32;  // through `arch`
 constexpr std::uint64_t compressed_flags = 0x2000 | 0x8000;
@@ -68,7 +67,7 @@ void sort_unique(std::vector<int>& values) {
 // The next container magic at or after `from`; sections may pad between
 // containers, so we look for it rather than assume adjacency.
 std::uint64_t find_magic(std::string_view section, std::uint64_t from) {
-    static constexpr char magic[4] = {'\x50', '\xED', '\x55', '\xBA'};
+    static constexpr char magic[4] = {'\x50', '\xED', '\x55', '\xBA'};  // 0xBA55ED50
     while (from + 4 <= section.size()) {
         const void* hit = std::memchr(section.data() + from, magic[0], section.size() - from);
         if (!hit) break;

@@ -1,0 +1,30 @@
+// libFuzzer target for the ELF reader on the scan path: elf::inspect must
+// return facts or nullopt for any bytes, never read out of bounds, never loop
+// for long. The fatbin walker and the dlopen-name search also get the raw input,
+// since a hostile .nv_fatbin or .rodata reaches them unfiltered.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "cuvet/elf/dlopen_strings.hpp"
+#include "cuvet/elf/elf_info.hpp"
+#include "cuvet/elf/fatbin.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    using namespace cuvet;
+    const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+    std::string why;
+    if (auto info = elf::inspect(bytes, &why)) {
+        // Touch every string so ASan sees any view that escaped its buffer.
+        std::size_t total = info->soname.size();
+        for (const auto& name : info->needed) total += name.size();
+        for (const auto& need : info->version_needs) total += need.file.size() + need.versions.size();
+        for (const auto& name : info->imported_symbols) total += name.size();
+        (void)total;
+        (void)elf::machine_name(info->machine);
+    }
+    (void)elf::parse_fatbin(bytes, true);
+    (void)elf::find_dlopen_candidates(bytes);
+    return 0;
+}
