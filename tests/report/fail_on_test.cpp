@@ -5,7 +5,7 @@
 
 using namespace cuvet::report;
 
-TEST_CASE("--fail-on thresholds", "[report][fail-on]") {
+TEST_CASE("fail-on thresholds", "[report][fail-on]") {
     auto all = cuvet::test::sample_findings();  // one error, one warning, one info
     std::vector<Finding> warning_and_info;
     for (const auto& f : all) {
@@ -24,7 +24,7 @@ TEST_CASE("--fail-on thresholds", "[report][fail-on]") {
     CHECK(exit_code({}, FailOn::info) == 0);
 }
 
-TEST_CASE("--fail-on parsing", "[report][fail-on]") {
+TEST_CASE("fail-on parsing", "[report][fail-on]") {
     for (const char* word : {"error", "warning", "info", "never"}) {
         auto parsed = parse_fail_on(word);
         REQUIRE(parsed);

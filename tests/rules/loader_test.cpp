@@ -33,7 +33,7 @@ std::string load_error(const TempDir& dir) {
 
 }  // namespace
 
-TEST_CASE("--rules-dir overrides one table and keeps the others built in", "[rules][loader]") {
+TEST_CASE("rules-dir overrides one table and keeps the others built in", "[rules][loader]") {
     TempDir dir;
     auto gpus = builtin("gpus.json");
     gpus["data_version"] = "test-override";
