@@ -2,9 +2,8 @@
 // deletions between layers) and converted by skopeo; `umoci unpack` gives the
 // rootfs a container would see, and cuvet's merged view must match it: the
 // same paths, types, permission bits, sizes and link targets.
-#include <sys/stat.h>
-
 #include "image/image_fixtures.hpp"
+#include "image/rootfs_oracle.hpp"
 
 using namespace cuvet::test;
 namespace fs = std::filesystem;
@@ -16,54 +15,6 @@ void sh(const std::string& script) {
     INFO("script: " << script);
     INFO("stderr: " << result.err);
     REQUIRE(result.exit_code == 0);
-}
-
-std::string mode_of(const fs::path& path) {
-    struct stat st {};
-    if (lstat(path.c_str(), &st) != 0) return "?";
-    char text[8];
-    std::snprintf(text, sizeof text, "%04o", st.st_mode & 07777);
-    return text;
-}
-
-// The rootfs as the oracle sees it. Hard links are plain files there.
-std::map<std::string, ListedFile> walk_rootfs(const fs::path& root) {
-    std::map<std::string, ListedFile> view;
-    for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
-        ListedFile file;
-        auto status = it->symlink_status();
-        if (fs::is_symlink(status)) {
-            file.type = "symlink";
-            file.link_target = fs::read_symlink(it->path()).string();
-        } else if (fs::is_directory(status)) {
-            file.type = "dir";
-        } else if (fs::is_regular_file(status)) {
-            file.type = "file";
-            file.size = fs::file_size(it->path());
-        } else {
-            file.type = "other";
-        }
-        file.mode = file.type == "symlink" ? "" : mode_of(it->path());
-        view["/" + it->path().lexically_relative(root).string()] = file;
-    }
-    return view;
-}
-
-// cuvet's view, brought to what a rootfs can show: a hard link becomes the
-// file it shares data with, symlink sizes and modes and layers are not
-// compared (a rootfs has no layers, and link modes are meaningless).
-std::map<std::string, ListedFile> comparable(const Listing& listing) {
-    std::map<std::string, ListedFile> view;
-    for (const auto& [path, entry] : listing.files) {
-        ListedFile file = entry;
-        if (file.type == "hardlink" && listing.has(file.link_target)) file = listing.at(file.link_target);
-        if (file.type == "symlink") file.mode.clear();
-        if (file.type != "file") file.size = 0;
-        if (file.type != "symlink") file.link_target.clear();
-        file.layer = 0;
-        view[path] = file;
-    }
-    return view;
 }
 
 // Three layers of real changes made in an unpacked bundle and repacked by
