@@ -154,3 +154,15 @@ TEST_CASE("nvidia/cuda cuDNN flavours per CUDA version", "[rules]") {
     CHECK(old[0]->flavor_prefix == "cudnn8");
     CHECK(db().cudnn_flavors_for(v("10.2")).empty());
 }
+
+TEST_CASE("NGC PyTorch container contents", "[rules]") {
+    const cuvet::rules::NgcPytorchRelease* found = nullptr;
+    for (const auto& release : db().ngc_pytorch()) {
+        if (release.release == "25.12") found = &release;
+    }
+    REQUIRE(found);
+    REQUIRE(found->cuda);
+    CHECK(found->cuda->str() == "13.1.0");
+    CHECK(found->torch->str() == "2.10");
+    CHECK_FALSE(found->cudnn);  // not read from the release notes: unknown, not guessed
+}
