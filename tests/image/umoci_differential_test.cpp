@@ -30,6 +30,10 @@ std::vector<Case> cases() {
          {{dir("bin/"), file("bin/tool", "#!/bin/sh\n", 0755)}, {hard_link("bin/tool2", "bin/tool")}}},
         {"implicit parents and ./ names",
          {{file("./usr/share/doc/a/README", "r")}, {file("./usr/share/doc/b/README", "rr")}}},
+        {"a layer writes through a lower layer's directory symlink (merged /usr)",
+         {{dir("usr/"), dir("usr/lib/"), soft_link("lib", "usr/lib")}, {file("lib/x.so", "x")}}},
+        {"a directory entry replaces a lower layer's symlink",
+         {{dir("usr/"), dir("usr/lib/"), soft_link("lib", "usr/lib")}, {dir("lib/"), file("lib/x.so", "x")}}},
         {"modes survive layering",
          {{file("s", "x", 04755), dir("sticky/", 01777), file("secret", "k", 0600)}, {file("secret", "k2", 0640)}}},
     };
