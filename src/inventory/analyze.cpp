@@ -80,7 +80,12 @@ bool wants_elf(const image::FileEntry& entry) {
     auto base = detail::base_of(entry.path);
     // lib*.so, lib*.so.1.2, python extension modules (*.cpython-311-x86_64-linux-gnu.so).
     auto so = base.find(".so");
-    return so != std::string::npos && (so + 3 == base.size() || base[so + 3] == '.');
+    if (so != std::string::npos && (so + 3 == base.size() || base[so + 3] == '.')) return true;
+    // Programs in bin dirs (what `cuvet ldd` is asked about, python3 behind
+    // its link): small next to the libraries, and read in the same pass.
+    const auto& p = entry.path;
+    return (entry.mode & 0111) != 0 && entry.size <= (64u << 20) &&
+           (p.find("/bin/") != std::string::npos || p.find("/sbin/") != std::string::npos);
 }
 
 loader::ImageFiles Analysis::files() const {

@@ -29,6 +29,7 @@ std::string python_value(std::string_view text, std::string_view key) {
         if (end < text.size() && is_ident(text[end])) continue;
         std::size_t pos = end;
         if (pos < text.size() && (text[pos] == '\'' || text[pos] == '"')) ++pos;  // 'key':
+        if (pos < text.size() && text[pos] == ']') ++pos;  // build_info['key'] = '1'
         while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t')) ++pos;
         if (pos < text.size() && text[pos] == ':') {
             // A dict item ('key': '1') or an annotation (key: str = '1').
