@@ -1,7 +1,61 @@
-// CUV001 unresolved-soname: metadata now; run() comes with the loader/inventory Stack.
+// CUV001 unresolved-soname
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "check_util.hpp"
 #include "checks.hpp"
 
 namespace cuvet::checks {
+
+namespace {
+
+// The same missing name is one finding, listing every consumer that needs it.
+bool another_dlopen_resolved(const ElfObject& o, const Resolution& missing) {
+    // Frameworks carry several dlopen names for one library (libcudnn.so.8 and .9); one is enough.
+    auto family = missing.name.substr(0, missing.name.find(".so"));
+    for (const auto& r : o.resolutions)
+        if (r.from_dlopen && (!r.path.empty() || r.provided_by_host) && util::starts_with(r.name, family + ".so"))
+            return true;
+    return false;
+}
+
+std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
+    std::map<std::string, report::Finding> by_name;
+    std::vector<std::string> order;
+    for (const auto& o : stack.objects) {
+        for (const auto& r : o.resolutions) {
+            if (!r.path.empty() || r.provided_by_host) continue;
+            if (r.from_dlopen && another_dlopen_resolved(o, r)) continue;
+            auto [it, inserted] = by_name.try_emplace(r.name);
+            report::Finding& f = it->second;
+            if (inserted) {
+                order.push_back(r.name);
+                // A dlopen() failure does not stop the process: the framework falls back or fails later.
+                if (r.from_dlopen) f.severity = report::Severity::warning, f.id = "CUV001";
+                f.message = r.name + (r.from_dlopen ? " (dlopen()ed)" : "") + " is needed by " + o.path +
+                            " but nothing in the image provides it";
+                util::add_trace(f, r);
+                bool cuda_stack = util::starts_with(r.name, "libcu") || util::starts_with(r.name, "libnv") ||
+                                  util::starts_with(r.name, "libnccl");
+                f.fix = "Install the package that ships " + r.name +
+                        (cuda_stack ? " (the pip wheel " + util::pip_package(r.name.substr(3, r.name.find(".so") - 3), std::nullopt) +
+                                          "-cuXX, the matching apt package, or a -cudnn/-runtime nvidia/cuda base image)"
+                                    : std::string()) +
+                        ", or put the directory holding it on " + o.path + "'s RUNPATH or on LD_LIBRARY_PATH.";
+            } else if (f.locations.size() < 8) {
+                f.evidence.push_back("also needed by " + o.path);
+            }
+            if (f.locations.size() < 8) f.locations.push_back({o.path});
+        }
+    }
+    std::vector<report::Finding> out;
+    for (const auto& name : order) out.push_back(std::move(by_name[name]));
+    return out;
+}
+
+}  // namespace
 
 const ValidateCheck cuv001_unresolved_soname{
     CheckInfo{
@@ -14,7 +68,7 @@ const ValidateCheck cuv001_unresolved_soname{
         .fix = "Install the library the consumer needs (the pip wheel nvidia-cudnn-cu12, the apt package libcudnn8, or a -cudnn base image), or add the directory that holds it to the consumer's RUNPATH or to LD_LIBRARY_PATH. The search trace shows every directory that was tried.",
         .name = "unresolved-soname",
     },
-    nullptr,
+    &run,
 };
 
 }  // namespace cuvet::checks

@@ -1,7 +1,89 @@
-// CUV002 shadowed-library: metadata now; run() comes with the loader/inventory Stack.
+// CUV002 shadowed-library
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "check_util.hpp"
 #include "checks.hpp"
 
 namespace cuvet::checks {
+
+namespace {
+
+// The dirs a consumer means its CUDA libraries to come from: its own RPATH /
+// RUNPATH (after $ORIGIN) and the pip nvidia/*/lib dirs of its framework.
+std::vector<std::string> intended_dirs(const Stack& stack, const ElfObject& o) {
+    std::vector<std::string> dirs;
+    auto origin = util::dir_name(o.file);
+    for (const auto* list : {&o.elf->runpath, &o.elf->rpath}) {
+        for (auto dir : *list) {
+            for (const char* token : {"$ORIGIN", "${ORIGIN}"}) {
+                auto at = dir.find(token);
+                if (at != std::string::npos) dir.replace(at, std::string_view(token).size(), origin);
+            }
+            dirs.push_back(dir);
+        }
+    }
+    for (const auto& fw : stack.frameworks)
+        if (util::under(o.file, fw.root))
+            dirs.insert(dirs.end(), fw.bundled_library_dirs.begin(), fw.bundled_library_dirs.end());
+    return dirs;
+}
+
+// "/a/b/../c" → "/a/c": RUNPATHs are written relative to $ORIGIN.
+std::string normalise(const std::string& path) {
+    std::vector<std::string> parts;
+    std::size_t at = 0;
+    while (at <= path.size()) {
+        auto slash = path.find('/', at);
+        auto part = path.substr(at, slash == std::string::npos ? std::string::npos : slash - at);
+        if (part == "..") { if (!parts.empty()) parts.pop_back(); }
+        else if (!part.empty() && part != ".") parts.push_back(part);
+        if (slash == std::string::npos) break;
+        at = slash + 1;
+    }
+    std::string out;
+    for (const auto& p : parts) out += "/" + p;
+    return out.empty() ? "/" : out;
+}
+
+std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
+    std::vector<report::Finding> out;
+    for (const auto& o : stack.objects) {
+        if (!o.consumer) continue;
+        auto dirs = intended_dirs(stack, o);
+        for (const auto& r : o.resolutions) {
+            if (r.path.empty() || r.shadowed.empty() || stack.library(r.file) == nullptr) continue;
+            bool trusted = false;
+            for (const auto& t : stack.targets.trusted_dirs) trusted = trusted || util::under(r.file, t) || util::under(r.path, t);
+            if (trusted) continue;
+            for (const auto& hidden : r.shadowed) {
+                auto hidden_dir = normalise(util::dir_name(hidden));
+                bool intended = false;
+                for (const auto& d : dirs) intended = intended || normalise(d) == hidden_dir;
+                if (!intended || util::dir_name(r.path) == hidden_dir) continue;
+                const auto* won = stack.library(r.file);
+                const auto* lost = stack.library(normalise(hidden));
+                report::Finding f;
+                f.message = o.path + " loads " + r.name + " from " + (won ? util::describe(*won) : r.path) +
+                            " (found via " + r.rule + ") instead of the copy it ships, " +
+                            (lost ? util::describe(*lost) : normalise(hidden));
+                f.locations = {{o.path}, {r.path}, {normalise(hidden)}};
+                util::add_trace(f, r);
+                if (r.rule == "ld-library-path")
+                    f.fix = "Drop " + util::dir_name(r.path) + " from LD_LIBRARY_PATH (ENV LD_LIBRARY_PATH in the Dockerfile or the base image), or remove the other copy, so the framework's own " + hidden_dir + " wins.";
+                else
+                    f.fix = "Remove the copy in " + util::dir_name(r.path) + " (or its ld.so.conf entry) so the framework's " + hidden_dir + " wins, or make both copies the same version.";
+                out.push_back(std::move(f));
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace
 
 const ValidateCheck cuv002_shadowed_library{
     CheckInfo{
@@ -14,7 +96,7 @@ const ValidateCheck cuv002_shadowed_library{
         .fix = "Remove the directory from LD_LIBRARY_PATH (or put the framework's own library dir first), or drop the system copy (use a -base or -runtime image without cuDNN when the framework brings its own).",
         .name = "shadowed-library",
     },
-    nullptr,
+    &run,
 };
 
 }  // namespace cuvet::checks

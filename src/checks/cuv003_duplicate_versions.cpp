@@ -1,7 +1,56 @@
-// CUV003 duplicate-versions: metadata now; run() comes with the loader/inventory Stack.
+// CUV003 duplicate-versions
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "check_util.hpp"
 #include "checks.hpp"
 
 namespace cuvet::checks {
+
+namespace {
+
+std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
+    // Main libraries only: sub-libraries follow their main one (CUV005 judges those).
+    std::map<std::string, std::vector<const LibraryCopy*>> by_family;
+    for (const auto& copy : stack.libraries)
+        if (copy.family.find('_') == std::string::npos && copy.version) by_family[copy.family].push_back(&copy);
+    std::vector<report::Finding> out;
+    for (const auto& [family, copies] : by_family) {
+        std::set<std::string> versions;
+        for (const auto* c : copies) versions.insert(c->version->truncated(3).str());
+        if (versions.size() < 2) continue;
+        report::Finding f;
+        f.message = std::to_string(copies.size()) + " copies of " + family + " with different versions:";
+        for (const auto* c : copies) {
+            f.message += " " + util::describe(*c) + ";";
+            f.locations.push_back({c->path});
+            for (const auto& p : c->provenance) f.evidence.push_back(c->path + ": " + p);
+        }
+        f.message.back() = '.';
+        std::set<std::string> loaded;
+        for (const auto& o : stack.objects) {
+            if (!o.consumer) continue;
+            for (const auto& r : o.resolutions) {
+                const auto* c = stack.library(r.file);
+                if (c == nullptr || c->family != family) continue;
+                f.evidence.push_back(o.path + " loads " + r.name + " → " + r.file + " (" + r.rule + ")");
+                loaded.insert(r.file);
+            }
+        }
+        if (!loaded.empty()) f.message += " Consumers load: " + [&] {
+            std::string s;
+            for (const auto& l : loaded) s += (s.empty() ? "" : ", ") + l;
+            return s;
+        }() + ".";
+        f.fix = "Keep one " + family + " (the version your framework was built with) and remove the others (apt-get purge the package, pip uninstall the wheel), or pin both to the same version.";
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+}  // namespace
 
 const ValidateCheck cuv003_duplicate_versions{
     CheckInfo{
@@ -14,7 +63,7 @@ const ValidateCheck cuv003_duplicate_versions{
         .fix = "Keep one copy: choose a base image without cuDNN when the framework's wheel brings its own, or pin the system package to the version the framework was built with and remove the wheel's copy.",
         .name = "duplicate-versions",
     },
-    nullptr,
+    &run,
 };
 
 }  // namespace cuvet::checks

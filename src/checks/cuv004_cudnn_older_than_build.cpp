@@ -1,7 +1,63 @@
-// CUV004 cudnn-older-than-build: metadata now; run() comes with the loader/inventory Stack.
+// CUV004 cudnn-older-than-build
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "check_util.hpp"
 #include "checks.hpp"
 
 namespace cuvet::checks {
+
+namespace {
+
+bool too_old(const rules::Version& loaded, const rules::Version& built, const std::string& rule) {
+    if (loaded.major() != built.major()) return true;
+    if (rule == "same_major_minor_at_least" && built.size() >= 2) return loaded.minor() < built.minor();
+    return false;
+}
+
+std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) {
+    std::vector<report::Finding> out;
+    for (const auto& fw : stack.frameworks) {
+        const auto* rule = db.cudnn_load_rule(fw.name);
+        if (rule == nullptr) continue;
+        const auto* row = util::build_row(db, fw);
+        auto built = fw.built_cudnn;
+        std::string from = "the install's build info";
+        // TensorFlow's build_info says only the major ("8"); the rules row knows the minor it was built with.
+        bool row_is_finer = row && row->cudnn && (!built || (built->size() < row->cudnn->size() && built->major() == row->cudnn->major()));
+        if (row_is_finer) built = row->cudnn, from = util::cite(row->provenance);
+        if (!built) continue;  // unknown stays unknown
+        std::set<std::string> reported;
+        for (const auto* o : util::objects_of(stack, fw)) {
+            for (const auto& r : o->resolutions) {
+                if (!util::is_main_cudnn(r.name) || r.file.empty() || reported.count(r.file)) continue;
+                const auto* copy = stack.library(r.file);
+                if (copy == nullptr || !copy->version || !too_old(*copy->version, *built, rule->rule)) continue;
+                reported.insert(r.file);
+                report::Finding f;
+                f.message = fw.name + " " + fw.version.str() + (fw.variant.empty() ? "" : "+" + fw.variant) +
+                            " (" + fw.root + ") was built with cuDNN " + built->str() + " but " + o->path +
+                            " loads " + util::describe(*copy) + ": " + rule->message;
+                f.locations = {{o->path}, {copy->path}};
+                f.evidence.push_back("built with cuDNN " + built->str() + " per " + from);
+                f.evidence.push_back("load rule: " + rule->rule + " (" + util::cite(rule->provenance) + ")");
+                for (const auto& p : copy->provenance) f.evidence.push_back(copy->path + ": " + p);
+                util::add_trace(f, r);
+                f.fix = "Install cuDNN " + std::to_string(built->major()) + "." + std::to_string(built->minor()) +
+                        " or newer " + std::to_string(built->major()) + ".x in place of " + copy->path +
+                        " (e.g. pip install '" + util::pip_package("cudnn", copy->cuda_major) + ">=" + built->str() +
+                        "' or apt-get install libcudnn" + std::to_string(built->major()) + "=" + built->str() +
+                        ".*), or use the " + fw.name + " release built for cuDNN " + copy->version->str() + ".";
+                out.push_back(std::move(f));
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace
 
 const ValidateCheck cuv004_cudnn_older_than_build{
     CheckInfo{
@@ -14,7 +70,7 @@ const ValidateCheck cuv004_cudnn_older_than_build{
         .fix = "Install a cuDNN of the same major with an equal or newer minor than the framework's build (TensorFlow 2.12: cuDNN 8.6 or newer 8.x), or move to the framework release built for the cuDNN you have.",
         .name = "cudnn-older-than-build",
     },
-    nullptr,
+    &run,
 };
 
 }  // namespace cuvet::checks

@@ -1,7 +1,53 @@
-// CUV005 cudnn-mixed-sublibraries: metadata now; run() comes with the loader/inventory Stack.
+// CUV005 cudnn-mixed-sublibraries
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "check_util.hpp"
 #include "checks.hpp"
 
 namespace cuvet::checks {
+
+namespace {
+
+std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) {
+    // One cuDNN install is one directory; sub-libraries must be from the same release.
+    std::map<std::string, std::vector<const LibraryCopy*>> by_dir;
+    for (const auto& copy : stack.libraries)
+        if (util::starts_with(copy.family, "cudnn") && copy.version && copy.version->size() >= 3)
+            by_dir[copy.dir()].push_back(&copy);
+    std::vector<report::Finding> out;
+    for (const auto& [dir, copies] : by_dir) {
+        std::map<int, std::vector<const LibraryCopy*>> by_major;
+        for (const auto* c : copies) by_major[c->version->major()].push_back(c);
+        for (const auto& [major, group] : by_major) {
+            const auto* sonames = db.cudnn_sonames(major);
+            if (sonames == nullptr || !sonames->sub_libraries_must_match) continue;
+            std::map<std::string, std::vector<const LibraryCopy*>> by_version;
+            for (const auto* c : group) by_version[c->version->truncated(3).str()].push_back(c);
+            if (by_version.size() < 2) continue;
+            report::Finding f;
+            f.message = "cuDNN " + std::to_string(major) + " libraries of different releases in " + dir + ":";
+            for (const auto& [version, files] : by_version) {
+                f.message += " " + version + " (";
+                for (std::size_t i = 0; i < files.size(); ++i)
+                    f.message += (i ? ", " : "") + util::base_name(files[i]->path);
+                f.message += ");";
+                for (const auto* c : files) f.locations.push_back({c->path});
+            }
+            f.message.back() = '.';
+            f.evidence.push_back("cuDNN " + std::to_string(major) + " sub-libraries must come from one release: " + util::cite(sonames->provenance));
+            auto newest = by_version.rbegin()->first;
+            f.fix = "Reinstall every cuDNN " + std::to_string(major) + " library in " + dir + " from one release (e.g. all " + newest +
+                    "): install the whole libcudnn" + std::to_string(major) + " package or wheel instead of copying single files.";
+            out.push_back(std::move(f));
+        }
+    }
+    return out;
+}
+
+}  // namespace
 
 const ValidateCheck cuv005_cudnn_mixed_sublibraries{
     CheckInfo{
@@ -14,7 +60,7 @@ const ValidateCheck cuv005_cudnn_mixed_sublibraries{
         .fix = "Install all of cuDNN from one package (apt libcudnn8 or the pip wheel nvidia-cudnn-cuXX), never by copying single files; remove the stray sub-libraries.",
         .name = "cudnn-mixed-sublibraries",
     },
-    nullptr,
+    &run,
 };
 
 }  // namespace cuvet::checks

@@ -1,7 +1,75 @@
-// CUV006 cudnn-cuda-major: metadata now; run() comes with the loader/inventory Stack.
+// CUV006 cudnn-cuda-major
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "check_util.hpp"
 #include "checks.hpp"
 
 namespace cuvet::checks {
+
+namespace {
+
+// The CUDA major a cuDNN copy was built for: its package, else the CUDA
+// sonames it or its sibling sub-libraries link (libcublasLt.so.11 → 11).
+std::optional<int> cudnn_cuda_major(const Stack& stack, const LibraryCopy& copy, const rules::Database& db) {
+    if (copy.cuda_major) return copy.cuda_major;
+    for (const auto& other : stack.libraries) {
+        if (other.dir() != copy.dir() || !util::starts_with(other.family, "cudnn")) continue;
+        if (const auto* elf = stack.elf(other.path))
+            for (const auto& n : elf->needed)
+                if (auto major = db.cuda_major_for_soname(n)) return major;
+    }
+    return std::nullopt;
+}
+
+// The CUDA major of the runtime a consumer loads with it.
+std::optional<std::pair<int, std::string>> runtime_major(const ElfObject& o, const rules::Database& db) {
+    for (const auto& r : o.resolutions)
+        if (util::is_cudart(r.name) && !r.path.empty())
+            if (auto major = db.cuda_major_for_soname(r.name)) return std::pair{*major, r.path};
+    return std::nullopt;
+}
+
+std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) {
+    std::vector<report::Finding> out;
+    for (const auto& copy : stack.libraries) {
+        if (copy.family != "cudnn") continue;
+        auto built = cudnn_cuda_major(stack, copy, db);
+        if (!built) continue;
+        report::Finding f;
+        for (const auto& o : stack.objects) {
+            if (!o.consumer) continue;
+            bool loads = false;
+            for (const auto& r : o.resolutions) loads = loads || r.file == copy.path;
+            auto runtime = loads ? runtime_major(o, db) : std::nullopt;
+            if (!runtime || runtime->first == *built) continue;
+            if (f.message.empty()) {
+                f.message = util::describe(copy) + " is built for CUDA " + std::to_string(*built) + " but " + o.path +
+                            " loads it together with the CUDA " + std::to_string(runtime->first) + " runtime " + runtime->second;
+                f.locations = {{copy.path}};
+            }
+            f.locations.push_back({o.path});
+        }
+        if (f.message.empty() && stack.cuda_version && stack.cuda_version->major() != *built) {
+            f.message = util::describe(copy) + " is built for CUDA " + std::to_string(*built) + " but the image's CUDA is " +
+                        stack.cuda_version->str();
+            f.locations = {{copy.path}};
+            for (const auto& p : stack.cuda_version_provenance) f.evidence.push_back("image CUDA: " + p);
+        }
+        if (f.message.empty()) continue;
+        for (const auto& p : copy.provenance) f.evidence.push_back(copy.path + ": " + p);
+        int want = stack.cuda_version ? stack.cuda_version->major() : *built;
+        f.fix = "Install the cuDNN build for CUDA " + std::to_string(want) + " instead (pip " + util::pip_package("cudnn", want) +
+                ", or the libcudnn package with +cuda" + std::to_string(want) + ".x), or use a base image whose CUDA major is " +
+                std::to_string(*built) + ".";
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+}  // namespace
 
 const ValidateCheck cuv006_cudnn_cuda_major{
     CheckInfo{
@@ -14,7 +82,7 @@ const ValidateCheck cuv006_cudnn_cuda_major{
         .fix = "Install the cuDNN build for the image's CUDA major: apt libcudnnN-cuda-X / the +cudaX.Y package version, or pip nvidia-cudnn-cu12 (not -cu11) for CUDA 12.",
         .name = "cudnn-cuda-major",
     },
-    nullptr,
+    &run,
 };
 
 }  // namespace cuvet::checks

@@ -1,7 +1,57 @@
-// CUV010 no-kernel-for-gpu: metadata now; run() comes with the loader/inventory Stack.
+// CUV010 no-kernel-for-gpu
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "check_util.hpp"
 #include "checks.hpp"
 
 namespace cuvet::checks {
+
+namespace {
+
+// SASS runs on the same major with an equal or higher minor; PTX is JIT-compiled for anything newer.
+bool runs_on(const elf::ElfInfo& elf, int sm) {
+    for (int s : elf.sass_archs)
+        if (s / 10 == sm / 10 && s <= sm) return true;
+    for (int p : elf.ptx_archs)
+        if (p <= sm) return true;
+    return false;
+}
+
+std::string arch_list(const std::vector<int>& archs, const char* prefix) {
+    std::string out;
+    for (int a : archs) out += (out.empty() ? "" : " ") + std::string(prefix) + std::to_string(a);
+    return out.empty() ? "none" : out;
+}
+
+std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) {
+    std::vector<report::Finding> out;
+    if (stack.targets.gpus.empty() || stack.elfs == nullptr) return out;
+    for (const auto& name : stack.targets.gpus) {
+        const auto* gpu = db.gpu(name);
+        if (gpu == nullptr) continue;
+        int sm = gpu->sm();
+        for (const auto& [path, elf] : *stack.elfs) {
+            if (!elf.has_fatbin || (elf.sass_archs.empty() && elf.ptx_archs.empty()) || runs_on(elf, sm)) continue;
+            report::Finding f;
+            f.message = path + " has GPU code for SASS " + arch_list(elf.sass_archs, "sm_") + ", PTX " +
+                        arch_list(elf.ptx_archs, "compute_") + " but none that runs on " + name + " (sm_" + std::to_string(sm) +
+                        "): \"no kernel image is available for execution on the device\"";
+            f.locations = {{path}};
+            f.evidence.push_back(name + " is compute capability " + gpu->compute_capability.str() + " (" + gpu->architecture +
+                                 "): " + util::cite(gpu->provenance));
+            f.fix = "Rebuild with -gencode arch=compute_" + std::to_string(sm) + ",code=sm_" + std::to_string(sm) +
+                    " (or ship PTX for compute_" + std::to_string(sm) + " or older), or install a framework build whose wheel covers sm_" +
+                    std::to_string(sm) + ".";
+            out.push_back(std::move(f));
+        }
+    }
+    return out;
+}
+
+}  // namespace
 
 const ValidateCheck cuv010_no_kernel_for_gpu{
     CheckInfo{
@@ -14,7 +64,7 @@ const ValidateCheck cuv010_no_kernel_for_gpu{
         .fix = "Install a framework build that targets the GPU (an older CUDA variant such as cu126 that still has sm_50–sm_70, or build with TORCH_CUDA_ARCH_LIST including it, or add +PTX for forward compatibility).",
         .name = "no-kernel-for-gpu",
     },
-    nullptr,
+    &run,
 };
 
 }  // namespace cuvet::checks

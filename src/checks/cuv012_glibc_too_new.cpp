@@ -1,7 +1,42 @@
-// CUV012 glibc-too-new: metadata now; run() comes with the loader/inventory Stack.
+// CUV012 glibc-too-new
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "check_util.hpp"
 #include "checks.hpp"
 
 namespace cuvet::checks {
+
+namespace {
+
+std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
+    std::vector<report::Finding> out;
+    if (!stack.glibc_version || stack.elfs == nullptr) return out;
+    for (const auto& [path, elf] : *stack.elfs) {
+        std::optional<rules::Version> newest;
+        std::string newest_text;
+        for (const auto& need : elf.version_needs) {
+            for (const auto& v : need.versions) {
+                if (!util::starts_with(v, "GLIBC_")) continue;
+                auto version = rules::Version::parse(v.substr(6));
+                if (version && (!newest || *newest < *version)) newest = version, newest_text = v;
+            }
+        }
+        if (!newest || *newest <= *stack.glibc_version) continue;
+        report::Finding f;
+        f.message = path + " needs " + newest_text + " but the image's glibc is " + stack.glibc_version->str() +
+                    ": it fails with \"version `" + newest_text + "' not found (required by " + util::base_name(path) + ")\"";
+        f.locations = {{path}};
+        f.fix = "Use a base image with glibc " + newest->str() + " or newer (a newer distribution release), or install a build of " +
+                util::base_name(path) + " made for glibc " + stack.glibc_version->str() + " (manylinux wheels name their glibc floor).";
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+}  // namespace
 
 const ValidateCheck cuv012_glibc_too_new{
     CheckInfo{
@@ -14,7 +49,7 @@ const ValidateCheck cuv012_glibc_too_new{
         .fix = "Build the binary on the oldest base you ship (or a manylinux image), or move the image to a distribution with a newer glibc.",
         .name = "glibc-too-new",
     },
-    nullptr,
+    &run,
 };
 
 }  // namespace cuvet::checks

@@ -1,7 +1,40 @@
-// CUV013 driver-libs-baked: metadata now; run() comes with the loader/inventory Stack.
+// CUV013 driver-libs-baked
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "check_util.hpp"
 #include "checks.hpp"
 
 namespace cuvet::checks {
+
+namespace {
+
+std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
+    std::vector<report::Finding> out;
+    for (const auto& copy : stack.driver_libraries) {
+        // Which consumers would map the image's copy instead of the host's.
+        std::vector<std::string> users;
+        for (const auto& o : stack.objects)
+            for (const auto& r : o.resolutions)
+                if (r.file == copy.path && users.size() < 5) users.push_back(o.path);
+        report::Finding f;
+        f.message = "Driver library " + copy.path + (copy.version ? " (driver " + copy.version->str() + ")" : "") +
+                    " is baked into the image; " +
+                    (users.empty() ? std::string("the container toolkit mounts the host's driver, and a copy here goes stale or shadows it")
+                                   : "it shadows the host driver's " + copy.soname + ".* for " + users.front() +
+                                         (users.size() > 1 ? " and others" : "") +
+                                         ": \"CUDA driver version is insufficient\" or \"forward compatibility was attempted on non supported HW\"");
+        f.locations = {{copy.path}};
+        for (const auto& u : users) f.evidence.push_back(u + " resolves to " + copy.path);
+        f.fix = "Remove " + copy.path + " from the image (RUN rm, or do not COPY the host's driver in); the NVIDIA container toolkit mounts the matching driver at run time. Use the cuda-compat package in /usr/local/cuda/compat for forward compatibility.";
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+}  // namespace
 
 const ValidateCheck cuv013_driver_libs_baked{
     CheckInfo{
@@ -14,7 +47,7 @@ const ValidateCheck cuv013_driver_libs_baked{
         .fix = "Remove the driver libraries from the image (apt: do not install nvidia-driver-* or libnvidia-compute-*; for builds needing libcuda.so link against the stubs in /usr/local/cuda/lib64/stubs).",
         .name = "driver-libs-baked",
     },
-    nullptr,
+    &run,
 };
 
 }  // namespace cuvet::checks

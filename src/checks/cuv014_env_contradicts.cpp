@@ -1,7 +1,72 @@
-// CUV014 env-contradicts: metadata now; run() comes with the loader/inventory Stack.
+// CUV014 env-contradicts
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "check_util.hpp"
 #include "checks.hpp"
 
 namespace cuvet::checks {
+
+namespace {
+
+std::string env(const Stack& stack, const char* key) {
+    auto it = stack.env.find(key);
+    return it == stack.env.end() ? "" : it->second;
+}
+
+report::Finding contradiction(const std::string& key, const std::string& value, const std::string& what, std::string fix) {
+    report::Finding f;
+    f.message = "ENV " + key + "=" + value + " contradicts the image: " + what;
+    f.evidence.push_back("image config Env: " + key + "=" + value);
+    f.fix = std::move(fix);
+    return f;
+}
+
+std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
+    std::vector<report::Finding> out;
+    std::string cuda_env = env(stack, "CUDA_VERSION");
+    auto cuda = rules::Version::parse(cuda_env);
+    if (cuda && stack.cuda_version && cuda->truncated(2) != stack.cuda_version->truncated(2)) {
+        auto f = contradiction("CUDA_VERSION", cuda_env, "the CUDA toolkit in the image is " + stack.cuda_version->str(),
+                               "Set ENV CUDA_VERSION=" + stack.cuda_version->str() + " (or drop it): tools and entrypoints read it to pick libraries.");
+        for (const auto& p : stack.cuda_version_provenance) f.evidence.push_back("image CUDA: " + p);
+        out.push_back(std::move(f));
+    }
+    std::string require = env(stack, "NVIDIA_REQUIRE_CUDA");
+    if (auto at = require.find("cuda>="); at != std::string::npos && stack.cuda_version) {
+        auto text = require.substr(at + 6, require.find(' ', at) == std::string::npos ? std::string::npos : require.find(' ', at) - at - 6);
+        auto wanted = rules::Version::parse(text);
+        if (wanted && wanted->truncated(2) != stack.cuda_version->truncated(2)) {
+            auto f = contradiction("NVIDIA_REQUIRE_CUDA", require,
+                                   "it asks the host for CUDA >= " + wanted->str() + " but the image holds CUDA " + stack.cuda_version->str() +
+                                       ": the container toolkit admits hosts whose driver may be too old (or rejects good ones)",
+                                   "Set NVIDIA_REQUIRE_CUDA=\"cuda>=" + stack.cuda_version->truncated(2).str() + "\" to match the toolkit, or drop the override inherited from the base image.");
+            for (const auto& p : stack.cuda_version_provenance) f.evidence.push_back("image CUDA: " + p);
+            out.push_back(std::move(f));
+        }
+    }
+    std::string cudnn_env = env(stack, "NV_CUDNN_VERSION");
+    if (auto cudnn = rules::Version::parse(cudnn_env)) {
+        std::string have;
+        bool match = false;
+        for (const auto& copy : stack.libraries) {
+            if (copy.family != "cudnn" || !copy.version) continue;
+            have += (have.empty() ? "" : ", ") + util::describe(copy);
+            auto n = std::min<std::size_t>(3, std::min(copy.version->size(), cudnn->size()));
+            match = match || copy.version->truncated(n) == cudnn->truncated(n);
+        }
+        if (!match) {
+            out.push_back(contradiction("NV_CUDNN_VERSION", cudnn_env,
+                                        have.empty() ? "the image holds no cuDNN" : "the image holds " + have,
+                                        "Set ENV NV_CUDNN_VERSION to the cuDNN the image installs, or drop it (it was inherited from a -cudnn base image whose cuDNN was replaced)."));
+        }
+    }
+    return out;
+}
+
+}  // namespace
 
 const ValidateCheck cuv014_env_contradicts{
     CheckInfo{
@@ -14,7 +79,7 @@ const ValidateCheck cuv014_env_contradicts{
         .fix = "Start from the base image of the CUDA you install, or update CUDA_VERSION / NVIDIA_REQUIRE_CUDA / NV_CUDNN_VERSION with ENV to match what the image holds.",
         .name = "env-contradicts",
     },
-    nullptr,
+    &run,
 };
 
 }  // namespace cuvet::checks

@@ -37,5 +37,6 @@ void add_probe_command(CLI::App& app, Dispatch& dispatch);
 void add_ldd_command(CLI::App& app, Dispatch& dispatch);
 void add_inventory_command(CLI::App& app, Dispatch& dispatch);
 void add_lint_command(CLI::App& app, Dispatch& dispatch);
+void add_validate_command(CLI::App& app, Dispatch& dispatch);
 
 }  // namespace cuvet::cli

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
     cli::add_ldd_command(app, dispatch);
     cli::add_inventory_command(app, dispatch);
     cli::add_lint_command(app, dispatch);
+    cli::add_validate_command(app, dispatch);
 
     try {
         app.parse(argc, argv);

@@ -1,9 +1,9 @@
 #pragma once
 // Stack: everything `cuvet validate` knows about one image, as the checks see it.
-// The image reader, ELF facts, loader emulation and inventory fill it (issue 3);
-// the checks (issue 4) only read it. SKETCH: the field list follows what the 14
-// validate checks need (see the table below); the loader/inventory side may
-// rename or extend fields, but keep each check's needs covered.
+// validate::build_stack fills it from inventory::analyze and the loader
+// emulation (cuvet/validate/stack_builder.hpp); the checks only read it. ELF
+// facts are borrowed from the Analysis (a large library's symbol tables are
+// never copied): keep the Analysis alive as long as the Stack.
 //
 //   check                              reads
 //   CUV001 unresolved-soname           objects[].resolutions (path empty), trace
@@ -13,17 +13,17 @@
 //   CUV005 cudnn-mixed-sublibraries    libraries (cudnn families, versions, dirs)
 //   CUV006 cudnn-cuda-major            libraries (cudnn: cuda_major, cudart resolution)
 //   CUV007 cuda-runtime-major          frameworks[].built_cuda, objects[].resolutions (cudart)
-//   CUV008 missing-symbols             objects[].elf.imported_symbols / version_needs,
-//                                      resolved object's exported_symbols / version_definitions
+//   CUV008 missing-symbols             objects[].elf->version_needs, elfs[resolution.file]->version_definitions
 //   CUV009 driver-too-old              cuda_version, targets.drivers, compat_libraries
-//   CUV010 no-kernel-for-gpu           objects[].elf.sass_archs / ptx_archs, targets.gpus
-//   CUV011 wrong-machine               objects[].elf.machine, platform
-//   CUV012 glibc-too-new               objects[].elf.version_needs (GLIBC_x.y), glibc_version
+//   CUV010 no-kernel-for-gpu           elfs (sass_archs / ptx_archs), targets.gpus
+//   CUV011 wrong-machine               elfs (machine), platform
+//   CUV012 glibc-too-new               elfs (version_needs GLIBC_x.y), glibc_version
 //   CUV013 driver-libs-baked           driver_libraries (files in the image)
 //   CUV014 env-contradicts             env, cuda_version, libraries (cudnn)
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cuvet/elf/elf_info.hpp"
@@ -36,17 +36,22 @@ namespace cuvet::checks {
 struct Resolution {
     std::string name;                  // "libcudnn.so.8" as requested
     std::string path;                  // image path of the file it maps; "" when not found
+    std::string file;                  // the data file after links (key into Stack::elfs)
     std::string rule;                  // "rpath", "ld_library_path", "runpath", "ld_cache", …
+    std::string source;                // whose RPATH/RUNPATH, the cache file, …
     bool provided_by_host = false;     // libcuda.so.1 etc.: injected by the container runtime
     bool from_dlopen = false;          // a dlopen() string, not a DT_NEEDED
-    std::vector<std::string> trace;    // every directory tried, in order, with its outcome
+    bool error = false;                // found a file ld.so refuses (not ELF)
+    std::vector<std::string> trace;    // every candidate tried, in order, with its outcome
+    std::vector<std::string> shadowed; // other files the same search reaches later (data paths)
 };
 
 // One ELF file of the image that loads libraries (a program or a library).
 struct ElfObject {
     std::string path;      // "/usr/local/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so"
-    std::string layer;     // the history line that created it, when known
-    elf::ElfInfo elf;
+    std::string file;      // data path after links
+    const elf::ElfInfo* elf = nullptr;    // borrowed from the Analysis; never null in a built Stack
+    bool consumer = false;  // a root: a framework library or a CUDA-stack consumer, not only a dependency
     std::vector<Resolution> resolutions;  // one per needed / dlopen name, in load order
 };
 
@@ -59,6 +64,7 @@ struct LibraryCopy {
     std::optional<int> cuda_major;          // the CUDA major it was built for (cuDNN: from package)
     std::string owner;                      // "pip nvidia-cudnn-cu12 9.1.0.70", "dpkg libcudnn8 …", ""
     std::vector<std::string> provenance;    // how version and owner were learned
+    std::string dir() const { return path.substr(0, path.rfind('/')); }
 };
 
 // A framework installed in the image and what it was built with.
@@ -78,6 +84,7 @@ struct FrameworkInstall {
 struct Targets {
     std::vector<rules::Version> drivers;  // "535.104.05"
     std::vector<std::string> gpus;        // as given: "H100", "sm_90", "8.6"
+    std::vector<std::string> trusted_dirs;  // .cuvet.yaml: copies here are meant to win
 };
 
 struct Stack {
@@ -87,12 +94,17 @@ struct Stack {
     std::optional<rules::Version> glibc_version;   // the image's libc.so.6
     std::optional<rules::Version> cuda_version;    // the CUDA toolkit/runtime the image holds
     std::vector<std::string> cuda_version_provenance;
-    std::vector<ElfObject> objects;
+    std::vector<ElfObject> objects;    // consumers first, then their dependencies; one per data file
+    // Every ELF file the scan read, by data path (borrowed from the Analysis).
+    const std::map<std::string, elf::ElfInfo, std::less<>>* elfs = nullptr;
     std::vector<LibraryCopy> libraries;
     std::vector<FrameworkInstall> frameworks;
     std::vector<LibraryCopy> compat_libraries;   // cuda-compat: /usr/local/cuda/compat/libcuda.so.*
     std::vector<LibraryCopy> driver_libraries;   // libcuda.so.1, libnvidia-*.so baked into the image
     Targets targets;
+
+    const LibraryCopy* library(std::string_view file) const;  // by data path
+    const elf::ElfInfo* elf(std::string_view file) const;
 };
 
 }  // namespace cuvet::checks

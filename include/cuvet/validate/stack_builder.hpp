@@ -1,0 +1,21 @@
+#pragma once
+// The bridge from what the scan learned (inventory::Analysis) and the loader
+// emulation to the Stack the checks read (DESIGN.md: … → loader → Stack → checks).
+#include "cuvet/checks/stack.hpp"
+#include "cuvet/inventory/analysis.hpp"
+
+namespace cuvet::validate {
+
+// CUDA-stack library families by file name: "libcudnn_ops_infer.so.8.6.0" →
+// "cudnn_ops_infer", "libcublasLt.so.12" → "cublasLt"; "" for anything else.
+std::string cuda_family(std::string_view file_name);
+
+// Builds the Stack. `analysis` is borrowed (the Stack points into its ELF
+// facts) and its ELF `needed` lists are touched while resolving and restored.
+// Consumers are framework libraries, ELF files under site-packages/*/lib and
+// every ELF that needs (or dlopens) a CUDA-stack soname; dlopen names are
+// resolved as if they were DT_NEEDED of the object that holds them.
+checks::Stack build_stack(inventory::Analysis& analysis, checks::Targets targets,
+                          std::string image_name = "");
+
+}  // namespace cuvet::validate

@@ -1,0 +1,45 @@
+#pragma once
+// `cuvet validate` as a library call: open → analyze (one scan) → Stack →
+// checks → config (ignores, severity overrides) → findings. The CLI only
+// parses options and renders.
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cuvet/checks/stack.hpp"
+#include "cuvet/config/config.hpp"
+#include "cuvet/image/image.hpp"
+#include "cuvet/report/finding.hpp"
+#include "cuvet/rules/database.hpp"
+
+namespace cuvet::validate {
+
+struct Options {
+    image::OpenOptions open;
+    checks::Targets targets;  // already merged from the CLI and .cuvet.yaml
+    unsigned workers = 0;
+    std::function<void(std::size_t, std::size_t)> on_progress;  // files read of files selected
+    // --dockerfile: findings about image files also point at the line that made their layer.
+    std::string dockerfile_path;
+    std::string dockerfile_text;
+};
+
+struct Result {
+    image::ImageInfo info;
+    std::vector<report::Finding> findings;  // after config::apply, unsorted
+};
+
+// Throws cuvet::Error(input/io) on an unreadable image or Dockerfile,
+// Error(usage) on a --gpu the rules database does not know.
+Result validate(const std::string& image_path, const Options& options, const rules::Database& db,
+                const config::Config& config);
+
+// For each finding location naming an image file, adds the Dockerfile line
+// that created the layer holding it (image history matched to the final stage).
+void add_dockerfile_locations(std::vector<report::Finding>& findings, const image::FileTree& tree,
+                              const image::ImageInfo& info, const std::string& dockerfile_path,
+                              const std::string& dockerfile_text);
+
+}  // namespace cuvet::validate

@@ -1,0 +1,46 @@
+#pragma once
+// Helpers the validate checks share (private to src/checks): how copies,
+// resolutions and rules facts are named in messages and evidence.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cuvet/checks/stack.hpp"
+#include "cuvet/report/finding.hpp"
+#include "cuvet/rules/database.hpp"
+
+namespace cuvet::checks::util {
+
+inline bool starts_with(std::string_view s, std::string_view head) { return s.substr(0, head.size()) == head; }
+inline bool under(std::string_view path, std::string_view dir) {
+    return path.size() > dir.size() && starts_with(path, dir) && path[dir.size()] == '/';
+}
+inline std::string base_name(std::string_view path) {
+    auto slash = path.rfind('/');
+    return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+inline std::string dir_name(std::string_view path) {
+    auto slash = path.rfind('/');
+    return slash == std::string_view::npos ? std::string() : std::string(path.substr(0, slash));
+}
+
+// "/usr/lib/x86_64-linux-gnu/libcudnn.so.8.6.0 (cuDNN 8.6.0, dpkg libcudnn8 8.6.0.163-1+cuda11.8)"
+std::string describe(const LibraryCopy& copy);
+std::string version_text(const std::optional<rules::Version>& version);
+// "rules/frameworks.json: <title> <url> (confidence B)"
+std::string cite(const rules::Provenance& provenance);
+// Every evidence line of a resolution: how it was found, then the trace.
+void add_trace(report::Finding& finding, const Resolution& resolution, std::size_t max_lines = 24);
+
+// The rules row of a framework install (its variant, else the default build).
+const rules::FrameworkBuild* build_row(const rules::Database& db, const FrameworkInstall& fw);
+// The ELF objects of an install that the scan resolved.
+std::vector<const ElfObject*> objects_of(const Stack& stack, const FrameworkInstall& fw);
+// "libcudnn.so.8" → true for the main cuDNN library of any major.
+bool is_main_cudnn(std::string_view name);
+bool is_cudart(std::string_view name);
+// The pip package that ships a family for a CUDA major ("nvidia-cudnn-cu12"), for fixes.
+std::string pip_package(std::string_view family, std::optional<int> cuda_major);
+
+}  // namespace cuvet::checks::util

@@ -1,0 +1,17 @@
+#include "cuvet/checks/stack.hpp"
+
+namespace cuvet::checks {
+
+const LibraryCopy* Stack::library(std::string_view file) const {
+    for (const auto& copy : libraries)
+        if (copy.path == file) return &copy;
+    return nullptr;
+}
+
+const elf::ElfInfo* Stack::elf(std::string_view file) const {
+    if (elfs == nullptr) return nullptr;
+    auto it = elfs->find(file);
+    return it == elfs->end() ? nullptr : &it->second;
+}
+
+}  // namespace cuvet::checks

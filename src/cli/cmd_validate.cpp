@@ -1,0 +1,146 @@
+// `cuvet validate IMAGE`: every CUDA/cuDNN incompatibility in an image, with
+// evidence and a fix; the exit code gates CI. The work is validate::validate;
+// this file merges options with .cuvet.yaml, shows progress and renders.
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "commands.hpp"
+#include "cuvet/checks/registry.hpp"
+#include "cuvet/config/config.hpp"
+#include "cuvet/core/error.hpp"
+#include "cuvet/report/fail_on.hpp"
+#include "cuvet/report/renderer.hpp"
+#include "cuvet/rules/database.hpp"
+#include "cuvet/validate/validate.hpp"
+#include "exit_codes.hpp"
+
+namespace cuvet::cli {
+namespace {
+
+struct ValidateArgs {
+    ImageArgs image;
+    std::string format = "text";
+    std::string fail_on;
+    std::vector<std::string> drivers;
+    std::vector<std::string> gpus;
+    std::vector<std::string> ignore;
+    std::string rules_dir;
+    std::string config;
+    std::string output;
+    std::string dockerfile;
+    bool no_progress = false;
+};
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) fail_io(path + ": cannot open: " + std::strerror(errno));
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// A bar on a terminal, nothing otherwise (logs of CI jobs stay clean).
+std::function<void(std::size_t, std::size_t)> progress_bar() {
+    auto last = std::make_shared<int>(-1);
+    return [last](std::size_t done, std::size_t total) {
+        int percent = total == 0 ? 100 : int(done * 100 / total);
+        if (percent == *last) return;
+        *last = percent;
+        int filled = percent / 4;
+        std::cerr << "\rreading image [" << std::string(std::size_t(filled), '#')
+                  << std::string(std::size_t(25 - filled), ' ') << "] " << percent << "%" << std::flush;
+    };
+}
+
+int run_validate(const ValidateArgs& args) {
+    auto renderer = report::make_renderer(args.format);  // usage error before any work
+    std::optional<report::FailOn> fail_on;
+    if (!args.fail_on.empty()) {
+        fail_on = report::parse_fail_on(args.fail_on);
+        if (!fail_on) fail_usage("--fail-on must be error, warning, info or never, not '" + args.fail_on + "'");
+    }
+    config::Config config = config::load_config(
+        args.config.empty() ? std::nullopt : std::optional<std::filesystem::path>(args.config));
+    for (const auto& id : args.ignore) {
+        std::string upper = id;
+        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        config.ignored.insert(upper);
+    }
+    const rules::Database db = rules::Database::load(
+        args.rules_dir.empty() ? std::nullopt : std::optional<std::filesystem::path>(args.rules_dir));
+
+    validate::Options options;
+    options.open = args.image.open_options();
+    options.workers = args.image.workers;
+    options.targets.drivers = config.drivers;
+    if (!args.drivers.empty()) {
+        options.targets.drivers.clear();
+        for (const auto& d : args.drivers) options.targets.drivers.push_back(rules::Version::parse_or_throw(d, "--driver"));
+    }
+    options.targets.gpus = args.gpus.empty() ? config.gpus : args.gpus;
+    options.targets.trusted_dirs = config.trusted_library_dirs;
+    if (!args.dockerfile.empty()) {
+        options.dockerfile_path = args.dockerfile;
+        options.dockerfile_text = read_file(args.dockerfile);
+    }
+    bool bar = !args.no_progress && isatty(STDERR_FILENO) != 0;
+    if (bar) options.on_progress = progress_bar();
+    auto result = validate::validate(args.image.path, options, db, config);
+    if (bar) std::cerr << "\r" << std::string(45, ' ') << "\r" << std::flush;
+
+    report::ReportContext context;
+    context.tool_version = CUVET_VERSION;
+    context.command = "validate";
+    context.targets = {args.image.path};
+    context.rules = checks::report_rules(checks::CheckKind::validate);
+    auto findings = report::sorted_for_report(std::move(result.findings));
+    if (args.output.empty()) {
+        context.color = args.format == "text" && report::stdout_wants_color();
+        renderer->render(findings, context, std::cout);
+        std::cout.flush();
+    } else {
+        std::ofstream out(args.output, std::ios::binary);
+        if (!out) fail_io(args.output + ": cannot write: " + std::strerror(errno));
+        renderer->render(findings, context, out);
+        if (!out.flush()) fail_io(args.output + ": write failed");
+    }
+    return report::exit_code(findings, fail_on.value_or(config.fail_on.value_or(report::FailOn::error)));
+}
+
+}  // namespace
+
+void add_validate_command(CLI::App& app, Dispatch& dispatch) {
+    auto args = std::make_shared<ValidateArgs>();
+    CLI::App* command = app.add_subcommand(
+        "validate", "find every CUDA/cuDNN incompatibility in an image, with evidence and the fix");
+    args->image.add_to(*command);
+    command->add_option("--format", args->format, "text, json, sarif or junit (also checkstyle, gnu)")->default_str("text");
+    command->add_option("--fail-on", args->fail_on,
+                        "exit 1 when a finding is at least: error, warning, info, never (default: error, or fail_on in .cuvet.yaml)");
+    command->add_option("--driver", args->drivers, "a fleet driver version the image must run on (repeatable)")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    command->add_option("--gpu", args->gpus, "a target GPU: H100, sm_90 or 8.6 (repeatable)")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    command->add_option("--ignore", args->ignore, "a check id never to report (repeatable)")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    command->add_option("--rules-dir", args->rules_dir, "directory whose *.json replace the built-in rules tables");
+    command->add_option("--config", args->config, "settings file (default: ./.cuvet.yaml when present)");
+    command->add_option("--output,-o", args->output, "write the report to FILE instead of stdout");
+    command->add_option("--dockerfile", args->dockerfile,
+                        "the Dockerfile the image was built from: findings also point at the line that made the file's layer");
+    command->add_flag("--no-progress", args->no_progress, "no progress bar on stderr");
+    command->callback([args, &dispatch] { dispatch.run = [args] { return run_validate(*args); }; });
+}
+
+}  // namespace cuvet::cli

@@ -1,0 +1,345 @@
+// Stack from Analysis + loader: which files are consumers, what every
+// consumer's CUDA-stack names resolve to, and every versioned copy with its
+// owner. No judging here: versions are facts of the image, the rules
+// database is read by the checks alone.
+#include "cuvet/validate/stack_builder.hpp"
+
+#include <algorithm>
+#include <array>
+#include <regex>
+#include <set>
+
+#include "cuvet/core/error.hpp"
+#include "cuvet/loader/driver_libs.hpp"
+#include "cuvet/loader/loader.hpp"
+
+namespace cuvet::validate {
+
+namespace {
+
+using checks::ElfObject;
+using checks::FrameworkInstall;
+using checks::LibraryCopy;
+using checks::Resolution;
+using checks::Stack;
+
+std::string_view base_name(std::string_view path) {
+    auto slash = path.rfind('/');
+    return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+std::string dir_name(std::string_view path) {
+    auto slash = path.rfind('/');
+    return slash == std::string_view::npos ? std::string() : std::string(path.substr(0, slash));
+}
+
+bool starts_with(std::string_view s, std::string_view head) { return s.substr(0, head.size()) == head; }
+
+// "8.6.0" of "libcudnn.so.8.6.0"; "" for "libcudnn.so".
+std::string file_version(std::string_view name) {
+    auto at = name.find(".so.");
+    return at == std::string_view::npos ? std::string() : std::string(name.substr(at + 4));
+}
+
+bool is_cuda_stack_name(std::string_view name) {
+    return !cuda_family(name).empty() || loader::is_host_driver_library(name);
+}
+
+bool versioned(std::string_view name) {
+    auto v = file_version(name);
+    return !v.empty() && rules::Version::parse(v).has_value();
+}
+
+std::string trace_line(const loader::Attempt& a) {
+    std::string line = a.path + " (" + std::string(loader::to_string(a.rule));
+    if (!a.source.empty() && a.rule != loader::Rule::ld_library_path) line += " of " + a.source;
+    return line + ": " + std::string(loader::to_string(a.verdict)) + ")";
+}
+
+Resolution convert(const loader::Resolution& r, bool from_dlopen) {
+    Resolution out;
+    out.name = r.name;
+    out.path = r.status == loader::Status::found || r.status == loader::Status::error ? r.path : "";
+    out.file = r.status == loader::Status::found ? r.file : "";
+    out.rule = std::string(loader::to_string(r.rule));
+    out.source = r.source;
+    out.provided_by_host = r.status == loader::Status::host_driver;
+    out.from_dlopen = from_dlopen;
+    out.error = r.status == loader::Status::error;
+    for (const auto& a : r.trace) out.trace.push_back(trace_line(a));
+    out.shadowed = r.shadowed;
+    return out;
+}
+
+// The CUDA major a package names: "libcudnn8 8.6.0.163-1+cuda11.8", "nvidia_cudnn_cu12".
+std::optional<int> package_cuda_major(const std::string& text) {
+    static const std::regex pattern(R"((?:\+cuda|-cuda-|[_-]cu)(\d+))");
+    std::smatch m;
+    if (!std::regex_search(text, m, pattern)) return std::nullopt;
+    std::string digits = m[1].str();
+    // "cu118" (a torch-style variant) is 11.8; "cu12" and "cuda11.8" start with the major.
+    if (digits.size() == 3 && starts_with(m[0].str(), "_cu")) digits = digits.substr(0, 2);
+    if (digits.size() > 2) digits = digits.substr(0, 2);
+    return std::stoi(digits);
+}
+
+struct ComponentIndex {
+    std::map<std::string, const inventory::Component*> by_file;
+    explicit ComponentIndex(const inventory::Inventory& inv) {
+        for (const auto& c : inv.components)
+            for (const auto& f : c.files) by_file.emplace(f, &c);
+    }
+};
+
+void fill_owner(LibraryCopy& copy, const inventory::Component& c) {
+    for (const auto& e : c.evidence) {
+        copy.provenance.push_back(e.kind + " " + e.path + (e.detail.empty() ? "" : " (" + e.detail + ")") +
+                                  ": " + e.version);
+        if (e.kind == "dpkg" || e.kind == "dist-info" || e.kind == "conda-meta") {
+            if (copy.owner.empty()) copy.owner = c.source + " " + e.detail;
+            if (!copy.cuda_major) copy.cuda_major = package_cuda_major(e.detail);
+        }
+    }
+}
+
+std::vector<LibraryCopy> library_copies(const inventory::Analysis& analysis) {
+    ComponentIndex index(analysis.inventory);
+    std::vector<LibraryCopy> out;
+    for (const auto& [path, entry] : analysis.tree.entries()) {
+        if (entry.type != image::FileType::regular) continue;
+        if (path.find("/stubs/") != std::string::npos) continue;
+        auto name = base_name(path);
+        auto family = cuda_family(name);
+        if (family.empty()) continue;
+        LibraryCopy copy;
+        copy.path = path;
+        copy.family = family;
+        if (auto it = analysis.elfs.find(path); it != analysis.elfs.end()) copy.soname = it->second.soname;
+        auto from_name = rules::Version::parse(file_version(name));
+        if (from_name && from_name->size() >= 2) {
+            copy.version = from_name;
+            copy.provenance.push_back("file name " + path);
+        }
+        if (auto it = index.by_file.find(path); it != index.by_file.end()) {
+            fill_owner(copy, *it->second);
+            auto v = rules::Version::parse(it->second->version);
+            // A package version completes a bare soname ("libcudnn.so.8" of nvidia-cudnn-cu12 8.9.2.26).
+            if (!copy.version && v && (!from_name || from_name->major() == v->major())) copy.version = v;
+        }
+        if (!copy.version && from_name) copy.version = from_name;
+        out.push_back(std::move(copy));
+    }
+    return out;
+}
+
+std::vector<LibraryCopy> driver_copies(const inventory::Analysis& analysis, bool compat) {
+    std::vector<LibraryCopy> out;
+    for (const auto& [path, entry] : analysis.tree.entries()) {
+        if (entry.type != image::FileType::regular && entry.type != image::FileType::symlink) continue;
+        if (path.find("/stubs/") != std::string::npos) continue;
+        auto name = base_name(path);
+        if (!starts_with(name, "lib") || name.find(".so") == std::string_view::npos) continue;
+        bool in_compat = path.find("/compat/") != std::string::npos;
+        if (in_compat != compat) continue;
+        if (!loader::is_host_driver_library(name)) continue;
+        // A link is the toolkit's soname link to a baked copy; report the data file only,
+        // except compat, whose links are what the loader finds.
+        if (entry.type == image::FileType::symlink && !compat) continue;
+        LibraryCopy copy;
+        copy.path = path;
+        copy.family = std::string(name.substr(3, name.find(".so") - 3));
+        copy.soname = std::string(name.substr(0, name.find(".so") + 3));
+        copy.version = rules::Version::parse(file_version(name));
+        out.push_back(std::move(copy));
+    }
+    return out;
+}
+
+std::string framework_name(const std::string& component) {
+    static const std::map<std::string, std::string> names = {
+        {"torch", "pytorch"}, {"tensorflow", "tensorflow"}, {"onnxruntime", "onnxruntime"},
+        {"jaxlib", "jax"}, {"tensorrt-python", "tensorrt"}};
+    auto it = names.find(component);
+    return it == names.end() ? "" : it->second;
+}
+
+std::vector<FrameworkInstall> frameworks(const inventory::Analysis& analysis) {
+    std::vector<FrameworkInstall> out;
+    for (const auto& c : analysis.inventory.components) {
+        if (c.category != "framework") continue;
+        auto name = framework_name(c.name);
+        if (name.empty()) continue;
+        FrameworkInstall fw;
+        fw.name = name;
+        auto plus = c.version.find('+');
+        auto version = rules::Version::parse(c.version.substr(0, plus));
+        if (!version) continue;  // unknown stays unknown: no version, nothing to judge
+        fw.version = *version;
+        if (plus != std::string::npos && starts_with(c.version.substr(plus + 1), "cu"))
+            fw.variant = c.version.substr(plus + 1);
+        fw.root = c.location;
+        if (auto it = c.attributes.find("cuda"); it != c.attributes.end()) fw.built_cuda = rules::Version::parse(it->second);
+        if (auto it = c.attributes.find("cudnn"); it != c.attributes.end()) fw.built_cudnn = rules::Version::parse(it->second);
+        for (const auto& e : c.evidence) fw.provenance.push_back(e.kind + " " + e.path + ": " + e.version);
+        for (auto it = analysis.elfs.lower_bound(fw.root + "/"); it != analysis.elfs.end() && starts_with(it->first, fw.root + "/"); ++it)
+            fw.libraries.push_back(it->first);
+        auto site = dir_name(fw.root);
+        if (site.ends_with("-packages")) {
+            for (auto it = analysis.tree.entries().lower_bound(site + "/nvidia/");
+                 it != analysis.tree.entries().end() && starts_with(it->first, site + "/nvidia/"); ++it) {
+                if (it->second.type == image::FileType::directory && it->first.ends_with("/lib"))
+                    fw.bundled_library_dirs.push_back(it->first);
+            }
+        }
+        out.push_back(std::move(fw));
+    }
+    return out;
+}
+
+bool wants_consumer(const std::string& path, const elf::ElfInfo& elf, const std::vector<FrameworkInstall>& fws) {
+    if (path.find("/stubs/") != std::string::npos) return false;
+    for (const auto& n : elf.needed)
+        if (is_cuda_stack_name(n)) return true;
+    for (const auto& n : elf.dlopen_candidates)
+        if (is_cuda_stack_name(n) && versioned(n)) return true;
+    for (const auto& fw : fws)
+        if (starts_with(path, fw.root + "/")) return true;
+    auto at = path.find("-packages/");
+    if (at != std::string::npos) {
+        auto rest = std::string_view(path).substr(at + 10);
+        auto first = rest.find('/');
+        if (first != std::string_view::npos && rest.substr(first, 5) == "/lib/") return true;
+    }
+    return false;
+}
+
+void add_graph(const loader::Graph& graph, const std::map<std::string, std::set<std::string>>& dlopened,
+               const inventory::Analysis& analysis, std::map<std::string, std::size_t>& seen, Stack& stack) {
+    for (std::size_t i = 0; i < graph.objects.size(); ++i) {
+        const auto& o = graph.objects[i];
+        if (o.host_provided || o.interpreter || !o.inspected) continue;
+        auto elf = analysis.elfs.find(o.file);
+        if (elf == analysis.elfs.end()) continue;
+        auto [it, inserted] = seen.emplace(o.file, stack.objects.size());
+        if (!inserted) {
+            if (i == 0) stack.objects[it->second].consumer = true;
+            continue;
+        }
+        ElfObject object;
+        object.path = o.path;
+        object.file = o.file;
+        object.elf = &elf->second;
+        object.consumer = i == 0;
+        auto added = dlopened.find(o.file);
+        for (auto index : o.needs) {
+            const auto& r = graph.resolutions[index];
+            bool from_dlopen = added != dlopened.end() && added->second.count(r.name) > 0;
+            object.resolutions.push_back(convert(r, from_dlopen));
+        }
+        stack.objects.push_back(std::move(object));
+    }
+}
+
+}  // namespace
+
+std::string cuda_family(std::string_view name) {
+    static constexpr std::array<std::string_view, 13> prefixes = {
+        "cudnn", "cudart", "cublas", "cufft", "curand", "cusolver", "cusparse",
+        "nvrtc", "nvJitLink", "nccl", "nvinfer", "cupti", "nvblas"};
+    if (!starts_with(name, "lib")) return "";
+    auto so = name.find(".so");
+    if (so == std::string_view::npos) return "";
+    auto rest = name.substr(so + 3);
+    if (!rest.empty() && (rest[0] != '.' || !versioned(name))) return "";
+    auto stem = name.substr(3, so - 3);
+    for (auto prefix : prefixes) {
+        if (!starts_with(stem, prefix)) continue;
+        auto tail = stem.substr(prefix.size());
+        // libcudnn_ops_infer, libcublasLt, libnvinfer_plugin; not libcudart_static or libnvrtc-builtins.
+        if (tail.empty() || tail[0] == '_' || tail == "Lt" || tail == "w") {
+            if (tail == "_static") return "";
+            return std::string(stem);
+        }
+    }
+    return "";
+}
+
+Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::string image_name) {
+    Stack stack;
+    stack.image = std::move(image_name);
+    stack.platform = analysis.info.config.platform;
+    for (const auto& kv : analysis.info.config.env) {
+        auto eq = kv.find('=');
+        if (eq != std::string::npos) stack.env[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    stack.elfs = &analysis.elfs;
+    stack.targets = std::move(targets);
+    const auto files = analysis.files();
+
+    for (const auto* c : analysis.inventory.find("glibc")) {
+        stack.glibc_version = rules::Version::parse(c->version);
+        if (stack.glibc_version) break;
+    }
+    // The toolkit /usr/local/cuda names; else any toolkit; else the runtime library's own version.
+    std::string preferred;
+    if (const auto* entry = files.data_entry("/usr/local/cuda/version.json")) preferred = dir_name(entry->path);
+    for (const char* component : {"cuda-toolkit", "cudart"}) {
+        for (const auto* c : analysis.inventory.find(component)) {
+            auto v = rules::Version::parse(c->version);
+            if (!v || v->size() < 2) continue;
+            bool better = !stack.cuda_version || (!preferred.empty() && c->location == preferred);
+            if (!better) continue;
+            stack.cuda_version = v;
+            stack.cuda_version_provenance.clear();
+            for (const auto& e : c->evidence) stack.cuda_version_provenance.push_back(e.kind + " " + e.path + ": " + e.version);
+        }
+        if (stack.cuda_version) break;
+    }
+
+    stack.libraries = library_copies(analysis);
+    stack.compat_libraries = driver_copies(analysis, true);
+    stack.driver_libraries = driver_copies(analysis, false);
+    stack.frameworks = frameworks(analysis);
+
+    std::vector<std::string> roots;
+    for (const auto& [path, elf] : analysis.elfs)
+        if (wants_consumer(path, elf, stack.frameworks)) roots.push_back(path);
+
+    // dlopen names are resolved as DT_NEEDED of the object holding them; the
+    // additions are undone below so the Stack shows each file's real DT_NEEDED.
+    std::map<std::string, std::set<std::string>> dlopened;
+    std::map<std::string, std::size_t> original_size;
+    for (const auto& root : roots) {
+        auto& elf = analysis.elfs.find(root)->second;
+        std::set<std::string> have(elf.needed.begin(), elf.needed.end());
+        for (const auto& name : elf.dlopen_candidates) {
+            if (!is_cuda_stack_name(name) || !versioned(name) || have.count(name)) continue;
+            if (!original_size.count(root)) original_size[root] = elf.needed.size();
+            elf.needed.push_back(name);
+            have.insert(name);
+            dlopened[root].insert(name);
+        }
+    }
+    loader::Options options;
+    if (!analysis.info.config.working_dir.empty()) options.working_dir = analysis.info.config.working_dir;
+    std::map<std::string, std::size_t> seen;
+    try {
+        loader::Loader loader(files, options);
+        for (const auto& root : roots) {
+            try {
+                add_graph(loader.resolve(root), dlopened, analysis, seen, stack);
+            } catch (const Error&) {
+                // A root the loader cannot start from (not an object it can load) has nothing to resolve.
+            }
+        }
+    } catch (...) {
+        for (const auto& [root, size] : original_size) analysis.elfs.find(root)->second.needed.resize(size);
+        throw;
+    }
+    for (const auto& [root, size] : original_size) analysis.elfs.find(root)->second.needed.resize(size);
+    // Consumers first: reports list what the user ships before what it pulls in.
+    std::stable_partition(stack.objects.begin(), stack.objects.end(), [](const ElfObject& o) { return o.consumer; });
+    return stack;
+}
+
+}  // namespace cuvet::validate

@@ -1,0 +1,33 @@
+#include "cuvet/validate/validate.hpp"
+
+#include "cuvet/checks/registry.hpp"
+#include "cuvet/core/error.hpp"
+#include "cuvet/inventory/analysis.hpp"
+#include "cuvet/validate/stack_builder.hpp"
+
+namespace cuvet::validate {
+
+Result validate(const std::string& image_path, const Options& options, const rules::Database& db,
+                const config::Config& config) {
+    // A GPU name nobody knows is a usage error, found before the long scan.
+    for (const auto& gpu : options.targets.gpus)
+        if (db.gpu(gpu) == nullptr)
+            fail_usage("--gpu " + gpu + ": not a GPU, sm_XY or compute capability the rules database knows");
+    auto image = image::open_image(image_path, options.open);
+    inventory::AnalyzeOptions analyze;
+    analyze.workers = options.workers;
+    analyze.on_progress = options.on_progress;
+    auto analysis = inventory::analyze(*image, analyze);
+    auto stack = build_stack(analysis, options.targets, image_path);
+
+    Result result;
+    result.findings = checks::run_validate_checks(stack, db);
+    config::apply(config, result.findings);
+    if (!options.dockerfile_path.empty())
+        add_dockerfile_locations(result.findings, analysis.tree, analysis.info, options.dockerfile_path,
+                                 options.dockerfile_text);
+    result.info = analysis.info;
+    return result;
+}
+
+}  // namespace cuvet::validate
