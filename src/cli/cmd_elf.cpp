@@ -112,6 +112,14 @@ nlohmann::json facts_json(const elf::ElfInfo& info, bool from_lief = false) {
     out["has_fatbin"] = info.has_fatbin;
     out["sass"] = arch_names(info.sass_archs, "sm_");
     out["ptx"] = arch_names(info.ptx_archs, "compute_");
+    nlohmann::json sources = nlohmann::json::array();
+    for (const auto& source : info.fatbin_sources) {
+        sources.push_back({{"section", source.section},
+                           {"containers", source.containers},
+                           {"sass", arch_names(source.sass_archs, "sm_")},
+                           {"ptx", arch_names(source.ptx_archs, "compute_")}});
+    }
+    out["fatbin_sources"] = sources;
     out["dlopen_candidates"] = info.dlopen_candidates;
     return out;
 }
@@ -164,6 +172,11 @@ void print_facts(const elf::ElfInfo& info) {
     if (info.has_fatbin) {
         row("sass", joined(arch_names(info.sass_archs, "sm_")));
         row("ptx", joined(arch_names(info.ptx_archs, "compute_")));
+        for (const auto& source : info.fatbin_sources) {
+            std::printf("    %-24s %zu containers: %s %s\n", source.section.c_str(),
+                        source.containers, joined(arch_names(source.sass_archs, "sm_")).c_str(),
+                        joined(arch_names(source.ptx_archs, "compute_")).c_str());
+        }
     }
     row("dlopen candidates", joined(info.dlopen_candidates));
 }

@@ -109,7 +109,50 @@ void walk_entries(std::string_view section, std::uint64_t begin, std::uint64_t e
     }
 }
 
+// The container at `at`, when it is well formed; its end, or 0.
+std::uint64_t strict_container(std::string_view bytes, std::uint64_t at, FatbinSummary& summary) {
+    if (bytes.size() - at < container_header_size) return 0;
+    if (load_le<std::uint16_t>(bytes, at + 4) != 1 ||
+        load_le<std::uint16_t>(bytes, at + 6) != container_header_size) {
+        return 0;
+    }
+    const std::uint64_t fat_size = load_le<std::uint64_t>(bytes, at + 8);
+    if (fat_size > bytes.size() - at - container_header_size) return 0;
+    const std::uint64_t end = at + container_header_size + fat_size;
+    FatbinSummary one;
+    walk_entries(bytes, at + container_header_size, end, false, one);
+    if (one.truncated || one.entries == 0) return 0;
+    ++summary.containers;
+    summary.entries += one.entries;
+    summary.sass_archs.insert(summary.sass_archs.end(), one.sass_archs.begin(), one.sass_archs.end());
+    summary.ptx_archs.insert(summary.ptx_archs.end(), one.ptx_archs.begin(), one.ptx_archs.end());
+    return end;
+}
+
 }  // namespace
+
+FatbinSummary find_embedded_fatbins(std::string_view bytes, std::uint64_t base_offset) {
+    FatbinSummary summary;
+    // memchr for the magic's last byte runs at memory speed (a word-by-word
+    // loop measured 4x slower on libcublasLt's 110 MB .cask_resource); each
+    // hit is checked for alignment and the full magic, and a well-formed
+    // container is then skipped whole.
+    std::uint64_t from = 0;
+    while (from + container_header_size <= bytes.size()) {
+        const void* hit = std::memchr(bytes.data() + from + 3, '\xBA', bytes.size() - from - 3);
+        if (!hit) break;
+        const std::uint64_t at = static_cast<const char*>(hit) - bytes.data() - 3;
+        from = at + 1;
+        if ((base_offset + at) % 8 != 0 || bytes.size() - at < container_header_size ||
+            load_le<std::uint32_t>(bytes, at) != 0xBA55ED50) {
+            continue;
+        }
+        if (const std::uint64_t end = strict_container(bytes, at, summary)) from = end;
+    }
+    sort_unique(summary.sass_archs);
+    sort_unique(summary.ptx_archs);
+    return summary;
+}
 
 FatbinSummary parse_fatbin(std::string_view section, bool keep_entries) {
     FatbinSummary summary;

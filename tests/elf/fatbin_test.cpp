@@ -90,3 +90,24 @@ TEST_CASE("parse_fatbin stops at truncated or nonsensical entries", "[elf][fatbi
     CHECK(parse_fatbin(huge).entries == 0);
     CHECK(parse_fatbin("").containers == 0);
 }
+
+TEST_CASE("find_embedded_fatbins keeps only aligned, well-formed containers", "[elf][fatbin]") {
+    std::string data(40, 'x');  // unrelated data before
+    data += container({entry(2, 86), entry(1, 86, 80)});  // at 40: 8-byte aligned
+    data += std::string(3, '\0');
+    // A stray magic number at an aligned offset with a bogus header.
+    std::string stray;
+    put(stray, 0xBA55ED50, 4);
+    put(stray, 7, 2);
+    put(stray, 16, 2);
+    put(stray, 1u << 30, 8);
+    data += std::string((8 - data.size() % 8) % 8, '\0') + stray;
+    // A real container at an unaligned offset is not a fatbin the linker wrote.
+    data += std::string(5, '\0') + container({entry(2, 100)});
+    const auto summary = find_embedded_fatbins(data, 0);
+    CHECK(summary.containers == 1);
+    CHECK(summary.sass_archs == std::vector<int>{86});
+    CHECK(summary.ptx_archs == std::vector<int>{86});
+    // Alignment is that of the file: the same bytes at file offset 4 are unaligned.
+    CHECK(find_embedded_fatbins(data, 4).containers == 0);
+}

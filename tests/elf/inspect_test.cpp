@@ -140,3 +140,19 @@ TEST_CASE("inspect lists the SASS and PTX architectures nvcc embedded", "[elf][c
     CHECK(info.sass_archs == std::vector<int>{80});
     CHECK(info.ptx_archs == std::vector<int>{90});
 }
+
+TEST_CASE("inspect finds the fatbins libcufft keeps in .ldata", "[elf][cuda]") {
+    const std::filesystem::path cufft = "/usr/local/cuda/lib64/libcufft.so.12";
+    if (!std::filesystem::exists(cufft)) {
+        WARN("skipped: no " << cufft);
+        return;
+    }
+    const auto info = inspect_file(cufft);
+    REQUIRE(info.fatbin_sources.size() == 2);
+    CHECK(info.fatbin_sources[0].section == ".nv_fatbin");
+    CHECK(info.fatbin_sources[1].section == ".ldata");
+    CHECK(info.fatbin_sources[1].containers > 1000);
+    // .nv_fatbin alone holds sm_75 only; the kernels for newer GPUs live in .ldata.
+    CHECK(info.fatbin_sources[0].sass_archs == std::vector<int>{75});
+    CHECK(std::find(info.sass_archs.begin(), info.sass_archs.end(), 90) != info.sass_archs.end());
+}

@@ -25,6 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         (void)elf::machine_name(info->machine);
     }
     (void)elf::parse_fatbin(bytes, true);
+    (void)elf::find_embedded_fatbins(bytes, size % 8);
     (void)elf::find_dlopen_candidates(bytes);
     return 0;
 }

@@ -29,6 +29,16 @@ struct ElfInfo {
     std::vector<int> sass_archs;         // from .nv_fatbin: 80 for sm_80
     std::vector<int> ptx_archs;          // from .nv_fatbin: 90 for compute_90
     bool has_fatbin = false;
+    // Where the archs above come from, per section: .nv_fatbin, plus the
+    // sections where some CUDA libraries keep fatbins they load themselves
+    // (libcufft: .ldata; libcublasLt, cuDNN: .cask_resource). sass_archs and
+    // ptx_archs are the union of these.
+    struct FatbinSource {
+        std::string section;
+        std::vector<int> sass_archs, ptx_archs;
+        std::size_t containers = 0;
+    };
+    std::vector<FatbinSource> fatbin_sources;
     std::vector<std::string> dlopen_candidates;  // "libcudnn.so.8" strings found in .rodata
 };
 

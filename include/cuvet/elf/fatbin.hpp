@@ -29,4 +29,12 @@ struct FatbinSummary {
 // is guaranteed on each step, so the walk is bounded by the section size.
 FatbinSummary parse_fatbin(std::string_view section, bool keep_entries = false);
 
+// For sections that hold fatbins among other data (.ldata, .cask_resource):
+// containers are looked for at 8-byte aligned offsets of `bytes` (fatbins are
+// emitted as arrays of 64-bit words; `base_offset` is the file offset of
+// bytes[0], so alignment is that of the file), and a container counts only
+// when it is well formed: version 1, 16-byte header, entries that end exactly
+// at its end. A stray magic number in unrelated data is skipped.
+FatbinSummary find_embedded_fatbins(std::string_view bytes, std::uint64_t base_offset);
+
 }  // namespace cuvet::elf
