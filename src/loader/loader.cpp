@@ -346,15 +346,20 @@ private:
         auto winner = std::find_if(candidates.begin(), candidates.end(), [](const Candidate& c) {
             return loadable(c.attempt.verdict) || c.attempt.verdict == Verdict::not_elf;
         });
+        std::vector<std::string> shadowed_files;
         for (auto it = candidates.begin(); it != candidates.end(); ++it) {
             if (winner == candidates.end() || it <= winner) {
                 r.trace.push_back(it->attempt);
                 continue;
             }
+            // One entry per file: /lib/x/libfoo.so and /usr/lib/x/libfoo.so are one
+            // file on a merged-/usr image.
             if (!loadable(it->attempt.verdict) || it->file == winner->file) continue;
-            if (std::find(r.shadowed.begin(), r.shadowed.end(), it->attempt.path) ==
-                r.shadowed.end())
-                r.shadowed.push_back(it->attempt.path);
+            if (std::find(shadowed_files.begin(), shadowed_files.end(), it->file) !=
+                shadowed_files.end())
+                continue;
+            shadowed_files.push_back(it->file);
+            r.shadowed.push_back(it->attempt.path);
         }
         bool driver = options_.host_driver && is_host_driver_library(name);
         if (driver) return map_driver(std::move(r), candidates, winner, requester);
