@@ -3,7 +3,12 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
+#include "cuvet/core/error.hpp"
 #include "cuvet/lint/lint.hpp"
 #include "cuvet/rules/database.hpp"
 
@@ -182,4 +187,30 @@ TEST_CASE("inline ignores", "[lint]") {
     }
     CHECK(cuvl03 == 1);
     CHECK(cuvl07 == 0);
+}
+
+TEST_CASE("every upstream parser case lints without escaping errors", "[lint][conformance]") {
+    namespace fs = std::filesystem;
+    fs::path dir = fs::path(CUVET_SOURCE_DIR) / ".." / "shared" / "conformance" / "buildkit-parser";
+    if (const char* env = std::getenv("CUVET_CONFORMANCE_DIR"); env && *env) dir = env;
+    if (!fs::is_directory(dir)) {
+        WARN("skipped: no conformance data at " << dir.string());
+        return;
+    }
+    int linted = 0, rejected = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+        if (entry.path().filename() != "Dockerfile") continue;
+        std::ifstream in(entry.path(), std::ios::binary);
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        lint::Options options;
+        options.drivers = {"450.80.02"};
+        try {
+            lint::lint_text(text, entry.path().string(), db(), options);
+            ++linted;
+        } catch (const cuvet::Error&) {
+            ++rejected;  // docker would reject it too (negative cases, unknown instructions)
+        }
+    }
+    CHECK(linted > 20);
+    WARN("linted " << linted << " upstream Dockerfiles, " << rejected << " rejected as input errors");
 }
