@@ -1,0 +1,143 @@
+// Each scenario is an image built here that reproduces one real failure; the
+// real `cuvet validate` must name it (and nothing it must not).
+#include <catch2/catch.hpp>
+
+#include "scenarios/scenario_support.hpp"
+#include "support/cuda_image.hpp"
+#include "support/elf_fixtures.hpp"
+
+using namespace cuvet::test;
+
+namespace {
+
+const std::string sys = "/usr/lib/x86_64-linux-gnu";
+const std::string cudart12 = "/usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudart.so.12";
+
+void require_ids(const CliReport& r, std::set<std::string> must, std::set<std::string> must_not) {
+    INFO(dump(r));
+    REQUIRE(r.json.is_object());
+    for (const auto& id : must) CHECK(r.ids.count(id) >= 1);
+    for (const auto& id : must_not) CHECK(r.ids.count(id) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("scenario: TensorFlow built against cuDNN 8.6 in an image holding 8.4", "[scenario][validate]") {
+    CudaImage img;
+    img.glibc();
+    img.cuda_toolkit("11.8.89");
+    img.cudnn(sys, "8.4.1", "8.4.1.50-1+cuda11.6");
+    img.tensorflow("2.12.0", "11.8", "8", {"libcudnn.so.8", "libcudart.so.11.0"});
+    img.env = {"PATH=/usr/bin:/bin", "CUDA_VERSION=11.8.0", "NV_CUDNN_VERSION=8.4.1.50"};
+    REQUIRE(img.fs().error().empty());
+    auto r = validate_cli(img.write().string());
+    require_ids(r, {"CUV004"}, {"CUV001", "CUV002", "CUV003", "CUV005", "CUV006", "CUV014"});
+    CHECK(r.exit_code == 1);
+}
+
+TEST_CASE("scenario: libcudnn.so.8 missing", "[scenario][validate]") {
+    CudaImage img;
+    img.glibc();
+    img.cuda_toolkit("12.1.105");
+    img.fs().lib("/opt/stage/libcudnn.so.8", "libcudnn.so.8");
+    img.torch("2.1.0+cu121", "12.1", {"/opt/stage/libcudnn.so.8", cudart12});
+    std::filesystem::remove_all(img.fs().host("/opt/stage"));
+    REQUIRE(img.fs().error().empty());
+    auto r = validate_cli(img.write().string());
+    require_ids(r, {"CUV001"}, {"CUV002", "CUV003", "CUV004", "CUV006", "CUV007"});
+    CHECK(r.exit_code == 1);
+    CHECK(validate_cli(img.write().string(), {"--fail-on", "never"}).exit_code == 0);
+}
+
+TEST_CASE("scenario: a system cuDNN on LD_LIBRARY_PATH shadows torch's pip cuDNN", "[scenario][validate]") {
+    CudaImage img;
+    img.glibc();
+    img.cuda_toolkit("12.1.105");
+    img.cudnn(sys, "8.9.7", "8.9.7.29-1+cuda12.2");
+    img.cudnn_wheel("8.9.2.26", 12);
+    img.torch("2.1.0+cu121", "12.1", {site_packages + "/nvidia/cudnn/lib/libcudnn.so.8", cudart12});
+    img.env.push_back("LD_LIBRARY_PATH=/usr/local/cuda/lib64:" + sys);
+    REQUIRE(img.fs().error().empty());
+    auto r = validate_cli(img.write().string());
+    require_ids(r, {"CUV002", "CUV003"}, {"CUV001", "CUV005", "CUV006"});
+}
+
+TEST_CASE("scenario: cuDNN for CUDA 11 next to the CUDA 12 runtime", "[scenario][validate]") {
+    CudaImage img;
+    img.glibc();
+    img.cuda_toolkit("12.1.105");
+    img.cudnn(sys, "8.9.2", "8.9.2.26-1+cuda11.8");
+    img.torch("2.1.0+cu121", "12.1", {sys + "/libcudnn.so.8", cudart12});
+    REQUIRE(img.fs().error().empty());
+    auto r = validate_cli(img.write().string());
+    require_ids(r, {"CUV006"}, {"CUV001", "CUV002", "CUV003", "CUV004", "CUV005"});
+}
+
+TEST_CASE("scenario: the image needs a newer driver than the fleet's", "[scenario][validate]") {
+    CudaImage img;
+    img.glibc();
+    img.cuda_toolkit("12.4.1");
+    REQUIRE(img.fs().error().empty());
+    auto image = img.write().string();
+    auto r = validate_cli(image, {"--driver", "470.223.02", "--driver", "550.54.15"});
+    require_ids(r, {"CUV009"}, {});
+    CHECK(r.ids.size() == 1);
+    auto ok = validate_cli(image, {"--driver", "550.54.15"});
+    require_ids(ok, {}, {"CUV009"});
+    CHECK(ok.exit_code == 0);
+}
+
+TEST_CASE("scenario: a framework without SASS or PTX for the target GPU", "[scenario][validate]") {
+    const auto& fixtures = elf_fixtures();
+    if (fixtures.cuda.empty()) {
+        WARN("skipped: no nvcc");
+        return;
+    }
+    CudaImage img;
+    img.glibc();
+    std::filesystem::create_directories(img.fs().host(site_packages + "/torch/lib"));
+    std::filesystem::copy_file(fixtures.cuda, img.fs().host(site_packages + "/torch/lib/libkern.so"));
+    REQUIRE(img.fs().error().empty());
+    auto image = img.write().string();
+    require_ids(validate_cli(image, {"--gpu", "T4"}), {"CUV010"}, {});
+    require_ids(validate_cli(image, {"--gpu", "H100", "--gpu", "8.6"}), {}, {"CUV010"});
+}
+
+TEST_CASE("scenario: cuDNN sub-libraries of different releases", "[scenario][validate]") {
+    CudaImage img;
+    img.glibc();
+    img.cuda_toolkit("12.1.105");
+    img.cudnn(sys, "8.9.7", "", "8.6.0");
+    img.torch("2.1.0+cu121", "12.1", {sys + "/libcudnn.so.8", cudart12});
+    REQUIRE(img.fs().error().empty());
+    require_ids(validate_cli(img.write().string()), {"CUV005"}, {"CUV001", "CUV003", "CUV004"});
+}
+
+TEST_CASE("scenario: a clean torch image produces no findings at all", "[scenario][validate]") {
+    CudaImage img;
+    img.glibc();
+    img.cuda_toolkit("12.1.105");
+    img.cudnn_wheel("8.9.2.26", 12);
+    img.torch("2.1.0+cu121", "12.1", {site_packages + "/nvidia/cudnn/lib/libcudnn.so.8", cudart12});
+    img.env.push_back("CUDA_VERSION=12.1.105");
+    img.env.push_back("NVIDIA_REQUIRE_CUDA=cuda>=12.1");
+    REQUIRE(img.fs().error().empty());
+    auto r = validate_cli(img.write().string(), {"--driver", "535.104.05", "--gpu", "H100", "--fail-on", "info"});
+    INFO(dump(r));
+    CHECK(r.ids.empty());
+    CHECK(r.exit_code == 0);
+    for (const char* format : {"sarif", "junit", "text"}) {
+        auto out = run_cuvet({"validate", img.write().string(), "--format", format});
+        CHECK(out.exit_code == 0);
+    }
+}
+
+TEST_CASE("validate: usage and input errors have their exit codes", "[scenario][validate]") {
+    CHECK(run_cuvet({"validate", "/nonexistent/image.tar"}).exit_code == 3);
+    CHECK(run_cuvet({"validate", "/nonexistent/image.tar", "--format", "yaml"}).exit_code == 2);
+    CudaImage img;
+    auto image = img.write().string();
+    CHECK(run_cuvet({"validate", image, "--gpu", "NoSuchGPU"}).exit_code == 2);
+    CHECK(run_cuvet({"validate", image, "--driver", "abc"}).exit_code == 2);
+    CHECK(run_cuvet({"validate", image, "--fail-on", "sometimes"}).exit_code == 2);
+}
