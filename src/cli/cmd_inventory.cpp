@@ -18,19 +18,23 @@ struct InventoryArgs {
 std::string text_report(const inventory::Inventory& inv) {
     std::string out;
     const auto& d = inv.distro;
-    if (d.source.empty()) out += "distro: unknown (no os-release)\n";
-    else out += "distro: " + (d.pretty_name.empty() ? d.id + " " + d.version_id : d.pretty_name) +
-                "  (" + d.source + ")\n";
+    if (d.source.empty())
+        out += "distro: unknown (no os-release)\n";
+    else
+        out += "distro: " + (d.pretty_name.empty() ? d.id + " " + d.version_id : d.pretty_name) +
+               "  (" + d.source + ")\n";
     out += "components:\n";
     for (const auto& c : inv.components) {
         char line[512];
         std::snprintf(line, sizeof line, "  %-16s %-20s %-6s %s\n", c.name.c_str(),
-                      c.version.empty() ? "?" : c.version.c_str(), c.source.c_str(), c.location.c_str());
+                      c.version.empty() ? "?" : c.version.c_str(), c.source.c_str(),
+                      c.location.c_str());
         out += line;
         for (const auto& [key, value] : c.attributes) out += "      " + key + " = " + value + "\n";
         if (!c.versions_agree) out += "      warning: its evidence disagrees on the version\n";
         for (const auto& e : c.evidence)
-            out += "      " + e.kind + ": " + e.path + (e.version.empty() ? "" : " (" + e.version + ")") + "\n";
+            out += "      " + e.kind + ": " + e.path +
+                   (e.version.empty() ? "" : " (" + e.version + ")") + "\n";
     }
     if (!inv.env.empty()) out += "env:\n";
     for (const auto& [key, value] : inv.env) out += "  " + key + "=" + value + "\n";
@@ -60,10 +64,12 @@ int run_inventory(const InventoryArgs& args) {
 
 void add_inventory_command(CLI::App& app, Dispatch& dispatch) {
     auto args = std::make_shared<InventoryArgs>();
-    auto* command = app.add_subcommand("inventory", "every CUDA-stack component in the image, with versions and evidence");
+    auto* command = app.add_subcommand(
+        "inventory", "every CUDA-stack component in the image, with versions and evidence");
     args->image.add_to(*command);
     add_format_option(*command, args->format, {"text", "json"});
-    command->callback([args, &dispatch] { dispatch.run = [args] { return run_inventory(*args); }; });
+    command->callback(
+        [args, &dispatch] { dispatch.run = [args] { return run_inventory(*args); }; });
 }
 
 }  // namespace cuvet::cli

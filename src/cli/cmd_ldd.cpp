@@ -28,8 +28,10 @@ std::string describe(const loader::Resolution& r, const loader::Graph& g) {
     using loader::Status;
     std::string out = r.name + " => ";
     if (r.status == Status::not_found) return out + "not found";
-    if (r.status == Status::host_driver) out += "host driver (mounted by nvidia-container-toolkit)";
-    else out += r.path;
+    if (r.status == Status::host_driver)
+        out += "host driver (mounted by nvidia-container-toolkit)";
+    else
+        out += r.path;
     if (r.status == Status::error) out += " (" + r.note + ")";
     out += "  [" + std::string(loader::to_string(r.rule));
     if (r.rule == loader::Rule::rpath || r.rule == loader::Rule::runpath) out += " of " + r.source;
@@ -46,14 +48,16 @@ void print_tree(const loader::Graph& g, std::size_t object, int depth, bool trac
         out += indent + describe(r, g) + "\n";
         if (trace) {
             for (const auto& a : r.trace)
-                out += indent + "    tried " + a.path + " (" + std::string(loader::to_string(a.rule)) +
-                       ", " + std::string(loader::to_string(a.verdict)) + ")\n";
+                out += indent + "    tried " + a.path + " (" +
+                       std::string(loader::to_string(a.rule)) + ", " +
+                       std::string(loader::to_string(a.verdict)) + ")\n";
         }
         for (const auto& s : r.shadowed) out += indent + "    shadows " + s + "\n";
         if (!r.image_copy.empty() && r.status == loader::Status::host_driver)
             out += indent + "    image copy " + r.image_copy + " is replaced by the host's\n";
         else if (!r.image_copy.empty())
-            out += indent + "    warning: the image's copy hides the host driver's " + r.name + "\n";
+            out +=
+                indent + "    warning: the image's copy hides the host driver's " + r.name + "\n";
         if (r.object && !expanded[*r.object] && r.rule != loader::Rule::already_loaded) {
             expanded[*r.object] = true;
             print_tree(g, *r.object, depth + 1, trace, expanded, out);
@@ -64,16 +68,22 @@ void print_tree(const loader::Graph& g, std::size_t object, int depth, bool trac
 nlohmann::json to_json(const loader::Graph& g) {
     nlohmann::json objects = nlohmann::json::array(), resolutions = nlohmann::json::array();
     for (const auto& o : g.objects) {
-        objects.push_back({{"path", o.path}, {"file", o.file}, {"soname", o.soname},
-                           {"names", o.names}, {"loaded_by", g.objects[o.loader].path},
-                           {"host_provided", o.host_provided}, {"interpreter", o.interpreter},
+        objects.push_back({{"path", o.path},
+                           {"file", o.file},
+                           {"soname", o.soname},
+                           {"names", o.names},
+                           {"loaded_by", g.objects[o.loader].path},
+                           {"host_provided", o.host_provided},
+                           {"interpreter", o.interpreter},
                            {"inspected", o.inspected}});
     }
     for (const auto& r : g.resolutions) {
         nlohmann::json trace = nlohmann::json::array();
         for (const auto& a : r.trace)
-            trace.push_back({{"path", a.path}, {"rule", loader::to_string(a.rule)},
-                             {"source", a.source}, {"verdict", loader::to_string(a.verdict)}});
+            trace.push_back({{"path", a.path},
+                             {"rule", loader::to_string(a.rule)},
+                             {"source", a.source},
+                             {"verdict", loader::to_string(a.verdict)}});
         nlohmann::json item = {{"name", r.name},
                                {"requester", g.objects[r.requester].path},
                                {"status", loader::to_string(r.status)},
@@ -88,7 +98,7 @@ nlohmann::json to_json(const loader::Graph& g) {
         resolutions.push_back(std::move(item));
     }
     return {{"objects", objects}, {"resolutions", resolutions}, {"default_dirs", g.default_dirs},
-            {"lib", g.lib_dst}, {"notes", g.notes}, {"ok", g.ok()}};
+            {"lib", g.lib_dst},   {"notes", g.notes},           {"ok", g.ok()}};
 }
 
 int run_ldd(const LddArgs& args) {
@@ -110,7 +120,8 @@ int run_ldd(const LddArgs& args) {
     if (args.ld_library_path_set) options.ld_library_path = args.ld_library_path;
     if (!args.hwcaps.empty()) options.hwcaps = args.hwcaps;
     options.host_driver = !args.no_host_driver;
-    if (!analysis.info.config.working_dir.empty()) options.working_dir = analysis.info.config.working_dir;
+    if (!analysis.info.config.working_dir.empty())
+        options.working_dir = analysis.info.config.working_dir;
     auto graph = loader::Loader(analysis.files(), options).resolve(args.program);
 
     if (args.format == "json") {
@@ -134,15 +145,19 @@ int run_ldd(const LddArgs& args) {
 
 void add_ldd_command(CLI::App& app, Dispatch& dispatch) {
     auto args = std::make_shared<LddArgs>();
-    auto* command = app.add_subcommand("ldd", "what the dynamic loader would load for a program in the image");
+    auto* command =
+        app.add_subcommand("ldd", "what the dynamic loader would load for a program in the image");
     args->image.add_to(*command);
-    command->add_option("PATH", args->program, "absolute path of the program or library in the image")
+    command
+        ->add_option("PATH", args->program, "absolute path of the program or library in the image")
         ->required();
-    command->add_option("--ld-library-path", args->ld_library_path,
-                        "use this LD_LIBRARY_PATH instead of the image's Env")
+    command
+        ->add_option("--ld-library-path", args->ld_library_path,
+                     "use this LD_LIBRARY_PATH instead of the image's Env")
         ->each([args](const std::string&) { args->ld_library_path_set = true; });
-    command->add_option("--hwcaps", args->hwcaps,
-                        "glibc-hwcaps levels the host supports, best first (default x86-64-v3 x86-64-v2)");
+    command->add_option(
+        "--hwcaps", args->hwcaps,
+        "glibc-hwcaps levels the host supports, best first (default x86-64-v3 x86-64-v2)");
     command->add_flag("--no-host-driver", args->no_host_driver,
                       "do not assume nvidia-container-toolkit mounts the driver libraries");
     command->add_flag("--trace", args->trace, "show every path tried");

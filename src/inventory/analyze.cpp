@@ -17,7 +17,9 @@ bool ends_with(std::string_view s, std::string_view tail) {
     return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
 }
 
-bool starts_with(std::string_view s, std::string_view head) { return s.substr(0, head.size()) == head; }
+bool starts_with(std::string_view s, std::string_view head) {
+    return s.substr(0, head.size()) == head;
+}
 
 // dist-info METADATA of the distributions the inventory maps (a big image
 // has thousands of others; their dir names are all it needs).
@@ -50,7 +52,7 @@ bool wants_text(const image::FileEntry& entry) {
     if (entry.type != image::FileType::regular || entry.size > max_text_size) return false;
     const std::string& p = entry.path;
     static const std::set<std::string, std::less<>> exact = {
-        "/etc/os-release", "/usr/lib/os-release", "/etc/ld.so.cache", "/etc/ld.so.conf",
+        "/etc/os-release",      "/usr/lib/os-release", "/etc/ld.so.cache",   "/etc/ld.so.conf",
         "/var/lib/dpkg/status", "/etc/debian_version", "/etc/redhat-release"};
     if (exact.count(p) != 0) return true;
     if (starts_with(p, "/etc/ld.so.conf.d/") || starts_with(p, "/var/lib/dpkg/status.d/"))
@@ -142,7 +144,8 @@ Analysis analyze(const image::Image& image, const AnalyzeOptions& options) {
     };
     analysis.tree = image.scan(scan);
 
-    auto stale = [&](const std::string& path, const std::map<std::string, int, std::less<>>& layers) {
+    auto stale = [&](const std::string& path,
+                     const std::map<std::string, int, std::less<>>& layers) {
         const auto* entry = analysis.tree.find(path);
         auto it = layers.find(path);
         return entry == nullptr || entry->type != image::FileType::regular ||

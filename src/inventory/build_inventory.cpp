@@ -26,7 +26,8 @@ Distro read_distro(const Analysis& analysis) {
     for (const char* path : {"/etc/os-release", "/usr/lib/os-release"}) {
         auto it = analysis.texts.find(path);
         const auto* entry = analysis.tree.find(path);
-        if (it == analysis.texts.end() && entry != nullptr && entry->type == image::FileType::symlink) {
+        if (it == analysis.texts.end() && entry != nullptr &&
+            entry->type == image::FileType::symlink) {
             auto resolved = analysis.tree.resolve(path);
             it = analysis.texts.find(resolved.path);
         }
@@ -37,11 +38,15 @@ Distro read_distro(const Analysis& analysis) {
             if (eq == std::string::npos) continue;
             auto key = line.substr(0, eq);
             auto value = line.substr(eq + 1);
-            if (value.size() >= 2 && (value[0] == '"' || value[0] == '\'') && value.back() == value[0])
+            if (value.size() >= 2 && (value[0] == '"' || value[0] == '\'') &&
+                value.back() == value[0])
                 value = value.substr(1, value.size() - 2);
-            if (key == "ID") distro.id = value;
-            else if (key == "VERSION_ID") distro.version_id = value;
-            else if (key == "PRETTY_NAME") distro.pretty_name = value;
+            if (key == "ID")
+                distro.id = value;
+            else if (key == "VERSION_ID")
+                distro.version_id = value;
+            else if (key == "PRETTY_NAME")
+                distro.pretty_name = value;
         }
         distro.source = it->first;
         break;
@@ -53,8 +58,9 @@ Distro read_distro(const Analysis& analysis) {
 // GLIBC_2.x version definitions of libc.so.6.
 void glibc_facts(const Analysis& analysis, detail::Facts& out) {
     for (const char* path :
-         {"/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/x86_64-linux-gnu/libc.so.6", "/lib64/libc.so.6",
-          "/usr/lib64/libc.so.6", "/lib/aarch64-linux-gnu/libc.so.6", "/usr/lib/aarch64-linux-gnu/libc.so.6"}) {
+         {"/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/x86_64-linux-gnu/libc.so.6",
+          "/lib64/libc.so.6", "/usr/lib64/libc.so.6", "/lib/aarch64-linux-gnu/libc.so.6",
+          "/usr/lib/aarch64-linux-gnu/libc.so.6"}) {
         auto resolved = analysis.tree.resolve(path);
         if (resolved.status != image::Resolution::Status::ok || resolved.entry == nullptr) continue;
         const auto* data = analysis.tree.data_entry(*resolved.entry);
@@ -93,7 +99,8 @@ void glibc_facts(const Analysis& analysis, detail::Facts& out) {
 
 bool interesting_env(const std::string& key) {
     static const std::regex pattern(
-        "LD_LIBRARY_PATH|LD_PRELOAD|PYTHONPATH|CONDA_PREFIX|(NVIDIA|CUDA|NV|CUDNN|NCCL|TENSORRT|TRT)_.*");
+        "LD_LIBRARY_PATH|LD_PRELOAD|PYTHONPATH|CONDA_PREFIX|(NVIDIA|CUDA|NV|CUDNN|NCCL|TENSORRT|"
+        "TRT)_.*");
     return std::regex_match(key, pattern);
 }
 
@@ -114,7 +121,8 @@ std::vector<Component> merge(detail::Facts facts) {
                 c.version = f->version;
             }
             if (f->source != "files") c.source = f->source;
-            if (!f->file.empty() && std::find(c.files.begin(), c.files.end(), f->file) == c.files.end())
+            if (!f->file.empty() &&
+                std::find(c.files.begin(), c.files.end(), f->file) == c.files.end())
                 c.files.push_back(f->file);
             for (const auto& [k, v] : f->attributes) c.attributes.emplace(k, v);
             c.evidence.push_back(f->evidence);

@@ -21,14 +21,14 @@ struct Fact {
     std::string source;  // "pip", "conda", "dpkg", "toolkit", "files"
     int rank = rank_file_name;
     Evidence evidence;
-    std::string file;    // a library file of the copy
+    std::string file;  // a library file of the copy
     std::map<std::string, std::string> attributes;
 };
 
 using Facts = std::vector<Fact>;
 
-void library_facts(const Analysis& analysis, Facts& out);    // libX.so.V file names
-void package_facts(const Analysis& analysis, Facts& out);    // dist-info, dpkg, conda-meta
+void library_facts(const Analysis& analysis, Facts& out);       // libX.so.V file names
+void package_facts(const Analysis& analysis, Facts& out);       // dist-info, dpkg, conda-meta
 void version_file_facts(const Analysis& analysis, Facts& out);  // headers, version.json, *.py
 
 // The copy a file belongs to: its dir without lib/include suffixes

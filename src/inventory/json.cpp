@@ -13,14 +13,10 @@ nlohmann::json to_json(const Inventory& inventory) {
     out["env"] = inventory.env;
     auto& components = out["components"] = nlohmann::json::array();
     for (const auto& c : inventory.components) {
-        nlohmann::json item = {{"name", c.name},
-                               {"category", c.category},
-                               {"version", c.version},
-                               {"source", c.source},
-                               {"location", c.location},
-                               {"versions_agree", c.versions_agree},
-                               {"files", c.files},
-                               {"attributes", c.attributes}};
+        nlohmann::json item = {{"name", c.name},         {"category", c.category},
+                               {"version", c.version},   {"source", c.source},
+                               {"location", c.location}, {"versions_agree", c.versions_agree},
+                               {"files", c.files},       {"attributes", c.attributes}};
         auto& evidence = item["evidence"] = nlohmann::json::array();
         for (const auto& e : c.evidence)
             evidence.push_back(

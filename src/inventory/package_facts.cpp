@@ -1,6 +1,5 @@
 // Versions from package managers: pip dist-info, dpkg status, conda-meta.
 #include <nlohmann/json.hpp>
-
 #include <regex>
 #include <sstream>
 
@@ -16,18 +15,20 @@ struct Mapping {
 
 // pip distribution names (normalised: lower case, '-' and '.' as '_').
 std::optional<Mapping> pip_mapping(const std::string& dist) {
-    static const std::regex nvidia_lib(R"(nvidia_(cudnn|cublas|cufft|curand|cusolver|cusparse|nccl|nvjitlink|cuda_runtime|cuda_nvrtc)(_cu\d+)?)");
+    static const std::regex nvidia_lib(
+        R"(nvidia_(cudnn|cublas|cufft|curand|cusolver|cusparse|nccl|nvjitlink|cuda_runtime|cuda_nvrtc)(_cu\d+)?)");
     std::smatch m;
     if (std::regex_match(dist, m, nvidia_lib)) {
-        static const std::map<std::string, std::string> names = {
-            {"cuda_runtime", "cudart"}, {"cuda_nvrtc", "nvrtc"}};
+        static const std::map<std::string, std::string> names = {{"cuda_runtime", "cudart"},
+                                                                 {"cuda_nvrtc", "nvrtc"}};
         auto lib = m[1].str();
         auto it = names.find(lib);
         return Mapping{it == names.end() ? lib : it->second, "cuda-library", "nvidia/" + lib};
     }
     static const std::vector<std::pair<std::regex, Mapping>> frameworks = {
         {std::regex("torch"), {"torch", "framework", "torch"}},
-        {std::regex("tensorflow(_gpu|_cpu|_intel)?|tf_nightly"), {"tensorflow", "framework", "tensorflow"}},
+        {std::regex("tensorflow(_gpu|_cpu|_intel)?|tf_nightly"),
+         {"tensorflow", "framework", "tensorflow"}},
         {std::regex("onnxruntime(_gpu)?"), {"onnxruntime", "framework", "onnxruntime"}},
         {std::regex("jax"), {"jax", "framework", "jax"}},
         {std::regex("jaxlib"), {"jaxlib", "framework", "jaxlib"}},
@@ -36,7 +37,8 @@ std::optional<Mapping> pip_mapping(const std::string& dist) {
         {std::regex("cupy(_cuda\\d+x?)?"), {"cupy", "framework", "cupy"}},
         {std::regex("paddlepaddle(_gpu)?"), {"paddle", "framework", "paddle"}},
         {std::regex("tensorrt(_cu\\d+)?_libs"), {"tensorrt", "cuda-library", "tensorrt_libs"}},
-        {std::regex("tensorrt(_cu\\d+)?(_bindings)?"), {"tensorrt-python", "framework", "tensorrt"}},
+        {std::regex("tensorrt(_cu\\d+)?(_bindings)?"),
+         {"tensorrt-python", "framework", "tensorrt"}},
     };
     for (const auto& [re, mapping] : frameworks)
         if (std::regex_match(dist, re)) return mapping;
@@ -57,12 +59,15 @@ std::string header_field(std::string_view text, std::string_view field) {
     std::size_t at = 0;
     while (at < text.size()) {
         auto nl = text.find('\n', at);
-        auto line = text.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
+        auto line =
+            text.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
         if (line.empty()) break;  // end of the header block
         if (line.substr(0, key.size()) == key) {
             auto value = line.substr(key.size());
-            while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
-            while (!value.empty() && (value.back() == '\r' || value.back() == ' ')) value.remove_suffix(1);
+            while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+                value.remove_prefix(1);
+            while (!value.empty() && (value.back() == '\r' || value.back() == ' '))
+                value.remove_suffix(1);
             return std::string(value);
         }
         if (nl == std::string_view::npos) break;
@@ -121,14 +126,16 @@ std::string upstream_version(std::string version) {
 }
 
 std::optional<Mapping> dpkg_mapping(const std::string& package) {
-    static const std::regex toolkit(R"((cuda-cudart|libcublas|libcufft|libcurand|libcusolver|libcusparse|cuda-nvrtc|libnvjitlink|cuda-compat)-(\d+)-(\d+))");
-    static const std::regex system(R"(lib(cudnn|cudart|cublas|cublaslt|cufft|curand|cusolver|cusparse|nvrtc|nvjitlink|nccl|nvinfer)(\d+)(-cuda-\d+)?)");
+    static const std::regex toolkit(
+        R"((cuda-cudart|libcublas|libcufft|libcurand|libcusolver|libcusparse|cuda-nvrtc|libnvjitlink|cuda-compat)-(\d+)-(\d+))");
+    static const std::regex system(
+        R"(lib(cudnn|cudart|cublas|cublaslt|cufft|curand|cusolver|cusparse|nvrtc|nvjitlink|nccl|nvinfer)(\d+)(-cuda-\d+)?)");
     std::smatch m;
     if (std::regex_match(package, m, toolkit)) {
         static const std::map<std::string, std::string> names = {
-            {"cuda-cudart", "cudart"}, {"libcublas", "cublas"}, {"libcufft", "cufft"},
-            {"libcurand", "curand"}, {"libcusolver", "cusolver"}, {"libcusparse", "cusparse"},
-            {"cuda-nvrtc", "nvrtc"}, {"libnvjitlink", "nvjitlink"}, {"cuda-compat", "libcuda"}};
+            {"cuda-cudart", "cudart"}, {"libcublas", "cublas"},       {"libcufft", "cufft"},
+            {"libcurand", "curand"},   {"libcusolver", "cusolver"},   {"libcusparse", "cusparse"},
+            {"cuda-nvrtc", "nvrtc"},   {"libnvjitlink", "nvjitlink"}, {"cuda-compat", "libcuda"}};
         std::string root = "/usr/local/cuda-" + m[2].str() + "." + m[3].str();
         bool compat = m[1] == "cuda-compat";
         return Mapping{names.at(m[1].str()), compat ? "driver" : "cuda-library",
@@ -148,7 +155,8 @@ void dpkg_paragraphs(const std::string& path, const std::string& text, Facts& ou
     std::size_t at = 0;
     while (at < text.size()) {
         auto end = text.find("\n\n", at);
-        auto para = std::string_view(text).substr(at, end == std::string::npos ? std::string::npos : end - at + 1);
+        auto para = std::string_view(text).substr(
+            at, end == std::string::npos ? std::string::npos : end - at + 1);
         at = end == std::string::npos ? text.size() : end + 2;
         auto package = header_field(para, "Package");
         auto mapping = dpkg_mapping(package);

@@ -14,7 +14,8 @@ std::string quoted_at(std::string_view text, std::size_t pos) {
     if (pos >= text.size() || (text[pos] != '\'' && text[pos] != '"')) return "";
     char quote = text[pos];
     auto end = text.find(quote, pos + 1);
-    if (end == std::string_view::npos || text.substr(pos, end - pos).find('\n') != std::string_view::npos)
+    if (end == std::string_view::npos ||
+        text.substr(pos, end - pos).find('\n') != std::string_view::npos)
         return "";
     return std::string(text.substr(pos + 1, end - pos - 1));
 }
@@ -39,7 +40,8 @@ std::string python_value(std::string_view text, std::string_view key) {
             auto nl = text.find('\n', pos);
             if (eq != std::string_view::npos && eq < nl) pos = eq;
         }
-        if (pos < text.size() && text[pos] == '=' && (pos + 1 >= text.size() || text[pos + 1] != '=')) {
+        if (pos < text.size() && text[pos] == '=' &&
+            (pos + 1 >= text.size() || text[pos + 1] != '=')) {
             auto value = quoted_at(text, pos + 1);
             if (!value.empty()) return value;
         }
@@ -91,10 +93,17 @@ std::string base_of(std::string_view path) {
 }
 
 std::string root_of_dir(std::string_view dir) {
-    static const std::string_view suffixes[] = {
-        "/targets/x86_64-linux/lib", "/targets/sbsa-linux/lib", "/targets/x86_64-linux/include",
-        "/targets/sbsa-linux/include", "/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
-        "/include/x86_64-linux-gnu", "/include/aarch64-linux-gnu", "/lib64", "/lib", "/include"};
+    static const std::string_view suffixes[] = {"/targets/x86_64-linux/lib",
+                                                "/targets/sbsa-linux/lib",
+                                                "/targets/x86_64-linux/include",
+                                                "/targets/sbsa-linux/include",
+                                                "/lib/x86_64-linux-gnu",
+                                                "/lib/aarch64-linux-gnu",
+                                                "/include/x86_64-linux-gnu",
+                                                "/include/aarch64-linux-gnu",
+                                                "/lib64",
+                                                "/lib",
+                                                "/include"};
     std::string root(dir);
     for (auto suffix : suffixes) {
         if (root.size() >= suffix.size() &&

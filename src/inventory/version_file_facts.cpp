@@ -41,13 +41,17 @@ void header_fact(const std::string& path, const std::string& text, Facts& out) {
     auto root = root_of_dir(dir_of(path));
     if (name.rfind("cudnn_version", 0) == 0 || name == "cudnn.h" || name.rfind("cudnn_v", 0) == 0) {
         auto version = join_defines(text, {"CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL"});
-        if (!version.empty()) out.push_back(make("cudnn", "cuda-library", version, root, "header", path));
+        if (!version.empty())
+            out.push_back(make("cudnn", "cuda-library", version, root, "header", path));
     } else if (name == "nccl.h") {
         auto version = join_defines(text, {"NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH"});
-        if (!version.empty()) out.push_back(make("nccl", "cuda-library", version, root, "header", path));
+        if (!version.empty())
+            out.push_back(make("nccl", "cuda-library", version, root, "header", path));
     } else if (name == "NvInferVersion.h") {
-        auto version = join_defines(text, {"NV_TENSORRT_MAJOR", "NV_TENSORRT_MINOR", "NV_TENSORRT_PATCH"});
-        if (!version.empty()) out.push_back(make("tensorrt", "cuda-library", version, root, "header", path));
+        auto version =
+            join_defines(text, {"NV_TENSORRT_MAJOR", "NV_TENSORRT_MINOR", "NV_TENSORRT_PATCH"});
+        if (!version.empty())
+            out.push_back(make("tensorrt", "cuda-library", version, root, "header", path));
     } else if (name == "cuda_runtime_api.h") {
         auto v = c_define(text, "CUDART_VERSION");  // 12040 = 12.4
         if (v.size() >= 4) {
@@ -72,9 +76,9 @@ void toolkit_fact(const std::string& path, const std::string& text, Facts& out) 
     auto json = nlohmann::json::parse(text, nullptr, false);
     if (!json.is_object()) return;
     static const std::map<std::string, std::string> keys = {
-        {"cuda", "cuda-toolkit"},      {"cuda_cudart", "cudart"},  {"libcublas", "cublas"},
-        {"libcufft", "cufft"},         {"libcurand", "curand"},    {"libcusolver", "cusolver"},
-        {"libcusparse", "cusparse"},   {"cuda_nvrtc", "nvrtc"},    {"libnvjitlink", "nvjitlink"},
+        {"cuda", "cuda-toolkit"},    {"cuda_cudart", "cudart"}, {"libcublas", "cublas"},
+        {"libcufft", "cufft"},       {"libcurand", "curand"},   {"libcusolver", "cusolver"},
+        {"libcusparse", "cusparse"}, {"cuda_nvrtc", "nvrtc"},   {"libnvjitlink", "nvjitlink"},
         {"cuda_nvcc", "nvcc"}};
     for (const auto& [key, component] : keys) {
         auto item = json.find(key);
@@ -89,8 +93,8 @@ void toolkit_fact(const std::string& path, const std::string& text, Facts& out) 
 
 // A framework's own version file: root is its package dir.
 void python_fact(const std::string& path, const std::string& text, Facts& out) {
-    auto set = [&](const std::string& component, const std::string& root, const std::string& version,
-                   std::map<std::string, std::string> attributes) {
+    auto set = [&](const std::string& component, const std::string& root,
+                   const std::string& version, std::map<std::string, std::string> attributes) {
         for (auto it = attributes.begin(); it != attributes.end();)
             it = it->second.empty() ? attributes.erase(it) : std::next(it);
         if (version.empty() && attributes.empty()) return;
@@ -101,7 +105,8 @@ void python_fact(const std::string& path, const std::string& text, Facts& out) {
     auto dir = dir_of(path);
     if (ends_with(path, "/torch/version.py")) {
         set("torch", dir, python_value(text, "__version__"),
-            {{"cuda", python_value(text, "cuda")}, {"hip", python_value(text, "hip")},
+            {{"cuda", python_value(text, "cuda")},
+             {"hip", python_value(text, "hip")},
              {"git_version", python_value(text, "git_version")}});
     } else if (ends_with(path, "/tensorflow/python/platform/build_info.py")) {
         set("tensorflow", dir_of(dir_of(dir)), "",
@@ -132,10 +137,12 @@ void python_fact(const std::string& path, const std::string& text, Facts& out) {
 
 void version_file_facts(const Analysis& analysis, Facts& out) {
     for (const auto& [path, text] : analysis.texts) {
-        if (ends_with(path, ".h")) header_fact(path, text, out);
+        if (ends_with(path, ".h"))
+            header_fact(path, text, out);
         else if (ends_with(path, "/version.json") || ends_with(path, "/version.txt"))
             toolkit_fact(path, text, out);
-        else if (ends_with(path, ".py")) python_fact(path, text, out);
+        else if (ends_with(path, ".py"))
+            python_fact(path, text, out);
     }
     // ONNX Runtime's CUDA execution provider is a library beside it.
     for (const auto& [path, entry] : analysis.tree.entries()) {

@@ -8,12 +8,12 @@ namespace {
 
 // Layouts from glibc's sysdeps/generic/dl-cache.h. Every read below is
 // bounds-checked: the cache comes from an untrusted image.
-constexpr std::string_view old_magic = "ld.so-1.7.0";            // followed by nlibs
-constexpr std::string_view new_magic = "glibc-ld.so.cache1.1";   // magic + version
-constexpr std::size_t old_header_size = 16;   // magic[11] padded + uint32 nlibs
-constexpr std::size_t old_entry_size = 12;    // int32 flags, uint32 key, value
-constexpr std::size_t new_header_size = 48;   // see struct cache_file_new
-constexpr std::size_t new_entry_size = 24;    // + uint32 osversion, uint64 hwcap
+constexpr std::string_view old_magic = "ld.so-1.7.0";           // followed by nlibs
+constexpr std::string_view new_magic = "glibc-ld.so.cache1.1";  // magic + version
+constexpr std::size_t old_header_size = 16;                     // magic[11] padded + uint32 nlibs
+constexpr std::size_t old_entry_size = 12;                      // int32 flags, uint32 key, value
+constexpr std::size_t new_header_size = 48;                     // see struct cache_file_new
+constexpr std::size_t new_entry_size = 24;                      // + uint32 osversion, uint64 hwcap
 constexpr std::uint32_t extension_magic = 0xeaa42174;
 constexpr std::uint32_t extension_tag_glibc_hwcaps = 1;
 constexpr std::uint64_t hwcap_extension_bit = 1ULL << 62;

@@ -71,7 +71,8 @@ void read_one(const ImageFiles& files, const std::string& path, LdConf& conf, in
         // One or more dirs; ldconfig splits on white space, ':' and ','.
         std::string rest = word;
         for (std::string more; words >> more;) rest += " " + more;
-        std::replace_if(rest.begin(), rest.end(), [](char c) { return c == ':' || c == ','; }, ' ');
+        std::replace_if(
+            rest.begin(), rest.end(), [](char c) { return c == ':' || c == ','; }, ' ');
         std::istringstream dirs(rest);
         for (std::string dir; dirs >> dir;) {
             dir = dir.substr(0, dir.find('='));  // "dir=libc6": an old type suffix

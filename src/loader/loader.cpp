@@ -35,40 +35,62 @@ std::string basename_of(std::string_view path) {
 
 std::string_view to_string(Rule rule) {
     switch (rule) {
-        case Rule::path: return "path";
-        case Rule::already_loaded: return "already-loaded";
-        case Rule::rpath: return "rpath";
-        case Rule::ld_library_path: return "ld-library-path";
-        case Rule::runpath: return "runpath";
-        case Rule::ld_cache: return "ld-cache";
-        case Rule::ld_conf: return "ld-conf";
-        case Rule::default_dirs: return "default-dirs";
-        case Rule::host_driver: return "host-driver";
-        case Rule::none: return "none";
+        case Rule::path:
+            return "path";
+        case Rule::already_loaded:
+            return "already-loaded";
+        case Rule::rpath:
+            return "rpath";
+        case Rule::ld_library_path:
+            return "ld-library-path";
+        case Rule::runpath:
+            return "runpath";
+        case Rule::ld_cache:
+            return "ld-cache";
+        case Rule::ld_conf:
+            return "ld-conf";
+        case Rule::default_dirs:
+            return "default-dirs";
+        case Rule::host_driver:
+            return "host-driver";
+        case Rule::none:
+            return "none";
     }
     return "none";
 }
 
 std::string_view to_string(Verdict verdict) {
     switch (verdict) {
-        case Verdict::loaded: return "loaded";
-        case Verdict::absent: return "absent";
-        case Verdict::not_regular: return "not a regular file";
-        case Verdict::wrong_class: return "wrong ELF class";
-        case Verdict::wrong_machine: return "wrong machine";
-        case Verdict::not_elf: return "not an ELF file";
-        case Verdict::not_inspected: return "not inspected";
-        case Verdict::stale_cache: return "stale cache entry";
+        case Verdict::loaded:
+            return "loaded";
+        case Verdict::absent:
+            return "absent";
+        case Verdict::not_regular:
+            return "not a regular file";
+        case Verdict::wrong_class:
+            return "wrong ELF class";
+        case Verdict::wrong_machine:
+            return "wrong machine";
+        case Verdict::not_elf:
+            return "not an ELF file";
+        case Verdict::not_inspected:
+            return "not inspected";
+        case Verdict::stale_cache:
+            return "stale cache entry";
     }
     return "absent";
 }
 
 std::string_view to_string(Status status) {
     switch (status) {
-        case Status::found: return "found";
-        case Status::host_driver: return "host-driver";
-        case Status::not_found: return "not-found";
-        case Status::error: return "error";
+        case Status::found:
+            return "found";
+        case Status::host_driver:
+            return "host-driver";
+        case Status::not_found:
+            return "not-found";
+        case Status::error:
+            return "error";
     }
     return "not-found";
 }
@@ -209,7 +231,8 @@ private:
                   std::string_view name, Rule rule, const std::string& source) const {
         for (const auto& dir : dirs) {
             for (const auto& level : options_.hwcaps)
-                try_path(out, detail::join_dir(dir, "glibc-hwcaps/" + level + "/" + std::string(name)),
+                try_path(out,
+                         detail::join_dir(dir, "glibc-hwcaps/" + level + "/" + std::string(name)),
                          rule, source);
             try_path(out, detail::join_dir(dir, name), rule, source);
         }
@@ -389,10 +412,10 @@ private:
     // still shadows them — the classic "stub libcuda.so.1 on the path".
     std::size_t map_driver(Resolution r, const std::vector<Candidate>& candidates,
                            std::vector<Candidate>::const_iterator winner, std::size_t requester) {
-        bool early = winner != candidates.end() &&
-                     (winner->attempt.rule == Rule::rpath || winner->attempt.rule == Rule::runpath ||
-                      winner->attempt.rule == Rule::ld_library_path ||
-                      winner->attempt.rule == Rule::path);
+        bool early =
+            winner != candidates.end() &&
+            (winner->attempt.rule == Rule::rpath || winner->attempt.rule == Rule::runpath ||
+             winner->attempt.rule == Rule::ld_library_path || winner->attempt.rule == Rule::path);
         if (early && loadable(winner->attempt.verdict)) {
             r.status = Status::found;
             r.rule = winner->attempt.rule;
@@ -489,9 +512,12 @@ Graph Loader::resolve(std::string_view program) const {
     } else {
         dirs = {"/lib", "/usr/lib"};
     }
-    if (s.options.lib) lib_dst = *s.options.lib;
-    else if (s.debian_layout && !triplet.empty()) lib_dst = "lib/" + triplet;
-    else lib_dst = info->is_64bit ? "lib64" : "lib";
+    if (s.options.lib)
+        lib_dst = *s.options.lib;
+    else if (s.debian_layout && !triplet.empty())
+        lib_dst = "lib/" + triplet;
+    else
+        lib_dst = info->is_64bit ? "lib64" : "lib";
     graph.default_dirs = std::move(dirs);
     graph.lib_dst = std::move(lib_dst);
 

@@ -1,6 +1,5 @@
 // `cuvet inventory` end to end: text and the documented JSON schema.
 #include <catch2/catch.hpp>
-
 #include <nlohmann/json.hpp>
 
 #include "support/process.hpp"
@@ -15,8 +14,10 @@ TEST_CASE("cuvet inventory: text and JSON", "[inventory][cli]") {
     test::Rootfs root;
     root.lib("/usr/lib/x86_64-linux-gnu/libcudnn.so.9.19.0", "libcudnn.so.9");
     root.lib("/opt/conda/lib/libcudnn.so.9.1.0", "libcudnn.so.9");
-    root.write("/opt/conda/conda-meta/cudnn-9.1.0.70-h1_0.json", R"({"name":"cudnn","version":"9.1.0.70"})");
-    root.write("/etc/os-release", "ID=ubuntu\nVERSION_ID=\"24.04\"\nPRETTY_NAME=\"Ubuntu 24.04.1 LTS\"\n");
+    root.write("/opt/conda/conda-meta/cudnn-9.1.0.70-h1_0.json",
+               R"({"name":"cudnn","version":"9.1.0.70"})");
+    root.write("/etc/os-release",
+               "ID=ubuntu\nVERSION_ID=\"24.04\"\nPRETTY_NAME=\"Ubuntu 24.04.1 LTS\"\n");
     REQUIRE(root.error().empty());
 
     auto text = test::run_cuvet({"inventory", root.root().string()});
@@ -37,8 +38,8 @@ TEST_CASE("cuvet inventory: text and JSON", "[inventory][cli]") {
     CHECK(cudnn == std::vector<std::pair<std::string, std::string>>{{"/opt/conda", "9.1.0.70"},
                                                                     {"/usr", "9.19.0"}});
     for (const auto& c : out["components"])
-        for (const char* key : {"name", "category", "version", "source", "location", "versions_agree",
-                                "files", "attributes", "evidence"})
+        for (const char* key : {"name", "category", "version", "source", "location",
+                                "versions_agree", "files", "attributes", "evidence"})
             CHECK(c.contains(key));
 
     auto bad = test::run_cuvet({"inventory", "/nonexistent/image.tar"});

@@ -2,7 +2,6 @@
 // apt packages, conda — built at test time with real compiled libraries,
 // and of the real CUDA install of the build machine when there is one.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 
 #include "cuvet/image/image.hpp"
@@ -58,21 +57,26 @@ TEST_CASE("inventory: pip layout beside a system cuDNN", "[inventory]") {
     root.lib(site + "/nvidia/cublas/lib/libcublas.so.12", "libcublas.so.12");
     root.write(site + "/nvidia_cublas_cu12-12.4.5.8.dist-info/METADATA",
                "Name: nvidia-cublas-cu12\nVersion: 12.4.5.8\n");
-    root.lib(site + "/torch/lib/libtorch_cuda.so", "libtorch_cuda.so",
-             {site + "/nvidia/cudnn/lib/libcudnn.so.9", site + "/nvidia/cublas/lib/libcublas.so.12"},
-             "-Wl,--disable-new-dtags -Wl,-rpath,'$ORIGIN/../../nvidia/cublas/lib:$ORIGIN/../../nvidia/cudnn/lib'");
+    root.lib(
+        site + "/torch/lib/libtorch_cuda.so", "libtorch_cuda.so",
+        {site + "/nvidia/cudnn/lib/libcudnn.so.9", site + "/nvidia/cublas/lib/libcublas.so.12"},
+        "-Wl,--disable-new-dtags "
+        "-Wl,-rpath,'$ORIGIN/../../nvidia/cublas/lib:$ORIGIN/../../nvidia/cudnn/lib'");
     root.write(site + "/torch/version.py",
                "from typing import Optional\n__version__ = '2.4.0+cu124'\ndebug = False\n"
                "cuda: Optional[str] = '12.4'\ngit_version = 'abc'\nhip: Optional[str] = None\n");
-    root.write(site + "/torch-2.4.0+cu124.dist-info/METADATA", "Name: torch\nVersion: 2.4.0+cu124\n");
+    root.write(site + "/torch-2.4.0+cu124.dist-info/METADATA",
+               "Name: torch\nVersion: 2.4.0+cu124\n");
     // A system cuDNN 9 of another version: the loader must pick the wheel's.
     root.lib("/usr/lib/x86_64-linux-gnu/libcudnn.so.9.0.0", "libcudnn.so.9");
     root.symlink("/usr/lib/x86_64-linux-gnu/libcudnn.so.9", "libcudnn.so.9.0.0");
-    root.write("/var/lib/dpkg/status",
-               "Package: libcudnn9-cuda-12\nStatus: install ok installed\nVersion: 9.0.0.312-1\n\n"
-               "Package: libc6\nStatus: install ok installed\nVersion: 2.36-9+deb12u4\n\n"
-               "Package: libcudnn8\nStatus: deinstall ok config-files\nVersion: 8.9.7.29-1+cuda12.2\n");
-    root.write("/etc/os-release", "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nID=debian\nVERSION_ID=\"12\"\n");
+    root.write(
+        "/var/lib/dpkg/status",
+        "Package: libcudnn9-cuda-12\nStatus: install ok installed\nVersion: 9.0.0.312-1\n\n"
+        "Package: libc6\nStatus: install ok installed\nVersion: 2.36-9+deb12u4\n\n"
+        "Package: libcudnn8\nStatus: deinstall ok config-files\nVersion: 8.9.7.29-1+cuda12.2\n");
+    root.write("/etc/os-release",
+               "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nID=debian\nVERSION_ID=\"12\"\n");
     REQUIRE(root.error().empty());
 
     auto analysis = analyze_dir(root.root());
@@ -142,7 +146,8 @@ TEST_CASE("inventory: apt layout with a CUDA toolkit dir", "[inventory]") {
     root.lib(lib + "/libnccl.so.2.21.5", "libnccl.so.2");
     root.write("/usr/include/x86_64-linux-gnu/cudnn_version_v8.h",
                "#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 9\n#define CUDNN_PATCHLEVEL 7\n");
-    root.symlink("/usr/include/cudnn_version.h", "/usr/include/x86_64-linux-gnu/cudnn_version_v8.h");
+    root.symlink("/usr/include/cudnn_version.h",
+                 "/usr/include/x86_64-linux-gnu/cudnn_version_v8.h");
     const std::string cuda = "/usr/local/cuda-12.2";
     root.lib(cuda + "/targets/x86_64-linux/lib/libcudart.so.12.2.140", "libcudart.so.12");
     root.symlink(cuda + "/lib64", "targets/x86_64-linux/lib");
@@ -155,7 +160,8 @@ TEST_CASE("inventory: apt layout with a CUDA toolkit dir", "[inventory]") {
                "Package: libcudnn8\nStatus: install ok installed\nVersion: 8.9.7.29-1+cuda12.2\n\n"
                "Package: libnccl2\nStatus: install ok installed\nVersion: 2.21.5-1+cuda12.4\n\n"
                "Package: cuda-cudart-12-2\nStatus: install ok installed\nVersion: 12.2.140-1\n");
-    root.write("/etc/os-release", "ID=ubuntu\nVERSION_ID=\"22.04\"\nPRETTY_NAME=\"Ubuntu 22.04.4 LTS\"\n");
+    root.write("/etc/os-release",
+               "ID=ubuntu\nVERSION_ID=\"22.04\"\nPRETTY_NAME=\"Ubuntu 22.04.4 LTS\"\n");
     REQUIRE(root.error().empty());
 
     auto analysis = analyze_dir(root.root());
@@ -196,34 +202,39 @@ TEST_CASE("inventory: conda layout and the image Env", "[inventory]") {
         auto out = tmp / soname;
         test::write_file(tmp / "f.c", "int f(void) { return 1; }\n");
         auto r = test::run_shell("gcc -shared -fPIC -Wl,-soname," + soname + " -o " +
-                                 test::shell_quote(out.string()) + " " + test::shell_quote((tmp / "f.c").string()));
+                                 test::shell_quote(out.string()) + " " +
+                                 test::shell_quote((tmp / "f.c").string()));
         REQUIRE(r.exit_code == 0);
         return test::read_file(out);
     };
     test::Layer base, env_layer;
-    base.entries = {test::dir("opt/"), test::dir("opt/conda/"), test::dir("opt/conda/lib/"),
-                    test::dir("opt/conda/conda-meta/"),
-                    test::file("opt/conda/lib/libcudnn.so.9.1.0", compile("libcudnn.so.9")),
-                    test::soft_link("opt/conda/lib/libcudnn.so.9", "libcudnn.so.9.1.0"),
-                    test::file("opt/conda/lib/libcudart.so.12.4.127", compile("libcudart.so.12")),
-                    test::file("opt/conda/conda-meta/cudnn-9.1.0.70-h123_0.json",
-                               R"({"name": "cudnn", "version": "9.1.0.70", "build": "h123_0",
+    base.entries = {
+        test::dir("opt/"),
+        test::dir("opt/conda/"),
+        test::dir("opt/conda/lib/"),
+        test::dir("opt/conda/conda-meta/"),
+        test::file("opt/conda/lib/libcudnn.so.9.1.0", compile("libcudnn.so.9")),
+        test::soft_link("opt/conda/lib/libcudnn.so.9", "libcudnn.so.9.1.0"),
+        test::file("opt/conda/lib/libcudart.so.12.4.127", compile("libcudart.so.12")),
+        test::file("opt/conda/conda-meta/cudnn-9.1.0.70-h123_0.json",
+                   R"({"name": "cudnn", "version": "9.1.0.70", "build": "h123_0",
                                    "files": ["lib/libcudnn.so.9.1.0"]})"),
-                    test::file("opt/conda/conda-meta/cuda-cudart-12.4.127-he02047a_2.json",
-                               R"({"name": "cuda-cudart", "version": "12.4.127", "build": "he02047a_2"})"),
-                    test::file("opt/conda/conda-meta/pytorch-2.3.1-py3.11_cuda12.1_cudnn8.9.2_0.json",
-                               R"({"name": "pytorch", "version": "2.3.1"})"),
-                    test::dir("opt/conda/lib/python3.11/"),
-                    test::dir("opt/conda/lib/python3.11/site-packages/"),
-                    test::dir("opt/conda/lib/python3.11/site-packages/torch/"),
-                    test::file("opt/conda/lib/python3.11/site-packages/torch/version.py",
-                               "__version__ = '2.3.1'\ncuda = '12.1'\n"),
-                    test::file("opt/conda/conda-meta/zlib-1.2.13-h5eee18b_0.json", "{}")};
+        test::file("opt/conda/conda-meta/cuda-cudart-12.4.127-he02047a_2.json",
+                   R"({"name": "cuda-cudart", "version": "12.4.127", "build": "he02047a_2"})"),
+        test::file("opt/conda/conda-meta/pytorch-2.3.1-py3.11_cuda12.1_cudnn8.9.2_0.json",
+                   R"({"name": "pytorch", "version": "2.3.1"})"),
+        test::dir("opt/conda/lib/python3.11/"),
+        test::dir("opt/conda/lib/python3.11/site-packages/"),
+        test::dir("opt/conda/lib/python3.11/site-packages/torch/"),
+        test::file("opt/conda/lib/python3.11/site-packages/torch/version.py",
+                   "__version__ = '2.3.1'\ncuda = '12.1'\n"),
+        test::file("opt/conda/conda-meta/zlib-1.2.13-h5eee18b_0.json", "{}")};
     // A later layer removes the cuDNN file name's copy: the tree wins.
     test::ImageSpec spec;
     spec.layers = {base};
-    spec.env = {"PATH=/opt/conda/bin:/usr/bin", "CUDA_VERSION=12.4.1", "NV_CUDNN_VERSION=9.1.0.70-1",
-                "NVIDIA_VISIBLE_DEVICES=all", "LD_LIBRARY_PATH=/opt/conda/lib", "HOME=/root"};
+    spec.env = {"PATH=/opt/conda/bin:/usr/bin",   "CUDA_VERSION=12.4.1",
+                "NV_CUDNN_VERSION=9.1.0.70-1",    "NVIDIA_VISIBLE_DEVICES=all",
+                "LD_LIBRARY_PATH=/opt/conda/lib", "HOME=/root"};
     auto files = test::docker_archive({spec});
     files.write_tar(tmp / "conda.tar");
     auto image = image::open_image(tmp / "conda.tar", {});
@@ -262,7 +273,8 @@ TEST_CASE("inventory: conda layout and the image Env", "[inventory]") {
 TEST_CASE("inventory: the real CUDA install of this machine", "[inventory][cuda]") {
     const fs::path cuda = "/usr/local/cuda";
     std::error_code ec;
-    if (!fs::exists(cuda / "lib64/libcudart.so", ec) || !fs::exists(cuda / "include/cudnn_version.h", ec)) {
+    if (!fs::exists(cuda / "lib64/libcudart.so", ec) ||
+        !fs::exists(cuda / "include/cudnn_version.h", ec)) {
         WARN("skipped: no CUDA with cuDNN under /usr/local/cuda");
         return;
     }

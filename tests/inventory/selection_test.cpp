@@ -24,7 +24,7 @@ TEST_CASE("inventory: the scan's ELF selection", "[inventory]") {
     CHECK(wants_elf(entry("/x/_C.cpython-311-x86_64-linux-gnu.so")));
     CHECK(wants_elf(entry("/usr/bin/python3.11", 6000000, 0755)));
     CHECK_FALSE(wants_elf(entry("/usr/lib/libfoo.sox")));
-    CHECK_FALSE(wants_elf(entry("/usr/lib/libfoo.so.1", 10)));          // too small for an ELF header
+    CHECK_FALSE(wants_elf(entry("/usr/lib/libfoo.so.1", 10)));  // too small for an ELF header
     CHECK_FALSE(wants_elf(entry("/usr/share/script.sh", 1000, 0755)));  // not in a bin dir
     auto link = entry("/usr/lib/libfoo.so");
     link.type = cuvet::image::FileType::symlink;
@@ -39,16 +39,17 @@ TEST_CASE("inventory: the scan's text selection", "[inventory]") {
           "/usr/include/x86_64-linux-gnu/cudnn_version_v9.h", "/usr/include/nccl.h",
           "/usr/local/cuda-12.4/version.json",
           "/x/site-packages/nvidia_cudnn_cu12-9.1.0.70.dist-info/METADATA",
-          "/x/site-packages/torch-2.4.0+cu124.dist-info/METADATA", "/x/site-packages/torch/version.py",
+          "/x/site-packages/torch-2.4.0+cu124.dist-info/METADATA",
+          "/x/site-packages/torch/version.py",
           "/x/site-packages/tensorflow/python/platform/build_info.py",
           "/opt/conda/conda-meta/cudnn-9.1.0.70-h123_0.json",
           "/opt/conda/conda-meta/pytorch-2.3.1-py3.11_cuda12.1_cudnn8.9.2_0.json"}) {
         INFO(path);
         CHECK(wants_text(entry(path)));
     }
-    for (const char* path :
-         {"/x/site-packages/requests-2.31.0.dist-info/METADATA", "/opt/conda/conda-meta/zlib-1.2.13-h5_0.json",
-          "/usr/include/stdio.h", "/x/site-packages/torch/__init__.py", "/srv/version.json"}) {
+    for (const char* path : {"/x/site-packages/requests-2.31.0.dist-info/METADATA",
+                             "/opt/conda/conda-meta/zlib-1.2.13-h5_0.json", "/usr/include/stdio.h",
+                             "/x/site-packages/torch/__init__.py", "/srv/version.json"}) {
         INFO(path);
         CHECK_FALSE(wants_text(entry(path)));
     }

@@ -1,10 +1,10 @@
 // ld.so.cache files written by the real ldconfig, in every format it writes,
 // and bytes no ldconfig would write.
-#include <catch2/catch.hpp>
+#include "cuvet/loader/ld_cache.hpp"
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "cuvet/loader/ld_cache.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -25,13 +25,13 @@ struct CacheRoot {
         fs::create_directories(dir / "root/opt/x/glibc-hwcaps/x86-64-v3");
         test::write_file(dir / "root/etc/ld.so.conf", "/opt/x\n");
         std::string cc = "gcc -shared -fPIC -o ";
-        for (auto [out, soname] : {std::pair{"root/opt/x/libone.so.1.0", "libone.so.1"},
-                                   {"root/opt/x/libtwo.so.2", "libtwo.so.2"},
-                                   {"root/opt/x/glibc-hwcaps/x86-64-v3/libone.so.1.0",
-                                    "libone.so.1"}}) {
-            auto r = test::run_shell(cc + test::shell_quote((dir / out).string()) +
-                                     " -Wl,-soname," + soname + " " +
-                                     test::shell_quote(src.string()));
+        for (auto [out, soname] :
+             {std::pair{"root/opt/x/libone.so.1.0", "libone.so.1"},
+              {"root/opt/x/libtwo.so.2", "libtwo.so.2"},
+              {"root/opt/x/glibc-hwcaps/x86-64-v3/libone.so.1.0", "libone.so.1"}}) {
+            auto r =
+                test::run_shell(cc + test::shell_quote((dir / out).string()) + " -Wl,-soname," +
+                                soname + " " + test::shell_quote(src.string()));
             if (r.exit_code != 0) error = r.err;
         }
     }
@@ -81,8 +81,8 @@ TEST_CASE("ld.so.cache: formats written by the real ldconfig", "[loader][ld_cach
         const auto* two = loader::cache_lookup(*cache, "libtwo.so.2", flags, {"x86-64-v3"});
         REQUIRE(two != nullptr);
         CHECK(two->path == "/opt/x/libtwo.so.2");
-        CHECK(loader::cache_lookup(*cache, "libtwo.so.2", loader::cache_flags_for(183, true),
-                                   {}) == nullptr);
+        CHECK(loader::cache_lookup(*cache, "libtwo.so.2", loader::cache_flags_for(183, true), {}) ==
+              nullptr);
         CHECK(loader::cache_lookup(*cache, "libthree.so", flags, {}) == nullptr);
     }
 }

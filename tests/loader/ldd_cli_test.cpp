@@ -1,7 +1,6 @@
 // `cuvet ldd` end to end on images built here: a rootfs with a torch-wheel
 // layout, and a docker archive whose Env puts the CUDA driver stub first.
 #include <catch2/catch.hpp>
-
 #include <nlohmann/json.hpp>
 
 #include "support/image_writer.hpp"
@@ -34,7 +33,8 @@ TEST_CASE("cuvet ldd: tree, rules, shadowed copies, JSON, exit codes", "[loader]
              {site + "/nvidia/cudnn/lib/libcudnn.so.9"},
              "-Wl,--enable-new-dtags -Wl,-rpath,'$ORIGIN/../../nvidia/cudnn/lib'");
     root.lib("/opt/gone/libgone.so", "libgone.so");
-    root.exe("/app/main", {site + "/torch/lib/libtorch_cuda.so"}, "-Wl,-rpath," + site + "/torch/lib");
+    root.exe("/app/main", {site + "/torch/lib/libtorch_cuda.so"},
+             "-Wl,-rpath," + site + "/torch/lib");
     root.exe("/app/broken", {"/opt/gone/libgone.so"});
     std::filesystem::remove(root.host("/opt/gone/libgone.so"));
     REQUIRE(root.error().empty());
@@ -43,10 +43,11 @@ TEST_CASE("cuvet ldd: tree, rules, shadowed copies, JSON, exit codes", "[loader]
     auto text = test::run_cuvet({"ldd", image, "/app/main"});
     INFO(text.out << text.err);
     CHECK(text.exit_code == 0);
-    CHECK(text.out.find("libtorch_cuda.so => " + site + "/torch/lib/libtorch_cuda.so  [runpath of /app/main]") !=
+    CHECK(text.out.find("libtorch_cuda.so => " + site +
+                        "/torch/lib/libtorch_cuda.so  [runpath of /app/main]") !=
           std::string::npos);
-    CHECK(text.out.find("libcudnn.so.9 => " + site + "/torch/lib/../../nvidia/cudnn/lib/libcudnn.so.9") !=
-          std::string::npos);
+    CHECK(text.out.find("libcudnn.so.9 => " + site +
+                        "/torch/lib/../../nvidia/cudnn/lib/libcudnn.so.9") != std::string::npos);
     CHECK(text.out.find("shadows /lib/x86_64-linux-gnu/libcudnn.so.9") != std::string::npos);
 
     auto json_run = test::run_cuvet({"ldd", image, "/app/main", "--format", "json"});
@@ -84,16 +85,23 @@ TEST_CASE("cuvet ldd: driver libraries come from the host unless the Env shadows
     REQUIRE(build.error().empty());
     auto bytes = [&](const std::string& p) { return test::read_file(build.host(p)); };
     test::Layer layer;
-    layer.entries = {test::dir("opt/"), test::dir("opt/app/"), test::dir("opt/app/bin/"),
-                     test::file("opt/app/bin/app", bytes("/bin/app"), 0755),
-                     test::dir("usr/"), test::dir("usr/local/"), test::dir("usr/local/cuda/"),
-                     test::dir("usr/local/cuda/lib64/"), test::dir("usr/local/cuda/lib64/stubs/"),
-                     test::file("usr/local/cuda/lib64/stubs/libcuda.so", bytes("/stubs/libcuda.so")),
-                     test::dir("usr/lib/"), test::dir("usr/lib/x86_64-linux-gnu/"),
-                     test::file("usr/lib/x86_64-linux-gnu/libcuda.so.1", bytes("/stubs/libcuda.so")),
-                     test::file("usr/lib/x86_64-linux-gnu/libc.so.6",
-                                test::read_file(std::filesystem::canonical("/lib/x86_64-linux-gnu/libc.so.6"))),
-                     test::soft_link("lib", "usr/lib")};
+    layer.entries = {
+        test::dir("opt/"),
+        test::dir("opt/app/"),
+        test::dir("opt/app/bin/"),
+        test::file("opt/app/bin/app", bytes("/bin/app"), 0755),
+        test::dir("usr/"),
+        test::dir("usr/local/"),
+        test::dir("usr/local/cuda/"),
+        test::dir("usr/local/cuda/lib64/"),
+        test::dir("usr/local/cuda/lib64/stubs/"),
+        test::file("usr/local/cuda/lib64/stubs/libcuda.so", bytes("/stubs/libcuda.so")),
+        test::dir("usr/lib/"),
+        test::dir("usr/lib/x86_64-linux-gnu/"),
+        test::file("usr/lib/x86_64-linux-gnu/libcuda.so.1", bytes("/stubs/libcuda.so")),
+        test::file("usr/lib/x86_64-linux-gnu/libc.so.6",
+                   test::read_file(std::filesystem::canonical("/lib/x86_64-linux-gnu/libc.so.6"))),
+        test::soft_link("lib", "usr/lib")};
     test::TempDir tmp;
     for (bool stub_on_path : {false, true}) {
         test::ImageSpec spec;

@@ -1,11 +1,12 @@
 // The search order on trees built by hand: each case isolates one rule of
 // glibc's _dl_map_object. tests/loader/oracle_test.cpp checks the same rules
 // against the real ld.so.
+#include "cuvet/loader/loader.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "cuvet/core/error.hpp"
 #include "cuvet/loader/driver_libs.hpp"
-#include "cuvet/loader/loader.hpp"
 
 namespace {
 

@@ -3,10 +3,9 @@
 // chroot and by cuvet's loader reading the same dir as a rootfs image. Every
 // case must agree on every name and path, first without an ld.so.cache, then
 // with one built by the real `ldconfig -r`.
-#include <catch2/catch.hpp>
-
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
 
@@ -198,7 +197,8 @@ TEST_CASE("loader oracle: cuvet agrees with the real ld.so", "[loader][oracle]")
     auto new_tags = std::string(" -Wl,--enable-new-dtags");
 
     // Same soname in several dirs: which one wins is the question.
-    for (auto dir : {"/opt/r", "/opt/u", "/opt/l"}) root.lib(std::string(dir) + "/libx.so.1", "libx.so.1");
+    for (auto dir : {"/opt/r", "/opt/u", "/opt/l"})
+        root.lib(std::string(dir) + "/libx.so.1", "libx.so.1");
     root.lib("/opt/b/libb.so.1", "libb.so.1");
     root.lib("/opt/a/liba.so.1", "liba.so.1", {"/opt/b/libb.so.1"});
     // RPATH (inherited by liba, which finds libb through it) vs RUNPATH (not).
@@ -210,7 +210,8 @@ TEST_CASE("loader oracle: cuvet agrees with the real ld.so", "[loader][oracle]")
     // $ORIGIN, a torch-wheel layout, and a library reached through a file symlink.
     root.lib("/app/origin/lib/libo.so", "libo.so");
     root.lib("/sp/nvidia/cudnn/lib/libcudnn.so.9", "libcudnn.so.9");
-    root.lib("/sp/torch/lib/libtorch_cuda.so", "libtorch_cuda.so", {"/sp/nvidia/cudnn/lib/libcudnn.so.9"},
+    root.lib("/sp/torch/lib/libtorch_cuda.so", "libtorch_cuda.so",
+             {"/sp/nvidia/cudnn/lib/libcudnn.so.9"},
              "-Wl,-rpath,'$ORIGIN/../../nvidia/cudnn/lib:$ORIGIN'" + new_tags);
     root.lib("/opt/real/dep/libdep.so", "libdep.so");
     root.lib("/opt/real/libs.so.1", "libs.so.1", {"/opt/real/dep/libdep.so"},
@@ -228,11 +229,14 @@ TEST_CASE("loader oracle: cuvet agrees with the real ld.so", "[loader][oracle]")
 
     // Wrong class and wrong machine earlier in the path are skipped.
     std::string m32 = "gcc -m32 -shared -nostdlib -fPIC -Wl,-soname,libx.so.1 -o " +
-                      test::shell_quote(root.host("/opt/w32/libx.so.1").string()) + " -x c /dev/null";
+                      test::shell_quote(root.host("/opt/w32/libx.so.1").string()) +
+                      " -x c /dev/null";
     std::filesystem::create_directories(root.host("/opt/w32"));
-    if (test::run_shell(m32).exit_code != 0) WARN("no 32-bit toolchain: the wrong-class dir stays empty");
+    if (test::run_shell(m32).exit_code != 0)
+        WARN("no 32-bit toolchain: the wrong-class dir stays empty");
     copy_with_machine(root, "/opt/r/libx.so.1", "/opt/warm/libx.so.1", 183);  // EM_AARCH64
-    root.exe("/app/wrong_main", {"/opt/r/libx.so.1"}, "-Wl,-rpath,/opt/w32:/opt/warm:/opt/l" + no_new);
+    root.exe("/app/wrong_main", {"/opt/r/libx.so.1"},
+             "-Wl,-rpath,/opt/w32:/opt/warm:/opt/l" + no_new);
 
     // Found only through ld.so.cache (the conf dir, a glibc-hwcaps copy) or the default dirs.
     root.lib("/opt/cached/libc1.so.1", "libc1.so.1");
@@ -240,7 +244,8 @@ TEST_CASE("loader oracle: cuvet agrees with the real ld.so", "[loader][oracle]")
     root.lib("/usr/lib/x86_64-linux-gnu/libdef.so.1", "libdef.so.1");
     root.write("/etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n");
     root.write("/etc/ld.so.conf.d/cached.conf", "/opt/cached\n");
-    root.exe("/app/cache_main", {"/opt/cached/libc1.so.1", "/usr/lib/x86_64-linux-gnu/libdef.so.1"});
+    root.exe("/app/cache_main",
+             {"/opt/cached/libc1.so.1", "/usr/lib/x86_64-linux-gnu/libdef.so.1"});
 
     // $LIB and $PLATFORM.
     root.lib("/opt/lib/x86_64-linux-gnu/liblib.so", "liblib.so");
@@ -251,8 +256,9 @@ TEST_CASE("loader oracle: cuvet agrees with the real ld.so", "[loader][oracle]")
     REQUIRE(root.error().empty());
 
     // Containers without CAP_SYS_CHROOT: nothing to compare against.
-    auto probe = test::run_shell(test::shell_quote(helper) + " " + test::shell_quote(root.root().string()) +
-                                 " /lib64/ld-linux-x86-64.so.2 --version");
+    auto probe =
+        test::run_shell(test::shell_quote(helper) + " " + test::shell_quote(root.root().string()) +
+                        " /lib64/ld-linux-x86-64.so.2 --version");
     if (probe.exit_code != 0) {
         WARN("skipped: cannot chroot here (" << probe.exit_code << ")");
         return;
@@ -274,8 +280,8 @@ TEST_CASE("loader oracle: cuvet agrees with the real ld.so", "[loader][oracle]")
         }
         auto analysis = analyze();
         for (const auto& c : cases) {
-            INFO((with_cache ? "with" : "without") << " ld.so.cache: " << c.program
-                                                   << " LD_LIBRARY_PATH=" << c.ld_library_path);
+            INFO((with_cache ? "with" : "without")
+                 << " ld.so.cache: " << c.program << " LD_LIBRARY_PATH=" << c.ld_library_path);
             auto real = real_list(helper, root, c.program, c.ld_library_path);
             REQUIRE_FALSE(real.empty());
             for (const auto& pin : c.pinned)

@@ -55,8 +55,8 @@ void Rootfs::compile(const std::string& kind_flags, const std::string& path,
                       shell_quote(src.string()) + " -Wl,--no-as-needed " + flags;
     for (const auto& need : needs) {
         auto p = fs::path(need);
-        cmd += " -L" + shell_quote(host(p.parent_path().string()).string()) + " -l:" +
-               shell_quote(p.filename().string());
+        cmd += " -L" + shell_quote(host(p.parent_path().string()).string()) +
+               " -l:" + shell_quote(p.filename().string());
     }
     auto r = run_shell(cmd);
     if (r.exit_code != 0 && error_.empty()) error_ = cmd + ": " + r.err;

@@ -26,9 +26,9 @@ struct AnalyzeOptions {
 struct Analysis {
     image::ImageInfo info;
     image::FileTree tree;
-    std::map<std::string, elf::ElfInfo, std::less<>> elfs;   // by data path
-    std::set<std::string, std::less<>> not_elf;              // selected, not valid ELF
-    std::map<std::string, std::string, std::less<>> texts;   // small files, by path
+    std::map<std::string, elf::ElfInfo, std::less<>> elfs;  // by data path
+    std::set<std::string, std::less<>> not_elf;             // selected, not valid ELF
+    std::map<std::string, std::string, std::less<>> texts;  // small files, by path
     Inventory inventory;
 
     loader::ImageFiles files() const;  // the view the loader reads

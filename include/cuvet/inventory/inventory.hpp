@@ -4,10 +4,9 @@
 // (docs/inventory-schema.md) is a stable contract: users freeze a known-good
 // stack with it.
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace cuvet::inventory {
 
@@ -28,10 +27,10 @@ struct Component {
     std::string version;   // the most authoritative evidence's version
     std::string source;    // "pip", "conda", "dpkg", "toolkit", "files"
     std::string location;  // the copy's root: a site-packages package dir, a prefix, a dir
-    std::vector<std::string> files;            // its libraries (regular files)
+    std::vector<std::string> files;  // its libraries (regular files)
     std::vector<Evidence> evidence;
     std::map<std::string, std::string> attributes;  // torch: "cuda" = "12.4", …
-    bool versions_agree = true;  // false when two pieces of evidence disagree
+    bool versions_agree = true;                     // false when two pieces of evidence disagree
 };
 
 struct Distro {

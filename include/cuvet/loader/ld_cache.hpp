@@ -24,7 +24,7 @@ struct LdCacheEntry {
 };
 
 struct LdCache {
-    std::string format;  // "new", "old", "old+new"
+    std::string format;                 // "new", "old", "old+new"
     std::vector<LdCacheEntry> entries;  // in file order (sorted by ldconfig)
 };
 
@@ -39,7 +39,6 @@ std::int32_t cache_flags_for(std::uint16_t machine, bool is_64bit);
 // match, a glibc-hwcaps entry the host supports (best first in `hwcaps`)
 // before the plain one. Legacy hwcap entries (tls/, haswell/) are skipped.
 const LdCacheEntry* cache_lookup(const LdCache& cache, std::string_view name,
-                                 std::int32_t wanted_flags,
-                                 const std::vector<std::string>& hwcaps);
+                                 std::int32_t wanted_flags, const std::vector<std::string>& hwcaps);
 
 }  // namespace cuvet::loader

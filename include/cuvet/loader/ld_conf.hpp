@@ -16,9 +16,9 @@ struct LdConfDir {
 };
 
 struct LdConf {
-    std::vector<LdConfDir> dirs;           // in ldconfig's order, duplicates removed
-    std::vector<std::string> files_read;   // every conf file that was read
-    std::vector<std::string> problems;     // unreadable includes, include loops
+    std::vector<LdConfDir> dirs;          // in ldconfig's order, duplicates removed
+    std::vector<std::string> files_read;  // every conf file that was read
+    std::vector<std::string> problems;    // unreadable includes, include loops
 };
 
 LdConf read_ld_conf(const ImageFiles& files, const std::string& root_conf = "/etc/ld.so.conf");

@@ -57,7 +57,7 @@ enum class Verdict {
 std::string_view to_string(Verdict verdict);
 
 struct Attempt {
-    std::string path;    // the candidate as ld.so builds it
+    std::string path;  // the candidate as ld.so builds it
     Rule rule = Rule::none;
     std::string source;  // whose RPATH/RUNPATH, "LD_LIBRARY_PATH", the cache or conf file
     Verdict verdict = Verdict::absent;
@@ -76,19 +76,19 @@ struct Resolution {
     std::size_t requester = 0;  // index into Graph::objects
     Status status = Status::not_found;
     Rule rule = Rule::none;
-    std::string source;         // whose RPATH/RUNPATH, the cache file, …
-    std::string path;           // as ld.so names it (what `ld.so --list` prints)
-    std::string file;           // the data file after symlinks and hard links
+    std::string source;                 // whose RPATH/RUNPATH, the cache file, …
+    std::string path;                   // as ld.so names it (what `ld.so --list` prints)
+    std::string file;                   // the data file after symlinks and hard links
     std::optional<std::size_t> object;  // index into Graph::objects
     std::vector<Attempt> trace;         // every candidate tried, in order
     std::vector<std::string> shadowed;  // other files the same search would reach later
-    std::string image_copy;     // host_driver: the image's own copy of a driver library
+    std::string image_copy;             // host_driver: the image's own copy of a driver library
     std::string note;
 };
 
 struct Object {
-    std::string path;   // as loaded (l_name)
-    std::string file;   // data file after links
+    std::string path;  // as loaded (l_name)
+    std::string file;  // data file after links
     std::string soname;
     std::vector<std::string> names;  // every name it answers to
     std::size_t loader = 0;          // the object that first needed it (itself for the root)
@@ -106,18 +106,18 @@ struct Graph {
     std::vector<std::string> notes;
     std::vector<std::string> default_dirs;  // the image glibc's system dirs, as assumed
     std::string lib_dst;                    // what $LIB expanded to
-    bool ok() const;  // every resolution found or host-provided
+    bool ok() const;                        // every resolution found or host-provided
 };
 
 struct Options {
     // glibc-hwcaps subdirectories the host CPU supports, best first. A GPU
     // host is assumed to have AVX2; set {} to search none.
     std::vector<std::string> hwcaps = {"x86-64-v3", "x86-64-v2"};
-    std::string platform = "x86_64";        // $PLATFORM (AT_PLATFORM)
-    std::optional<std::string> lib;          // $LIB; default from the image's layout
+    std::string platform = "x86_64";                       // $PLATFORM (AT_PLATFORM)
+    std::optional<std::string> lib;                        // $LIB; default from the image's layout
     std::optional<std::vector<std::string>> default_dirs;  // default from the image's layout
-    std::optional<std::string> ld_library_path;  // overrides the image Env
-    std::string working_dir = "/";           // relative names and empty path entries
+    std::optional<std::string> ld_library_path;            // overrides the image Env
+    std::string working_dir = "/";                         // relative names and empty path entries
     // No /etc/ld.so.cache in the image: search the ld.so.conf dirs as the
     // cache ldconfig would build (nvidia-container-toolkit runs ldconfig at
     // start). Off means exactly what a plain ld.so does: skip to the defaults.
