@@ -33,6 +33,18 @@
 //     +48 u64 zero
 //     +56 u64 decompressed_size
 //
+// Kind 8 (12728 entries in libcufft's .ldata, arch 75) is neither SASS nor PTX
+// for cuobjdump's listings (most likely LTO-IR for JIT linking); it is counted
+// in `entries` only.
+//
+// Besides .nv_fatbin, some libraries keep containers in other sections and
+// load them themselves: libcufft.so.12 has 23983 in .ldata (its .nv_fatbin
+// holds only sm_75), libcublasLt and cuDNN's engines some in .cask_resource.
+// find_embedded_fatbins() finds those: 8-byte aligned magic, strict header
+// and entry checks. cuobjdump --list-elf/--list-ptx lists .nv_fatbin only
+// (checked on CUDA 13.0: 36 of 37 libraries match exactly; libcufft differs
+// only by its .ldata kernels; scripts/fatbin_crosscheck).
+//
 // We read only the headers: a 500 MB library is walked in microseconds, never
 // decompressed and never copied. Architecture-specific variants (sm_90a,
 // sm_100f) carry the same `arch` number and are reported as that number.
