@@ -3,6 +3,9 @@ find_package(PkgConfig REQUIRED)
 find_package(Threads REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 REQUIRED)
+if(CUVET_STATIC)
+  set(OPENSSL_USE_STATIC_LIBS TRUE)  # must precede find_package(OpenSSL) to take effect
+endif()
 find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 find_package(yaml-cpp REQUIRED)  # .cuvet.yaml; Debian 12 exports the target `yaml-cpp`
 
@@ -42,9 +45,34 @@ else()
   target_link_libraries(cuvet_deps INTERFACE yaml-cpp)
 endif()
 if(CUVET_STATIC)
-  # libarchive.a's own dependencies, as its pkg-config file lists them.
-  pkg_check_modules(LIBARCHIVE_DEPS REQUIRED libarchive)
-  target_link_libraries(cuvet_deps INTERFACE ${LIBARCHIVE_STATIC_LIBRARIES})
+  # libarchive.a's own dependencies, as its pkg-config file lists them, each as
+  # an archive when its -dev package ships one, else the runtime library by
+  # full path (Debian has no libacl.a or liblz4.a; libacl1 and liblz4-1 are in
+  # every Debian/Ubuntu base). --as-needed drops the shared ones the tar reader
+  # never calls; unused archive members are never pulled in anyway.
+  foreach(dep IN LISTS LIBARCHIVE_STATIC_LIBRARIES)
+    if(dep STREQUAL "archive")
+      continue()
+    endif()
+    find_library(CUVET_STATIC_${dep} NAMES lib${dep}.a)
+    if(NOT CUVET_STATIC_${dep})
+      file(GLOB _cuvet_shared /usr/lib/x86_64-linux-gnu/lib${dep}.so.? /usr/lib64/lib${dep}.so.?
+           /lib/x86_64-linux-gnu/lib${dep}.so.?)
+      list(GET _cuvet_shared 0 _cuvet_first)
+      set(CUVET_STATIC_${dep} ${_cuvet_first})
+    endif()
+    target_link_libraries(cuvet_deps INTERFACE ${CUVET_STATIC_${dep}})
+  endforeach()
+  # libLIEF.a's own dependencies (libLIEF.so.0 NEEDs them); libmbedtls-dev has the archives.
+  find_library(CUVET_MBEDX509 NAMES libmbedx509.a REQUIRED)
+  find_library(CUVET_MBEDCRYPTO NAMES libmbedcrypto.a REQUIRED)
+  target_link_libraries(cuvet_deps INTERFACE ${CUVET_MBEDX509} ${CUVET_MBEDCRYPTO})
+  target_link_options(cuvet_deps INTERFACE -Wl,--as-needed)
+  # Debian's libisal-dev ships no libisal.a: the static cuvet finds
+  # libisal.so.2 beside itself ($ORIGIN), where the build copies it.
+  if(ISAL_LIBRARY MATCHES "\\.so$")
+    file(GLOB CUVET_ISAL_RUNTIME ${ISAL_LIBRARY}.?)
+  endif()
 endif()
 
 find_package(CUDAToolkit QUIET)

@@ -1,6 +1,8 @@
 #include "cuvet/sandbox/probe_findings.hpp"
 
+#include <algorithm>
 #include <csignal>
+#include <filesystem>
 #include <cstring>
 
 namespace cuvet::sandbox {
@@ -61,6 +63,21 @@ void load_failures(const ProbeReport& report, std::vector<Finding>& out) {
     }
 }
 
+// Directories the cuDNN objects were mapped from. cuDNN 9's libcudnn.so.9 is
+// a shim that dlopen()s its sub-libraries through its RUNPATH ($ORIGIN), and
+// LD_LIBRARY_PATH comes before RUNPATH: a shim from one copy can end up
+// running the sub-libraries of another.
+std::vector<std::string> cudnn_dirs(const ProbeReport& report) {
+    std::vector<std::string> dirs;
+    for (const std::string& object : report.loaded_objects) {
+        const std::filesystem::path path = std::filesystem::path(object).lexically_normal();
+        if (path.filename().string().rfind("libcudnn", 0) != 0) continue;
+        const std::string dir = path.parent_path().string();
+        if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
+    }
+    return dirs;
+}
+
 void version_mismatch(const ProbeReport& report, const ProbePlan& plan, std::vector<Finding>& out) {
     if (!report.cudnn_version || !plan.expect.cudnn_version) return;
     const std::string loaded = cudnn_version_string(*report.cudnn_version);
@@ -72,6 +89,13 @@ void version_mismatch(const ProbeReport& report, const ProbePlan& plan, std::vec
                                *plan.expect.cudnn_version + " (" + plan.expect.cudnn_source + ")",
                            "remove the other cuDNN copy from the loader's path (LD_LIBRARY_PATH, ld.so.conf), "
                            "or install the cuDNN version the framework was built against");
+    const std::vector<std::string> dirs = cudnn_dirs(report);
+    if (dirs.size() > 1) {
+        std::string list;
+        for (const std::string& dir : dirs) list += (list.empty() ? "" : ", ") + dir;
+        finding.message += "; cuDNN's libraries were mixed from " + list +
+                           " (LD_LIBRARY_PATH comes before libcudnn.so's RUNPATH when it loads its sub-libraries)";
+    }
     finding.locations.push_back({path, 0, 0});
     add_evidence(finding, report);
     out.push_back(std::move(finding));

@@ -176,7 +176,9 @@ TEST_CASE("probe reports become findings", "[sandbox]") {
               {"dtype":"half","ran":true,"ok":false,"algo":6,"max_abs_error":3.5,"atol":1e-2,"rtol":1e-3,"mismatches":12}],
       "libraries":[{"role":"cudnn","requested":"libcudnn.so.9","loaded":true,
                     "path":"/usr/lib/x86_64-linux-gnu/libcudnn.so.9.14.0","error":"","missing_symbols":[]}],
-      "loaded_objects":[],"errors":[],"verdict":"conv_mismatch","exit_code":14})";
+      "loaded_objects":["/venv/torch/lib/../../nvidia/cudnn/lib/libcudnn.so.9",
+                        "/usr/lib/x86_64-linux-gnu/libcudnn_graph.so.9"],
+      "errors":[],"verdict":"conv_mismatch","exit_code":14})";
     const sandbox::ProbeReport report = sandbox::parse_probe_report("noise before\n" + mismatch);
     CHECK(report.device_name == "NVIDIA H100");
     CHECK(sandbox::cudnn_version_string(*report.cudnn_version) == "9.14.0");
@@ -188,6 +190,7 @@ TEST_CASE("probe reports become findings", "[sandbox]") {
     REQUIRE(findings.size() == 2);
     CHECK(findings[0].id == "CUVG02");
     CHECK_THAT(findings[0].message, Catch::Contains("9.14.0") && Catch::Contains("9.19.0"));
+    CHECK_THAT(findings[0].message, Catch::Contains("mixed from /venv/nvidia/cudnn/lib, /usr/lib/x86_64-linux-gnu"));
     CHECK(findings[1].id == "CUVG04");
 
     const std::string missing = R"({"probe":"cuvet-probe","mode":"check","reference_self_check":true,
