@@ -54,7 +54,9 @@ public:
         while (true) {
             int status = archive_read_next_header(reader.get(), &header);
             if (status == ARCHIVE_EOF) break;
-            if (status < ARCHIVE_WARN) fail(reader.get(), "bad tar header");
+            // ARCHIVE_RETRY is how libarchive reports a damaged header (bad
+            // checksum); skipping ahead would silently drop the rest of the layer.
+            if (status != ARCHIVE_OK && status != ARCHIVE_WARN) fail(reader.get(), "bad tar header");
             handle(reader.get(), header, out);
         }
         reader.reset();
@@ -116,6 +118,7 @@ private:
                 case AE_IFLNK:
                     entry.type = FileType::symlink;
                     entry.link_target = archive_entry_symlink(header) ? archive_entry_symlink(header) : "";
+                    entry.size = entry.link_target.size();  // what lstat reports once extracted
                     break;
                 default: entry.type = FileType::other; break;
             }
@@ -126,30 +129,40 @@ private:
     }
 
     std::shared_ptr<const std::string> read_content(struct archive* reader, const FileEntry& entry) {
+        // A visitor only borrows the bytes, so one buffer per worker is reused:
+        // allocating (and page-faulting) a fresh 500 MB string per CUDA library
+        // cost more system time than the inflate itself.
+        if (options_.on_content) {
+            read_into(reader, entry, scratch_);
+            options_.on_content(entry, scratch_);
+            return nullptr;
+        }
         auto bytes = std::make_shared<std::string>();
-        // Grow as data arrives instead of trusting the header's size up front.
-        bytes->reserve(static_cast<std::size_t>(std::min<std::uint64_t>(entry.size, 256u << 20)));
+        read_into(reader, entry, *bytes);
+        return bytes;
+    }
+
+    void read_into(struct archive* reader, const FileEntry& entry, std::string& bytes) {
+        bytes.clear();
+        // The header's size is a hint, not a promise: cap what it may reserve.
+        bytes.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(entry.size, 1u << 30)));
         const void* block = nullptr;
         std::size_t length = 0;
         la_int64_t offset = 0;
         while (true) {
             int status = archive_read_data_block(reader, &block, &length, &offset);
             if (status == ARCHIVE_EOF) break;
-            if (status < ARCHIVE_WARN) fail(reader, "cannot read " + entry.path);
-            if (static_cast<std::uint64_t>(offset) > bytes->size()) bytes->resize(static_cast<std::size_t>(offset));
-            bytes->append(static_cast<const char*>(block), length);
+            if (status != ARCHIVE_OK && status != ARCHIVE_WARN) fail(reader, "cannot read " + entry.path);
+            if (static_cast<std::uint64_t>(offset) > bytes.size()) bytes.resize(static_cast<std::size_t>(offset));
+            bytes.append(static_cast<const char*>(block), length);
         }
-        if (options_.on_content) {
-            options_.on_content(entry, *bytes);
-            return nullptr;
-        }
-        return bytes;
     }
 
     const std::string& name_;
     int layer_;
     const ScanOptions& options_;
     StreamContext context_;
+    std::string scratch_;
 };
 
 }  // namespace

@@ -43,6 +43,13 @@ public:
         std::string digest = json_string(descriptor, "digest", where, true);
         std::string path = blob_path(digest, where);
         if (!store_.exists(path)) fail_input(store_.describe(path) + ": missing blob (named in " + where + ")");
+        // Metadata blobs are read whole under a cap anyway, so --no-verify may
+        // skip this; layer sizes are checked always (see open_oci_layout).
+        std::uint64_t declared = json_size(descriptor, "size", where);
+        auto actual = store_.size(path);
+        if (verify_ && actual && descriptor.contains("size") && *actual != declared)
+            fail_input(store_.describe(path) + ": size " + std::to_string(*actual) +
+                       " differs from the " + std::to_string(declared) + " its descriptor declares");
         std::string bytes = store_.read_small(path);
         if (verify_) {
             std::string actual = sha256_digest(bytes);
@@ -159,13 +166,24 @@ std::unique_ptr<Image> open_oci_layout(std::unique_ptr<BlobStore> store, const s
         layer.media_type = json_string(descriptor, "mediaType", manifest_where, false);
         auto size = store->size(layer.blob);
         if (!size) fail_input(store->describe(layer.blob) + ": missing layer blob");
+        // Sizes are checked even with --no-verify: it costs nothing and stops
+        // absurd declared sizes before anything trusts them.
         std::uint64_t declared = json_size(descriptor, "size", manifest_where);
-        if (options.verify_digests && declared != *size)
+        if (declared != *size)
             fail_input(store->describe(layer.blob) + ": size " + std::to_string(*size) +
-                       " differs from the manifest's " + std::to_string(declared));
+                       " differs from the " + std::to_string(declared) + " the manifest declares");
         layer.size = *size;
         LayerCheck check;
-        if (options.verify_digests) check.blob_digest = layer.digest;
+        if (options.verify_digests) {
+            // The blob digest covers the compressed bytes; the config's diff_id
+            // covers what they decompress to, so both are checked (as docker load does).
+            check.blob_digest = layer.digest;
+            std::size_t index = info.layers.size();
+            if (info.config.diff_ids.size() != layers->size())
+                fail_input(config_where + ": lists " + std::to_string(info.config.diff_ids.size()) +
+                           " diff_ids for " + std::to_string(layers->size()) + " layers");
+            check.diff_id = info.config.diff_ids[index];
+        }
         info.layers.push_back(std::move(layer));
         checks.push_back(std::move(check));
     }

@@ -80,7 +80,7 @@ TEST_CASE("bad input: corrupt gzip data with a valid header", "[image][bad-input
     require_bad_layer(with_raw_layer(gz), "flipped deflate bytes");
 }
 
-TEST_CASE("bad input: corrupt tar header checksum", "[image][bad-input][!mayfail]") {
+TEST_CASE("bad input: corrupt tar header checksum", "[image][bad-input]") {
     std::string tar = tar_of({file("a", "aaaa"), file("b", "bbbb")});
     tar[512 * 2 + 5] ^= 0x20;  // a name byte of the second header: checksum mismatch
     require_bad_layer(with_raw_layer(tar), "checksum mismatch");
@@ -111,7 +111,7 @@ TEST_CASE("bad input: absurd sizes", "[image][bad-input]") {
     require_bad_layer(with_raw_layer(compress(tar_of({big}), Compression::gzip)), "8 GiB in a gzip layer");
 }
 
-TEST_CASE("bad input: absurd blob size in a manifest", "[image][bad-input][!mayfail]") {
+TEST_CASE("bad input: absurd blob size in a manifest", "[image][bad-input]") {
     TempDir tmp;
     ImageFiles files = oci_layout({oci_image(two_layer_spec())});
     const std::string layer = files.images[0].layers[0];
