@@ -13,16 +13,16 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string("cuvet ") + CUVET_VERSION);
     app.require_subcommand(1);
     cli::Dispatch dispatch;
-    cli::add_image_command(app, dispatch);
+    cli::add_validate_command(app, dispatch);
+    cli::add_lint_command(app, dispatch);
+    cli::add_inventory_command(app, dispatch);
+    cli::add_ldd_command(app, dispatch);
+    cli::add_elf_command(app, dispatch);
     cli::add_files_command(app, dispatch);
+    cli::add_image_command(app, dispatch);
+    cli::add_probe_command(app, dispatch);
     cli::add_rules_command(app, dispatch);
     cli::add_explain_command(app, dispatch);
-    cli::add_elf_command(app, dispatch);
-    cli::add_probe_command(app, dispatch);
-    cli::add_ldd_command(app, dispatch);
-    cli::add_inventory_command(app, dispatch);
-    cli::add_lint_command(app, dispatch);
-    cli::add_validate_command(app, dispatch);
 
     try {
         app.parse(argc, argv);
