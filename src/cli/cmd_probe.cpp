@@ -11,6 +11,7 @@
 #include "cuvet/core/error.hpp"
 #include "cuvet/sandbox/host_driver.hpp"
 #include "cuvet/sandbox/probe_runner.hpp"
+#include "cuvet/sandbox/live_check.hpp"
 #include "exit_codes.hpp"
 #include "output_format.hpp"
 
@@ -106,10 +107,6 @@ void print_text(const sandbox::ProbeOutcome& outcome, const std::string& target)
     if (outcome.findings.empty()) std::cout << "No findings.\n";
 }
 
-bool is_no_device(const sandbox::ProbeOutcome& outcome) {
-    return outcome.findings.size() == 1 && outcome.findings.front().id == "CUVG05";
-}
-
 int run_probe_command(const ProbeCommandArgs& args) {
     sandbox::ProbeRunOptions options;
     options.runtime = args.runtime;
@@ -119,17 +116,8 @@ int run_probe_command(const ProbeCommandArgs& args) {
     options.env_overrides = args.env;
     options.self_test = args.self_test;
     options.keep_rootfs = args.keep_rootfs;
-    if (args.runtime == "builtin" && !args.self_test) {
-        // Fail before extracting gigabytes when this host plainly has no GPU.
-        const sandbox::HostDriver driver = sandbox::find_host_driver();
-        if (!driver.has_libcuda() || driver.device_nodes.empty())
-            fail_io("no GPU visible on this host (no /dev/nvidia* device nodes or no libcuda.so.1 in the ld.so cache or "
-                    "/usr/local/nvidia/lib64); `cuvet probe` needs an NVIDIA GPU and driver");
-    }
     const auto opened = image::open_image(args.image.path, args.image.open_options());
-    const sandbox::ProbeOutcome outcome = sandbox::run_probe(*opened, options);
-    if (!args.self_test && is_no_device(outcome))
-        fail_io("no GPU visible inside the image: " + outcome.findings.front().message);
+    const sandbox::ProbeOutcome outcome = sandbox::run_live_check(*opened, options);
     if (args.format == "json") {
         nlohmann::json out = {{"schema_version", 1},
                               {"image", args.image.path},

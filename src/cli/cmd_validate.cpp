@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <chrono>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -20,6 +21,7 @@
 #include "cuvet/report/renderer.hpp"
 #include "cuvet/rules/database.hpp"
 #include "cuvet/validate/validate.hpp"
+#include "cuvet/sandbox/live_check.hpp"
 #include "exit_codes.hpp"
 
 namespace cuvet::cli {
@@ -37,6 +39,8 @@ struct ValidateArgs {
     std::string output;
     std::string dockerfile;
     bool no_progress = false;
+    bool probe = false;
+    unsigned probe_timeout = 120;
 };
 
 std::string read_file(const std::string& path) {
@@ -101,6 +105,16 @@ int run_validate(const ValidateArgs& args) {
     context.command = "validate";
     context.targets = {args.image.path};
     context.rules = checks::report_rules(checks::CheckKind::validate);
+    if (args.probe) {
+        // The live check runs after the static one so that a broken image
+        // still gets its static findings reported first.
+        sandbox::ProbeRunOptions probe;
+        probe.probe_binary = sandbox::find_probe_binary();
+        probe.timeout = std::chrono::seconds(args.probe_timeout);
+        const auto opened = image::open_image(args.image.path, args.image.open_options());
+        sandbox::ProbeOutcome outcome = sandbox::run_live_check(*opened, probe);
+        for (auto& finding : outcome.findings) result.findings.push_back(std::move(finding));
+    }
     auto findings = report::sorted_for_report(std::move(result.findings));
     if (args.output.empty()) {
         context.color = args.format == "text" && report::stdout_wants_color();
@@ -123,6 +137,10 @@ void add_validate_command(CLI::App& app, Dispatch& dispatch) {
         "validate", "find every CUDA/cuDNN incompatibility in an image, with evidence and the fix");
     args->image.add_to(*command);
     command->add_option("--format", args->format, "text, json, sarif or junit (also checkstyle, gnu)")->default_str("text");
+    command->add_flag("--probe", args->probe,
+                      "also run the live GPU check: a cuDNN convolution with the image's own libraries on this host's GPU "
+                      "(as `cuvet probe`; exit 3 without a GPU)");
+    command->add_option("--probe-timeout", args->probe_timeout, "seconds before a hung probe is killed")->default_val(120);
     command->add_option("--fail-on", args->fail_on,
                         "exit 1 when a finding is at least: error, warning, info, never (default: error, or fail_on in .cuvet.yaml)");
     command->add_option("--driver", args->drivers, "a fleet driver version the image must run on (repeatable)")

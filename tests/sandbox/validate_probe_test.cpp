@@ -1,0 +1,23 @@
+// `cuvet validate --probe` on a host without a GPU: one clear line, exit 3,
+// and the static analysis is not silently passed off as the live check.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "support/process.hpp"
+
+using cuvet::test::run_cuvet;
+
+TEST_CASE("validate --probe without a GPU exits 3 with one clear line", "[sandbox][validate]") {
+    if (std::filesystem::exists("/dev/nvidia0") || std::filesystem::exists("/dev/nvidiactl")) {
+        WARN("skipped: this host has an NVIDIA GPU");
+        return;
+    }
+    const std::string sample = std::string(CUVET_BUILD_DIR) + "/testdata/sample-image.tar";
+    auto result = run_cuvet({"validate", "--probe", "--no-progress", sample});
+    INFO(result.err);
+    CHECK(result.exit_code == 3);
+    CHECK(result.err.find("no GPU visible on this host") != std::string::npos);
+    CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 1);
+}
