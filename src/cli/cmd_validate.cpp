@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "report_setup.hpp"
 #include "cuvet/checks/registry.hpp"
 #include "cuvet/config/config.hpp"
 #include "cuvet/core/error.hpp"
@@ -66,20 +67,10 @@ std::function<void(std::size_t, std::size_t)> progress_bar() {
 
 int run_validate(const ValidateArgs& args) {
     auto renderer = report::make_renderer(args.format);  // usage error before any work
-    std::optional<report::FailOn> fail_on;
-    if (!args.fail_on.empty()) {
-        fail_on = report::parse_fail_on(args.fail_on);
-        if (!fail_on) fail_usage("--fail-on must be error, warning, info or never, not '" + args.fail_on + "'");
-    }
-    config::Config config = config::load_config(
-        args.config.empty() ? std::nullopt : std::optional<std::filesystem::path>(args.config));
-    for (const auto& id : args.ignore) {
-        std::string upper = id;
-        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-        config.ignored.insert(upper);
-    }
-    const rules::Database db = rules::Database::load(
-        args.rules_dir.empty() ? std::nullopt : std::optional<std::filesystem::path>(args.rules_dir));
+    ReportSetup setup = load_report_setup(args.fail_on, args.config, args.ignore, args.rules_dir);
+    std::optional<report::FailOn>& fail_on = setup.fail_on;
+    config::Config& config = setup.config;
+    const rules::Database& db = setup.db;
 
     validate::Options options;
     options.open = args.image.open_options();

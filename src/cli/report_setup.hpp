@@ -1,0 +1,23 @@
+#pragma once
+// What `validate` and `lint` both settle before judging: the --fail-on
+// threshold, .cuvet.yaml plus --ignore, and the rules database.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cuvet/config/config.hpp"
+#include "cuvet/report/fail_on.hpp"
+#include "cuvet/rules/database.hpp"
+
+namespace cuvet::cli {
+
+struct ReportSetup {
+    std::optional<report::FailOn> fail_on;  // from --fail-on; nullopt: config or default
+    config::Config config;
+    rules::Database db;
+};
+
+ReportSetup load_report_setup(const std::string& fail_on, const std::string& config_path,
+                              const std::vector<std::string>& ignore, const std::string& rules_dir);
+
+}  // namespace cuvet::cli
