@@ -72,6 +72,10 @@ std::optional<Range> linked_strtab(const ElfFile& file, const Section* section,
 std::optional<DynamicTable> read_dynamic(const ElfFile& file, std::string* why_not) {
     auto where = locate(file, why_not);
     if (!where) return std::nullopt;
+    if (where->found && !file.readable(where->range.offset, where->range.size)) {
+        if (why_not) *why_not = "a GPU code container overlaps the dynamic section";
+        return std::nullopt;
+    }
     DynamicTable table;
     if (!where->found) return table;
     table.present = true;

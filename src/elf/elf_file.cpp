@@ -1,5 +1,6 @@
 #include "elf/elf_file.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace cuvet::elf::detail {
@@ -25,32 +26,86 @@ T load_le(const char* p) {
 
 }  // namespace
 
+ElfFile::ElfFile(std::string_view stored, Holes holes)
+    : stored_(stored), size_(stored.size()) {
+    if (!holes.ranges || holes.ranges->empty()) return;
+    holes_ = holes.ranges;
+    if (!holes.cut_out) return;
+    cut_before_.reserve(holes_->size());
+    std::uint64_t cut = 0;
+    for (const Range& hole : *holes_) {
+        cut_before_.push_back(cut);
+        cut += hole.size;
+    }
+    size_ += cut;
+}
+
+const char* ElfFile::locate(std::uint64_t offset, std::uint64_t size) const {
+    if (!contains(offset, size)) return nullptr;
+    if (!holes_) return stored_.data() + offset;
+    // The first hole ending after `offset` is the only one that can overlap.
+    auto it = std::upper_bound(holes_->begin(), holes_->end(), offset,
+                               [](std::uint64_t at, const Range& hole) { return at < hole.offset + hole.size; });
+    if (it != holes_->end() && it->offset < offset + size) return nullptr;
+    if (it != holes_->end() && size == 0 && it->offset <= offset) return nullptr;
+    if (cut_before_.empty()) return stored_.data() + offset;
+    const std::uint64_t cut = it == holes_->end()
+                                  ? cut_before_.back() + holes_->back().size
+                                  : cut_before_[static_cast<std::size_t>(it - holes_->begin())];
+    return stored_.data() + (offset - cut);
+}
+
+std::optional<std::uint8_t> ElfFile::u8(std::uint64_t offset) const {
+    const char* p = locate(offset, 1);
+    if (!p) return std::nullopt;
+    return static_cast<std::uint8_t>(*p);
+}
+
 std::optional<std::uint16_t> ElfFile::u16(std::uint64_t offset) const {
-    if (!contains(offset, 2)) return std::nullopt;
-    return load_le<std::uint16_t>(bytes_.data() + offset);
+    const char* p = locate(offset, 2);
+    if (!p) return std::nullopt;
+    return load_le<std::uint16_t>(p);
 }
 
 std::optional<std::uint32_t> ElfFile::u32(std::uint64_t offset) const {
-    if (!contains(offset, 4)) return std::nullopt;
-    return load_le<std::uint32_t>(bytes_.data() + offset);
+    const char* p = locate(offset, 4);
+    if (!p) return std::nullopt;
+    return load_le<std::uint32_t>(p);
 }
 
 std::optional<std::uint64_t> ElfFile::u64(std::uint64_t offset) const {
-    if (!contains(offset, 8)) return std::nullopt;
-    return load_le<std::uint64_t>(bytes_.data() + offset);
+    const char* p = locate(offset, 8);
+    if (!p) return std::nullopt;
+    return load_le<std::uint64_t>(p);
+}
+
+std::string_view ElfFile::span(Range range) const {
+    const char* p = locate(range.offset, range.size);
+    if (!p) return {};
+    return std::string_view(p, static_cast<std::size_t>(range.size));
 }
 
 std::optional<std::string_view> ElfFile::string_in(Range table, std::uint64_t offset) const {
     if (offset >= table.size) return std::nullopt;
-    const char* begin = bytes_.data() + table.offset + offset;
-    std::size_t room = table.size - offset;
-    const void* nul = std::memchr(begin, '\0', room);
+    const std::uint64_t begin = table.offset + offset;
+    std::uint64_t limit = table.offset + table.size;  // the string must end before a hole
+    if (holes_) {
+        auto it = std::upper_bound(holes_->begin(), holes_->end(), begin,
+                                   [](std::uint64_t at, const Range& hole) { return at < hole.offset + hole.size; });
+        if (it != holes_->end()) {
+            if (it->offset <= begin) return std::nullopt;
+            limit = std::min(limit, it->offset);
+        }
+    }
+    const char* p = locate(begin, limit - begin);
+    if (!p) return std::nullopt;
+    const void* nul = std::memchr(p, '\0', static_cast<std::size_t>(limit - begin));
     if (!nul) return std::nullopt;
-    return std::string_view(begin, static_cast<const char*>(nul) - begin);
+    return std::string_view(p, static_cast<const char*>(nul) - p);
 }
 
-std::optional<ElfFile> ElfFile::open(std::string_view bytes, std::string* why_not) {
-    ElfFile file(bytes);
+std::optional<ElfFile> ElfFile::open(std::string_view stored, std::string* why_not, Holes holes) {
+    ElfFile file(stored, holes);
     if (!file.read_header(why_not) || !file.read_segments(why_not) ||
         !file.read_sections(why_not)) {
         return std::nullopt;
@@ -59,15 +114,17 @@ std::optional<ElfFile> ElfFile::open(std::string_view bytes, std::string* why_no
 }
 
 bool ElfFile::read_header(std::string* why_not) {
-    if (bytes_.size() < 4 || bytes_.substr(0, 4) != std::string_view("\x7f" "ELF", 4)) {
+    // No hole can start in the first 48 bytes (a fatbin container and an
+    // entry header come before any payload), so the identification bytes are stored as is.
+    if (size_ < 4 || stored_.substr(0, 4) != std::string_view("\x7f" "ELF", 4)) {
         set_reason(why_not, "not an ELF file (bad magic)");
         return false;
     }
-    if (bytes_.size() < 16) {
+    if (size_ < 16 || stored_.size() < 16) {
         set_reason(why_not, "truncated ELF header");
         return false;
     }
-    const unsigned char ei_class = bytes_[4], ei_data = bytes_[5];
+    const unsigned char ei_class = stored_[4], ei_data = stored_[5];
     if (ei_class != 1 && ei_class != 2) {
         set_reason(why_not, "unknown ELF class");
         return false;
@@ -81,8 +138,12 @@ bool ElfFile::read_header(std::string* why_not) {
         return false;
     }
     is64_ = ei_class == 2;
-    if (bytes_.size() < (is64_ ? 64u : 52u)) {
+    if (size_ < (is64_ ? 64u : 52u)) {
         set_reason(why_not, "truncated ELF header");
+        return false;
+    }
+    if (!readable(0, is64_ ? 64u : 52u)) {
+        set_reason(why_not, "a GPU code container overlaps the ELF header");
         return false;
     }
     type_ = *u16(16);
@@ -117,8 +178,12 @@ bool ElfFile::read_segments(std::string* why_not) {
         }
         phnum_ = *info;
     }
-    if (phoff_ > bytes_.size() || phnum_ > (bytes_.size() - phoff_) / phentsize_) {
+    if (phoff_ > size_ || phnum_ > (size_ - phoff_) / phentsize_) {
         set_reason(why_not, "program header table past end of file (truncated?)");
+        return false;
+    }
+    if (!readable(phoff_, phnum_ * phentsize_)) {
+        set_reason(why_not, "a GPU code container overlaps the program headers");
         return false;
     }
     segments_.reserve(phnum_);
@@ -149,16 +214,24 @@ bool ElfFile::read_sections(std::string* why_not) {
         set_reason(why_not, "section header entry size too small");
         return false;
     }
-    if (shoff_ > bytes_.size() || bytes_.size() - shoff_ < shentsize_) {
+    if (shoff_ > size_ || size_ - shoff_ < shentsize_) {
         set_reason(why_not, "section header table past end of file (truncated?)");
+        return false;
+    }
+    if (!readable(shoff_, shentsize_)) {
+        set_reason(why_not, "a GPU code container overlaps the section headers");
         return false;
     }
     // Section 0 carries the real counts when they overflow the header fields.
     std::uint64_t count = shnum_;
     if (count == 0) count = *word(shoff_ + (is64_ ? 32 : 20));
     if (shstrndx_ == shn_xindex) shstrndx_ = *u32(shoff_ + (is64_ ? 40 : 24));
-    if (count > (bytes_.size() - shoff_) / shentsize_) {
+    if (count > (size_ - shoff_) / shentsize_) {
         set_reason(why_not, "section header table past end of file (truncated?)");
+        return false;
+    }
+    if (!readable(shoff_, count * shentsize_)) {
+        set_reason(why_not, "a GPU code container overlaps the section headers");
         return false;
     }
     sections_.reserve(count);
@@ -226,9 +299,9 @@ std::optional<Range> ElfFile::range_at_address(std::uint64_t address) const {
         const std::uint64_t delta = address - seg.vaddr;
         if (delta >= seg.filesz) continue;
         const std::uint64_t offset = seg.offset + delta;
-        if (offset < seg.offset || offset > bytes_.size()) continue;  // overflow or past the end
+        if (offset < seg.offset || offset > size_) continue;  // overflow or past the end
         std::uint64_t size = seg.filesz - delta;
-        if (size > bytes_.size() - offset) size = bytes_.size() - offset;
+        if (size > size_ - offset) size = size_ - offset;
         return Range{offset, size};
     }
     return std::nullopt;

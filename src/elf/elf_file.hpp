@@ -39,16 +39,26 @@ struct Range {
     std::uint64_t offset = 0, size = 0;
 };
 
+// Ranges of the file whose bytes are unknown (skipped GPU code), sorted and
+// disjoint. `cut_out`: the stored bytes are the file with these ranges
+// removed (a streamed file); otherwise the stored bytes are the whole file
+// and the holes are only not to be read.
+struct Holes {
+    const std::vector<Range>* ranges = nullptr;
+    bool cut_out = false;
+};
+
 class ElfFile {
 public:
     // Validates the header and both header tables; nullopt (with a reason) when
     // the file is not an ELF we can read or a table lies outside the bytes.
-    static std::optional<ElfFile> open(std::string_view bytes, std::string* why_not);
+    // Reads that touch a hole fail like reads past the end.
+    static std::optional<ElfFile> open(std::string_view stored, std::string* why_not, Holes holes = {});
 
     bool is_64bit() const { return is64_; }
     std::uint16_t machine() const { return machine_; }
     std::uint16_t type() const { return type_; }
-    std::string_view bytes() const { return bytes_; }
+    std::uint64_t size() const { return size_; }  // of the file, holes included
 
     const std::vector<Section>& sections() const { return sections_; }
     const std::vector<Segment>& segments() const { return segments_; }
@@ -64,7 +74,8 @@ public:
     // Bytes from the file offset of `address` up to the end of its PT_LOAD file part.
     std::optional<Range> range_at_address(std::uint64_t address) const;
 
-    // Bounds-checked little-endian loads; nullopt past the end.
+    // Bounds-checked little-endian loads; nullopt past the end or in a hole.
+    std::optional<std::uint8_t> u8(std::uint64_t offset) const;
     std::optional<std::uint16_t> u16(std::uint64_t offset) const;
     std::optional<std::uint32_t> u32(std::uint64_t offset) const;
     std::optional<std::uint64_t> u64(std::uint64_t offset) const;
@@ -76,19 +87,29 @@ public:
         return std::uint64_t{*narrow};
     }
     bool contains(std::uint64_t offset, std::uint64_t size) const {
-        return offset <= bytes_.size() && size <= bytes_.size() - offset;
+        return offset <= size_ && size <= size_ - offset;
     }
+    // Inside the file and clear of holes: the bytes are the file's own.
+    bool readable(std::uint64_t offset, std::uint64_t size) const { return locate(offset, size) != nullptr; }
+    // The bytes of a readable range; empty otherwise.
+    std::string_view span(Range range) const;
     // The NUL-terminated string at `offset` inside `table`; nullopt when the
-    // offset is outside the table or the string runs off its end.
+    // offset is outside the table or the string runs off its end or into a hole.
     std::optional<std::string_view> string_in(Range table, std::uint64_t offset) const;
 
 private:
-    explicit ElfFile(std::string_view bytes) : bytes_(bytes) {}
+    ElfFile(std::string_view stored, Holes holes);
+    // Where the bytes [offset, offset + size) are stored; nullptr when they are
+    // not all there. size 0 asks for the position only.
+    const char* locate(std::uint64_t offset, std::uint64_t size) const;
     bool read_header(std::string* why_not);
     bool read_segments(std::string* why_not);
     bool read_sections(std::string* why_not);
 
-    std::string_view bytes_;
+    std::string_view stored_;
+    std::uint64_t size_ = 0;
+    const std::vector<Range>* holes_ = nullptr;  // null when there are none
+    std::vector<std::uint64_t> cut_before_;       // cut_out: bytes of holes before hole i
     bool is64_ = true;
     std::uint16_t machine_ = 0, type_ = 0;
     std::uint64_t phoff_ = 0, shoff_ = 0;

@@ -4,9 +4,9 @@
 
 #include "cuvet/elf/dlopen_strings.hpp"
 #include "cuvet/elf/elf_info.hpp"
-#include "cuvet/elf/fatbin.hpp"
 #include "elf/dynamic.hpp"
 #include "elf/elf_file.hpp"
+#include "elf/inspect_scanned.hpp"
 #include "elf/symbols.hpp"
 #include "elf/versions.hpp"
 
@@ -14,53 +14,77 @@ namespace cuvet::elf {
 namespace {
 
 using detail::ElfFile;
+using detail::FatbinScan;
+using detail::Range;
 
 // Where library names for dlopen live: .rodata when the file has section
 // headers, the whole file otherwise (a stripped-section file still works).
-std::string_view dlopen_search_area(const ElfFile& file) {
-    if (file.sections().empty()) return file.bytes();
+std::optional<Range> dlopen_search_area(const ElfFile& file) {
+    if (file.sections().empty()) return Range{0, file.size()};
     const detail::Section* rodata = file.section_named(".rodata");
-    if (!rodata) return {};
-    auto range = file.section_range(*rodata);
-    if (!range) return {};
-    return file.bytes().substr(range->offset, range->size);
+    if (!rodata) return std::nullopt;
+    return file.section_range(*rodata);
 }
 
-// Sections where CUDA libraries keep fatbins besides .nv_fatbin; only these
-// are searched, so the cost stays bounded by what such libraries carry.
-constexpr std::string_view embedded_fatbin_sections[] = {".ldata", ".cask_resource"};
-
-void add_source(ElfInfo& info, std::string_view section, const FatbinSummary& summary) {
-    if (summary.containers == 0) return;
-    info.has_fatbin = true;
-    info.fatbin_sources.push_back(
-        {std::string(section), summary.sass_archs, summary.ptx_archs, summary.containers});
-    info.sass_archs.insert(info.sass_archs.end(), summary.sass_archs.begin(), summary.sass_archs.end());
-    info.ptx_archs.insert(info.ptx_archs.end(), summary.ptx_archs.begin(), summary.ptx_archs.end());
+// The names in `area`, read around the holes (skipped GPU code).
+std::vector<std::string> dlopen_candidates(const ElfFile& file, Range area, const FatbinScan& scan) {
+    std::vector<std::string> names;
+    auto add_span = [&](std::uint64_t from, std::uint64_t to) {
+        if (from >= to) return;
+        for (auto& name : find_dlopen_candidates(file.span(Range{from, to - from}))) {
+            if (names.size() >= max_dlopen_candidates) return;
+            if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(std::move(name));
+        }
+    };
+    std::uint64_t at = area.offset;
+    const std::uint64_t end = area.offset + area.size;
+    for (const Range& hole : scan.holes) {
+        if (hole.offset + hole.size <= at) continue;
+        if (hole.offset >= end) break;
+        add_span(at, hole.offset);
+        at = hole.offset + hole.size;
+    }
+    add_span(at, end);
+    return names;
 }
+
+// Sections where fatbins are looked for: .nv_fatbin, and those where CUDA
+// libraries keep fatbins they load themselves (containers elsewhere, e.g. a
+// fatbin embedded as data in .rodata, are not kernels the CUDA runtime sees).
+constexpr std::string_view fatbin_sections[] = {".nv_fatbin", ".ldata", ".cask_resource"};
 
 void sort_unique(std::vector<int>& values) {
     std::sort(values.begin(), values.end());
     values.erase(std::unique(values.begin(), values.end()), values.end());
 }
 
-void read_fatbins(const ElfFile& file, ElfInfo& info) {
-    if (const detail::Section* section = file.section_named(".nv_fatbin")) {
-        if (auto range = file.section_range(*section)) {
-            // An empty or unparsable .nv_fatbin still says "this is CUDA code".
-            info.has_fatbin = true;
-            add_source(info, ".nv_fatbin",
-                       parse_fatbin(file.bytes().substr(range->offset, range->size)));
-        }
-    }
-    for (std::string_view name : embedded_fatbin_sections) {
+void read_fatbins(const ElfFile& file, const FatbinScan& scan, ElfInfo& info) {
+    for (std::string_view name : fatbin_sections) {
         const detail::Section* section = file.section_named(name);
         if (!section) continue;
-        if (auto range = file.section_range(*section)) {
-            add_source(info, name,
-                       find_embedded_fatbins(file.bytes().substr(range->offset, range->size),
-                                             range->offset));
+        auto range = file.section_range(*section);
+        if (!range) continue;
+        // An empty or unparsable .nv_fatbin still says "this is CUDA code".
+        if (name == ".nv_fatbin") info.has_fatbin = true;
+        ElfInfo::FatbinSource source{std::string(name), {}, {}, 0};
+        for (const auto& container : scan.containers) {
+            if (container.offset < range->offset ||
+                container.offset + container.size > range->offset + range->size) {
+                continue;
+            }
+            ++source.containers;
+            source.sass_archs.insert(source.sass_archs.end(), container.sass_archs.begin(),
+                                     container.sass_archs.end());
+            source.ptx_archs.insert(source.ptx_archs.end(), container.ptx_archs.begin(),
+                                    container.ptx_archs.end());
         }
+        if (source.containers == 0) continue;
+        sort_unique(source.sass_archs);
+        sort_unique(source.ptx_archs);
+        info.has_fatbin = true;
+        info.sass_archs.insert(info.sass_archs.end(), source.sass_archs.begin(), source.sass_archs.end());
+        info.ptx_archs.insert(info.ptx_archs.end(), source.ptx_archs.begin(), source.ptx_archs.end());
+        info.fatbin_sources.push_back(std::move(source));
     }
     sort_unique(info.sass_archs);
     sort_unique(info.ptx_archs);
@@ -68,10 +92,21 @@ void read_fatbins(const ElfFile& file, ElfInfo& info) {
 
 }  // namespace
 
-std::optional<ElfInfo> inspect(std::string_view bytes, std::string* why_not) {
-    auto file = ElfFile::open(bytes, why_not);
+namespace detail {
+
+FatbinScan scan_whole_file(std::string_view bytes) {
+    FatbinScanner scanner(bytes.size());
+    // Whole files have every byte: a skip only moves the scanner on.
+    while (scanner.advance(ScanWindow{bytes, 0})) {
+    }
+    return scanner.finish();
+}
+
+std::optional<ElfInfo> inspect_scanned(std::string_view stored, const FatbinScan& scan, bool cut_out,
+                                       std::string* why_not) {
+    auto file = ElfFile::open(stored, why_not, detail::Holes{&scan.holes, cut_out});
     if (!file) return std::nullopt;
-    auto dynamic = detail::read_dynamic(*file, why_not);
+    auto dynamic = read_dynamic(*file, why_not);
     if (!dynamic) return std::nullopt;
 
     ElfInfo info;
@@ -82,20 +117,30 @@ std::optional<ElfInfo> inspect(std::string_view bytes, std::string* why_not) {
     info.needed.assign(dynamic->needed.begin(), dynamic->needed.end());
     if (dynamic->rpath) {
         info.has_rpath = true;
-        info.rpath = detail::split_search_path(*dynamic->rpath);
+        info.rpath = split_search_path(*dynamic->rpath);
     }
     if (dynamic->runpath) {
         info.has_runpath = true;
-        info.runpath = detail::split_search_path(*dynamic->runpath);
+        info.runpath = split_search_path(*dynamic->runpath);
     }
-    info.version_needs = detail::read_version_needs(*file, *dynamic);
-    info.version_definitions = detail::read_version_definitions(*file, *dynamic);
-    auto symbols = detail::read_dynamic_symbols(*file, *dynamic);
+    info.version_needs = read_version_needs(*file, *dynamic);
+    info.version_definitions = read_version_definitions(*file, *dynamic);
+    auto symbols = read_dynamic_symbols(*file, *dynamic);
     info.imported_symbols = std::move(symbols.imported);
     info.exported_symbols = std::move(symbols.exported);
-    read_fatbins(*file, info);
-    info.dlopen_candidates = find_dlopen_candidates(dlopen_search_area(*file));
+    read_fatbins(*file, scan, info);
+    if (auto area = dlopen_search_area(*file)) info.dlopen_candidates = dlopen_candidates(*file, *area, scan);
     return info;
+}
+
+}  // namespace detail
+
+std::optional<ElfInfo> inspect(std::string_view bytes, std::string* why_not) {
+    if (!looks_like_elf(bytes)) {
+        if (why_not) *why_not = "not an ELF file (bad magic)";
+        return std::nullopt;
+    }
+    return detail::inspect_scanned(bytes, detail::scan_whole_file(bytes), false, why_not);
 }
 
 }  // namespace cuvet::elf

@@ -31,7 +31,7 @@ std::optional<std::uint64_t> count_from_gnu_hash(const ElfFile& file, std::uint6
     auto bloom_size = file.u32(*offset + 8);
     if (!nbuckets || !symoffset || !bloom_size) return std::nullopt;
     const std::uint64_t buckets = *offset + 16 + std::uint64_t{*bloom_size} * (file.is_64bit() ? 8 : 4);
-    if (!file.contains(buckets, std::uint64_t{*nbuckets} * 4)) return std::nullopt;
+    if (!file.readable(buckets, std::uint64_t{*nbuckets} * 4)) return std::nullopt;
     std::uint32_t last = 0;
     for (std::uint32_t i = 0; i < *nbuckets; ++i) last = std::max(last, *file.u32(buckets + 4ull * i));
     if (last < *symoffset) return *symoffset;
@@ -78,6 +78,7 @@ SymbolNames read_dynamic_symbols(const ElfFile& file, const DynamicTable& dynami
     SymbolNames names;
     auto table = locate(file, dynamic);
     if (!table || !table->strtab) return names;
+    if (!file.readable(table->range.offset, table->range.size)) return names;
     const bool is64 = file.is_64bit();
     const std::uint64_t count = table->range.size / table->entsize;
     std::vector<std::string_view> imported, exported;
@@ -85,7 +86,7 @@ SymbolNames read_dynamic_symbols(const ElfFile& file, const DynamicTable& dynami
     for (std::uint64_t i = 1; i < count; ++i) {
         const std::uint64_t at = table->range.offset + i * table->entsize;
         const std::uint32_t name_offset = *file.u32(at);
-        const auto info = static_cast<std::uint8_t>(file.bytes()[at + (is64 ? 4 : 12)]);
+        const std::uint8_t info = *file.u8(at + (is64 ? 4 : 12));
         const std::uint16_t shndx = *file.u16(at + (is64 ? 6 : 14));
         auto name = file.string_in(*table->strtab, name_offset);
         if (!name || name->empty()) continue;

@@ -129,6 +129,12 @@ private:
     }
 
     std::shared_ptr<const std::string> read_content(struct archive* reader, const FileEntry& entry) {
+        if (options_.open_sink) {
+            if (auto sink = options_.open_sink(entry)) {
+                stream_into(reader, entry, *sink);
+                return nullptr;
+            }
+        }
         // A visitor only borrows the bytes, so one buffer per worker is reused:
         // allocating (and page-faulting) a fresh 500 MB string per CUDA library
         // cost more system time than the inflate itself.
@@ -140,6 +146,21 @@ private:
         auto bytes = std::make_shared<std::string>();
         read_into(reader, entry, *bytes);
         return bytes;
+    }
+
+    // The blocks go straight from libarchive's buffer to the sink: no copy of
+    // the whole file is ever made here.
+    void stream_into(struct archive* reader, const FileEntry& entry, ContentSink& sink) {
+        const void* block = nullptr;
+        std::size_t length = 0;
+        la_int64_t offset = 0;
+        while (true) {
+            int status = archive_read_data_block(reader, &block, &length, &offset);
+            if (status == ARCHIVE_EOF) break;
+            if (status != ARCHIVE_OK && status != ARCHIVE_WARN) fail(reader, "cannot read " + entry.path);
+            sink.write(std::string_view(static_cast<const char*>(block), length), static_cast<std::uint64_t>(offset));
+        }
+        sink.finish();
     }
 
     void read_into(struct archive* reader, const FileEntry& entry, std::string& bytes) {

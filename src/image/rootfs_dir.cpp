@@ -72,6 +72,18 @@ private:
     static std::shared_ptr<const std::string> read_file(const fs::path& full, const FileEntry& entry,
                                                         const ScanOptions& options) {
         FileRangeSource source(open_shared_fd(full.string()), 0, entry.size, full.string());
+        if (options.open_sink) {
+            if (auto sink = options.open_sink(entry)) {
+                std::string block(std::min<std::uint64_t>(entry.size, 1u << 20), '\0');
+                for (std::uint64_t have = 0; have < entry.size;) {
+                    const std::size_t got = source.read(block.data(), std::min<std::uint64_t>(block.size(), entry.size - have));
+                    sink->write(std::string_view(block.data(), got), have);
+                    have += got;
+                }
+                sink->finish();
+                return nullptr;
+            }
+        }
         auto bytes = std::make_shared<std::string>(entry.size, '\0');
         std::size_t have = 0;
         while (have < bytes->size()) have += source.read(bytes->data() + have, bytes->size() - have);

@@ -1,11 +1,12 @@
 // The single scan: one pass over the layers that keeps ELF facts of shared
 // objects and the bytes of small version-bearing files, never whole big
-// libraries (libcublasLt is 500 MB; its facts are a few KB).
-#include <mutex>
+// libraries (libcublasLt is 500 MB; its facts are a few KB). What to read is
+// decided here; collecting it is scan_collector's job.
 #include <regex>
 
 #include "cuvet/inventory/analysis.hpp"
 #include "facts.hpp"
+#include "scan_collector.hpp"
 
 namespace cuvet::inventory {
 
@@ -100,63 +101,16 @@ Analysis analyze(const image::Image& image, const AnalyzeOptions& options) {
     Selection selection;
     for (const auto& p : options.extra_elf_paths) selection.extra_elf.insert(p);
 
-    // Files of lower layers that a later layer replaces are visited too:
-    // keep the highest layer's, then drop what the final tree does not hold.
-    std::mutex mutex;
-    std::map<std::string, int, std::less<>> elf_layer, text_layer;
+    detail::ScanCollector collector(analysis);
     image::ScanOptions scan;
     scan.workers = options.workers;
     scan.on_progress = options.on_progress;
     scan.select = [&](const image::FileEntry& e) { return selection.elf(e) || selection.text(e); };
-    scan.on_content = [&](const image::FileEntry& e, std::string_view bytes) {
-        if (selection.elf(e) && elf::looks_like_elf(bytes)) {
-            auto info = elf::inspect(bytes);
-            std::lock_guard lock(mutex);
-            auto [it, fresh] = elf_layer.try_emplace(e.path, e.layer);
-            if (!fresh && it->second > e.layer) return;
-            it->second = e.layer;
-            if (info) {
-                analysis.elfs[e.path] = std::move(*info);
-                analysis.not_elf.erase(e.path);
-            } else {
-                analysis.elfs.erase(e.path);
-                analysis.not_elf.insert(e.path);
-            }
-            return;
-        }
-        if (selection.text(e)) {
-            std::string copy(bytes);
-            std::lock_guard lock(mutex);
-            auto [it, fresh] = text_layer.try_emplace(e.path, e.layer);
-            if (!fresh && it->second > e.layer) return;
-            it->second = e.layer;
-            analysis.texts[e.path] = std::move(copy);
-            return;
-        }
-        if (selection.elf(e)) {
-            std::lock_guard lock(mutex);
-            auto [it, fresh] = elf_layer.try_emplace(e.path, e.layer);
-            if (!fresh && it->second > e.layer) return;
-            it->second = e.layer;
-            analysis.elfs.erase(e.path);
-            analysis.not_elf.insert(e.path);
-        }
+    scan.open_sink = [&](const image::FileEntry& e) {
+        return collector.open(e, selection.elf(e), selection.text(e));
     };
     analysis.tree = image.scan(scan);
-
-    auto stale = [&](const std::string& path,
-                     const std::map<std::string, int, std::less<>>& layers) {
-        const auto* entry = analysis.tree.find(path);
-        auto it = layers.find(path);
-        return entry == nullptr || entry->type != image::FileType::regular ||
-               (it != layers.end() && it->second != entry->layer);
-    };
-    for (auto it = analysis.elfs.begin(); it != analysis.elfs.end();)
-        it = stale(it->first, elf_layer) ? analysis.elfs.erase(it) : std::next(it);
-    for (auto it = analysis.not_elf.begin(); it != analysis.not_elf.end();)
-        it = stale(*it, elf_layer) ? analysis.not_elf.erase(it) : std::next(it);
-    for (auto it = analysis.texts.begin(); it != analysis.texts.end();)
-        it = stale(it->first, text_layer) ? analysis.texts.erase(it) : std::next(it);
+    collector.drop_stale();
 
     analysis.inventory = build_inventory(analysis);
     return analysis;

@@ -1,13 +1,17 @@
 // libFuzzer target for the ELF reader on the scan path: elf::inspect must
 // return facts or nullopt for any bytes, never read out of bounds, never loop
 // for long. The fatbin walker and the dlopen-name search also get the raw input,
-// since a hostile .nv_fatbin or .rodata reaches them unfiltered.
+// since a hostile .nv_fatbin or .rodata reaches them unfiltered. And the
+// same bytes streamed through ElfStream (blocks of input-derived sizes, a
+// reused buffer full of an earlier input's bytes) must give the same facts.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
+#include "cuvet/core/scratch_buffer.hpp"
 #include "cuvet/elf/dlopen_strings.hpp"
+#include "cuvet/elf/elf_stream.hpp"
 #include "cuvet/elf/elf_info.hpp"
 #include "cuvet/elf/fatbin.hpp"
 
@@ -24,6 +28,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         (void)total;
         (void)elf::machine_name(info->machine);
     }
+    static ScratchBuffer buffer;
+    elf::ElfStream stream(size, buffer);
+    const std::size_t step = 1 + (size ? data[size / 2] % 251 : 0);
+    for (std::size_t at = 0; at < size; at += step) stream.write(bytes.substr(at, step), at);
+    std::string streamed_why;
+    auto streamed = stream.finish(&streamed_why);
+    auto whole = elf::inspect(bytes);
+    if (streamed.has_value() != whole.has_value() || (whole && !(*streamed == *whole))) __builtin_trap();
     (void)elf::parse_fatbin(bytes, true);
     (void)elf::find_embedded_fatbins(bytes, size % 8);
     (void)elf::find_dlopen_candidates(bytes);

@@ -11,6 +11,7 @@ namespace cuvet::elf {
 struct VersionNeed {
     std::string file;                   // "libc.so.6", "libcudart.so.12"
     std::vector<std::string> versions;  // "GLIBC_2.34", "libcudart.so.12"
+    bool operator==(const VersionNeed&) const = default;
 };
 
 struct ElfInfo {
@@ -37,9 +38,12 @@ struct ElfInfo {
         std::string section;
         std::vector<int> sass_archs, ptx_archs;
         std::size_t containers = 0;
+        bool operator==(const FatbinSource&) const = default;
     };
     std::vector<FatbinSource> fatbin_sources;
     std::vector<std::string> dlopen_candidates;  // "libcudnn.so.8" strings found in .rodata
+
+    bool operator==(const ElfInfo&) const = default;
 };
 
 // Throws nothing: a malformed file yields nullopt and, if given, a reason.

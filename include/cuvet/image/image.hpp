@@ -72,6 +72,17 @@ struct OpenOptions {
     bool verify_digests = true;         // --no-verify turns this off
 };
 
+// Receives one selected file block by block, in order, as its layer streams
+// by (an alternative to on_content that never needs the whole file at once).
+class ContentSink {
+public:
+    virtual ~ContentSink() = default;
+    // The next bytes of the file at `offset` (never before the previous block's end).
+    virtual void write(std::string_view block, std::uint64_t offset) = 0;
+    // The file is complete.
+    virtual void finish() = 0;
+};
+
 struct ScanOptions {
     // Files whose bytes the caller wants, decided from the header alone.
     std::function<bool(const FileEntry&)> select;
@@ -80,6 +91,9 @@ struct ScanOptions {
     // layer replaces are visited too: match them on (path, layer). Without a
     // callback the bytes are kept in the FileTree instead.
     std::function<void(const FileEntry&, std::string_view bytes)> on_content;
+    // Preferred over on_content when set: a sink per selected file (from
+    // worker threads), or null to fall back to on_content for that file.
+    std::function<std::unique_ptr<ContentSink>(const FileEntry&)> open_sink;
     unsigned workers = 0;  // 0: one per core
     // Called after each layer is read (layers done, layers total); from worker threads.
     std::function<void(std::size_t, std::size_t)> on_progress;

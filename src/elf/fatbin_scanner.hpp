@@ -1,0 +1,74 @@
+#pragma once
+// Finds fatbin containers while a file streams by, so that the payloads (the
+// GPU code: 55% of the bytes of a CUDA install) need not be kept at all.
+//
+// The scanner looks only at bytes the caller has already placed in the file's
+// buffer, in file order; after each entry header it names the payload to skip.
+// Skipped payloads become the file's holes: nothing on the scan path reads
+// them, whether the file was streamed or handed over whole (elf::inspect runs
+// the same scanner over whole files), so both give the same facts.
+//
+// A container counts when it is well formed (the rules of
+// find_embedded_fatbins in fatbin.cpp): 8-byte aligned in the file, magic
+// 0xBA55ED50, version 1, 16-byte header, entries that end exactly at its end.
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "elf/elf_file.hpp"
+
+namespace cuvet::elf::detail {
+
+struct ScannedContainer {
+    std::uint64_t offset = 0, size = 0;  // header included
+    std::vector<int> sass_archs, ptx_archs;  // in entry order, not unique
+    std::size_t entries = 0;
+};
+
+// The bytes the caller holds from `offset` on: everything after the last hole.
+struct ScanWindow {
+    std::string_view bytes;
+    std::uint64_t offset = 0;  // file offset of bytes[0]
+    std::uint64_t end() const { return offset + bytes.size(); }
+};
+
+struct FatbinScan {
+    std::vector<ScannedContainer> containers;  // in file order
+    std::vector<Range> holes;                  // sorted, disjoint
+};
+
+class FatbinScanner {
+public:
+    // Payloads smaller than this are kept: a hole costs a lookup on reads,
+    // and small payloads are cheap to copy.
+    static constexpr std::uint64_t min_hole = 4 * 1024;
+
+    explicit FatbinScanner(std::uint64_t file_size) : file_size_(file_size) {}
+
+    // The file's bytes up to window.end() have arrived; the window starts at
+    // or before the first byte not scanned yet (never inside a hole). Scans
+    // what is new; returns the next range the caller may skip, if any.
+    std::optional<Range> advance(ScanWindow window);
+    // How far the caller should copy before calling advance() again: inside
+    // a container, the end of the next entry header (so that the payload
+    // after it is named before any of it is copied); elsewhere, no limit.
+    std::uint64_t next_stop(ScanWindow window) const;
+    // End of file: a container still open was cut short and does not count.
+    FatbinScan finish();
+
+private:
+    std::optional<Range> search(ScanWindow window);
+    std::optional<Range> walk(ScanWindow window);
+    void reject();
+
+    std::uint64_t file_size_;
+    std::uint64_t position_ = 0;  // next byte to look at
+    bool in_container_ = false;
+    std::uint64_t last_container_end_ = UINT64_MAX;
+    ScannedContainer current_;
+    std::size_t holes_before_current_ = 0;
+    FatbinScan scan_;
+};
+
+}  // namespace cuvet::elf::detail

@@ -1,0 +1,230 @@
+// ElfStream (facts of a file that streams by, fatbin payloads skipped) must
+// give exactly what elf::inspect gives for the whole file: over a gcc-built
+// library carrying hand-built fatbins, every fixture, and every CUDA library.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+
+#include "cuvet/elf/elf_stream.hpp"
+#include "cuvet/elf/fatbin.hpp"
+#include "elf/elf_file.hpp"
+#include "elf/inspect_scanned.hpp"
+#include "support/elf_fixtures.hpp"
+#include "support/process.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace cuvet;
+namespace fs = std::filesystem;
+
+namespace {
+
+void put(std::string& out, std::uint64_t value, int bytes) {
+    for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+}
+
+// One entry in the layout of src/elf/fatbin.cpp: 64-byte header, then payload.
+std::string entry(std::uint16_t kind, std::uint32_t arch, std::size_t payload) {
+    std::string e;
+    put(e, kind, 2);
+    put(e, 0x0101, 2);
+    put(e, 64, 4);
+    put(e, payload, 8);
+    put(e, 0, 8);
+    put(e, 7, 2);
+    put(e, 1, 2);
+    put(e, arch, 4);
+    e.resize(64, '\0');
+    // Payload text that would be found if anything read it.
+    for (std::size_t i = 0; i < payload; ++i) e.push_back("libcudnn.so.7 "[i % 14]);
+    return e;
+}
+
+std::string container(const std::vector<std::string>& entries) {
+    std::string body;
+    for (const auto& e : entries) body += e;
+    std::string c;
+    put(c, 0xBA55ED50, 4);
+    put(c, 1, 2);
+    put(c, 16, 2);
+    put(c, body.size(), 8);
+    return c + body;
+}
+
+void check_same(const elf::ElfInfo& a, const elf::ElfInfo& b) {
+    CHECK(a.is_64bit == b.is_64bit);
+    CHECK(a.machine == b.machine);
+    CHECK(a.type == b.type);
+    CHECK(a.soname == b.soname);
+    CHECK(a.needed == b.needed);
+    CHECK(a.rpath == b.rpath);
+    CHECK(a.runpath == b.runpath);
+    CHECK(a.has_rpath == b.has_rpath);
+    CHECK(a.has_runpath == b.has_runpath);
+    REQUIRE(a.version_needs.size() == b.version_needs.size());
+    for (std::size_t i = 0; i < a.version_needs.size(); ++i) {
+        CHECK(a.version_needs[i].file == b.version_needs[i].file);
+        CHECK(a.version_needs[i].versions == b.version_needs[i].versions);
+    }
+    CHECK(a.version_definitions == b.version_definitions);
+    CHECK(a.imported_symbols == b.imported_symbols);
+    CHECK(a.exported_symbols == b.exported_symbols);
+    CHECK(a.sass_archs == b.sass_archs);
+    CHECK(a.ptx_archs == b.ptx_archs);
+    CHECK(a.has_fatbin == b.has_fatbin);
+    REQUIRE(a.fatbin_sources.size() == b.fatbin_sources.size());
+    for (std::size_t i = 0; i < a.fatbin_sources.size(); ++i) {
+        CHECK(a.fatbin_sources[i].section == b.fatbin_sources[i].section);
+        CHECK(a.fatbin_sources[i].containers == b.fatbin_sources[i].containers);
+        CHECK(a.fatbin_sources[i].sass_archs == b.fatbin_sources[i].sass_archs);
+        CHECK(a.fatbin_sources[i].ptx_archs == b.fatbin_sources[i].ptx_archs);
+    }
+    CHECK(a.dlopen_candidates == b.dlopen_candidates);
+}
+
+// Streams `bytes` in blocks of random sizes up to `max_block` through a
+// buffer that still holds another file's bytes (stale data must not matter).
+std::optional<elf::ElfInfo> streamed(std::string_view bytes, std::size_t max_block, unsigned seed,
+                                     ScratchBuffer& buffer) {
+    buffer.reserve(bytes.size());
+    for (std::size_t i = 0; i + 4 <= bytes.size(); i += 8) std::memcpy(buffer.data() + i, "\x50\xED\x55\xBA", 4);
+    std::mt19937 random(seed);
+    std::uniform_int_distribution<std::size_t> size(1, max_block);
+    elf::ElfStream stream(bytes.size(), buffer);
+    std::size_t at = 0;
+    while (at < bytes.size()) {
+        const std::size_t n = std::min(size(random), bytes.size() - at);
+        stream.write(bytes.substr(at, n), at);
+        at += n;
+    }
+    return stream.finish();
+}
+
+// A gcc-built library with a .nv_fatbin of two containers (100 KB and 40 KB
+// SASS payloads, a small PTX one) and a .ldata holding one more among data.
+struct GpuLibrary {
+    test::TempDir dir;
+    fs::path path;
+    std::string error;
+};
+
+const GpuLibrary& gpu_library() {
+    static GpuLibrary lib;
+    static bool built = false;
+    if (!built) {
+        built = true;
+        GpuLibrary& out = lib;
+        test::write_file(out.dir / "lib.c",
+                         "const char *names[] = {\"libcudnn.so.9\", \"libcublasLt.so.13\"};\n"
+                         "int answer(void) { return 42; }\n");
+        test::write_file(out.dir / "fatbin.bin", container({entry(2, 80, 100 * 1024), entry(1, 90, 1024)}) +
+                                                     container({entry(2, 90, 40 * 1024), entry(8, 75, 64)}));
+        test::write_file(out.dir / "ldata.bin",
+                         std::string(24, 'x') + container({entry(2, 120, 20 * 1024)}) + std::string(24, 'y'));
+        out.path = out.dir / "libgpu.so";
+        const std::string d = test::shell_quote(out.dir.path().string());
+        auto made = test::run_shell(
+            "cd " + d + " && gcc -shared -fPIC -Wl,-soname,libgpu.so.1 -o plain.so lib.c && "
+            "objcopy --add-section .nv_fatbin=fatbin.bin --set-section-alignment .nv_fatbin=8 "
+            "--add-section .ldata=ldata.bin --set-section-alignment .ldata=8 plain.so libgpu.so");
+        if (made.exit_code != 0) out.error = made.err;
+    }
+    return lib;
+}
+
+}  // namespace
+
+TEST_CASE("a library's fatbin payloads become holes that no fact depends on", "[elf][stream]") {
+    const auto& lib = gpu_library();
+    REQUIRE(lib.error.empty());
+    const std::string bytes = test::read_file(lib.path);
+    const auto scan = elf::detail::scan_whole_file(bytes);
+    CHECK(scan.containers.size() == 3);
+    // 100 KB, 40 KB and 20 KB payloads are skipped; the 1 KB and 64-byte ones are kept.
+    REQUIRE(scan.holes.size() == 3);
+    std::vector<std::uint64_t> sizes;
+    for (const auto& hole : scan.holes) sizes.push_back(hole.size);
+    std::sort(sizes.begin(), sizes.end());
+    CHECK(sizes == std::vector<std::uint64_t>{20 * 1024, 40 * 1024, 100 * 1024});
+
+    const auto whole = elf::inspect(bytes);
+    REQUIRE(whole);
+    CHECK(whole->soname == "libgpu.so.1");
+    CHECK(whole->sass_archs == std::vector<int>{80, 90, 120});
+    CHECK(whole->ptx_archs == std::vector<int>{90});
+    REQUIRE(whole->fatbin_sources.size() == 2);
+    CHECK(whole->fatbin_sources[0].section == ".nv_fatbin");
+    CHECK(whole->fatbin_sources[0].containers == 2);
+    CHECK(whole->fatbin_sources[1].section == ".ldata");
+    CHECK(whole->dlopen_candidates == std::vector<std::string>{"libcudnn.so.9", "libcublasLt.so.13"});
+
+    ScratchBuffer buffer;
+    for (std::size_t max_block : {std::size_t{1} << 20, std::size_t{4096}, std::size_t{7}}) {
+        INFO("blocks up to " << max_block);
+        auto streamed_info = streamed(bytes, max_block, 7, buffer);
+        REQUIRE(streamed_info);
+        check_same(*streamed_info, *whole);
+    }
+}
+
+TEST_CASE("streamed facts equal whole-file facts for every fixture", "[elf][stream]") {
+    const auto& fixtures = test::elf_fixtures();
+    REQUIRE(fixtures.error.empty());
+    ScratchBuffer buffer;
+    for (const fs::path& path : {fixtures.base, fixtures.user, fixtures.runpath, fixtures.exe,
+                                 fixtures.lib32, fixtures.cuda}) {
+        if (path.empty()) continue;
+        INFO(path.string());
+        const std::string bytes = test::read_file(path);
+        const auto whole = elf::inspect(bytes);
+        REQUIRE(whole);
+        for (unsigned seed = 1; seed <= 3; ++seed) {
+            auto streamed_info = streamed(bytes, 3000, seed, buffer);
+            REQUIRE(streamed_info);
+            check_same(*streamed_info, *whole);
+        }
+    }
+}
+
+TEST_CASE("streamed facts and fatbin facts of every CUDA library", "[elf][stream][cuda]") {
+    const fs::path lib64 = "/usr/local/cuda/lib64";
+    if (!fs::is_directory(lib64)) {
+        WARN("no CUDA toolkit at /usr/local/cuda: skipped");
+        return;
+    }
+    ScratchBuffer buffer;
+    std::size_t libraries = 0, holes = 0;
+    for (const auto& item : fs::directory_iterator(lib64)) {
+        if (!item.is_regular_file() || item.is_symlink() || item.path().string().find(".so") == std::string::npos)
+            continue;
+        const std::string bytes = test::read_file(item.path());
+        if (!elf::looks_like_elf(bytes)) continue;
+        INFO(item.path().string());
+        const auto whole = elf::inspect(bytes);
+        REQUIRE(whole);
+        auto streamed_info = streamed(bytes, 1 << 20, 11, buffer);
+        REQUIRE(streamed_info);
+        check_same(*streamed_info, *whole);
+
+        // The scanner's containers are those the section parsers find.
+        auto file = elf::detail::ElfFile::open(bytes, nullptr);
+        REQUIRE(file);
+        for (const auto& source : whole->fatbin_sources) {
+            const auto* section = file->section_named(source.section);
+            REQUIRE(section);
+            const auto range = file->section_range(*section);
+            REQUIRE(range);
+            const auto view = std::string_view(bytes).substr(range->offset, range->size);
+            const auto summary = source.section == ".nv_fatbin" ? elf::parse_fatbin(view)
+                                                                : elf::find_embedded_fatbins(view, range->offset);
+            CHECK(source.containers == summary.containers);
+            CHECK(source.sass_archs == summary.sass_archs);
+            CHECK(source.ptx_archs == summary.ptx_archs);
+        }
+        ++libraries;
+        holes += elf::detail::scan_whole_file(bytes).holes.size();
+    }
+    CHECK(libraries > 10);
+    CHECK(holes > 1000);
+}
