@@ -11,8 +11,107 @@ namespace cuvet::checks {
 
 namespace {
 
+// The library a CUDA-stack symbol comes from, by its API prefix ("cudnnCreate"
+// -> "libcudnn"). Other names are not judged: the program, libc or a library
+// loaded earlier may provide them. Driver API names (cuInit) are left out:
+// the host provides libcuda.
+struct Api {
+    std::string_view prefix, library;
+};
+constexpr Api cuda_apis[] = {
+    {"cudnn", "libcudnn"},       {"cublasLt", "libcublasLt"}, {"cublas", "libcublas"},
+    {"cufft", "libcufft"},       {"curand", "libcurand"},     {"cusolver", "libcusolver"},
+    {"cusparse", "libcusparse"}, {"nccl", "libnccl"},         {"nvrtc", "libnvrtc"},
+    {"nvJitLink", "libnvJitLink"}, {"cuda", "libcudart"},
+};
+
+std::string_view api_library(std::string_view symbol) {
+    for (const auto& api : cuda_apis) {
+        if (!util::starts_with(symbol, api.prefix) || symbol.size() == api.prefix.size()) continue;
+        // cudaMalloc, cudnnCreate, cublasLtMatmul: the API prefix is followed by an upper-case letter.
+        const char next = symbol[api.prefix.size()];
+        if (next >= 'A' && next <= 'Z') return api.library;
+    }
+    return {};
+}
+
+bool names_library(std::string_view soname, std::string_view library) {
+    if (!util::starts_with(soname, library)) return false;
+    const char next = soname.size() > library.size() ? soname[library.size()] : '\0';
+    return next == '.' || next == '_';  // libcudnn.so.9, libcudnn_ops.so.9; not libcublasLt for libcublas
+}
+
+// The files ld.so maps for `root`: its DT_NEEDED closure, breadth first.
+std::vector<std::string> load_closure(const Stack& stack, const ElfObject& root) {
+    std::map<std::string_view, const ElfObject*> by_file;
+    for (const auto& o : stack.objects) by_file.emplace(o.file, &o);
+    std::vector<std::string> order;
+    std::set<std::string> seen;
+    std::vector<const ElfObject*> queue{&root};
+    for (std::size_t i = 0; i < queue.size(); ++i) {
+        for (const auto& r : queue[i]->resolutions) {
+            if (r.from_dlopen || r.file.empty() || !seen.insert(r.file).second) continue;
+            order.push_back(r.file);
+            if (auto it = by_file.find(r.file); it != by_file.end()) queue.push_back(it->second);
+        }
+    }
+    return order;
+}
+
+bool exports(const elf::ElfInfo& lib, const std::string& symbol) {
+    return std::binary_search(lib.exported_symbols.begin(), lib.exported_symbols.end(), symbol);
+}
+
+// Undefined CUDA-stack symbols of `o` that no library it maps defines: the
+// right soname from an older release ("undefined symbol: cudnnGetLibConfig").
+void check_symbols(const Stack& stack, const ElfObject& o, std::vector<report::Finding>& out) {
+    const auto& weak = o.elf->weak_imported_symbols;
+    std::map<std::string_view, std::vector<std::string>> missing_by_library;
+    std::vector<std::string> closure;
+    bool closure_known = false;
+    for (const auto& symbol : o.elf->imported_symbols) {
+        const auto library = api_library(symbol);
+        if (library.empty() || std::binary_search(weak.begin(), weak.end(), symbol)) continue;
+        const bool needs_it = std::any_of(o.resolutions.begin(), o.resolutions.end(), [&](const Resolution& r) {
+            return !r.from_dlopen && !r.file.empty() && names_library(r.name, library);
+        });
+        if (!needs_it) continue;
+        if (!closure_known) closure = load_closure(stack, o), closure_known = true;
+        const bool defined = std::any_of(closure.begin(), closure.end(), [&](const std::string& file) {
+            const auto* lib = stack.elf(file);
+            return lib != nullptr && exports(*lib, symbol);
+        });
+        if (!defined) missing_by_library[library].push_back(symbol);
+    }
+    for (const auto& [library, missing] : missing_by_library) {
+        const Resolution* r = nullptr;
+        for (const auto& res : o.resolutions)
+            if (!res.from_dlopen && !res.file.empty() && names_library(res.name, library)) r = r ? r : &res;
+        const auto* copy = stack.library(r->file);
+        std::string list;
+        constexpr std::size_t shown = 8;
+        for (std::size_t i = 0; i < missing.size() && i < shown; ++i) list += (i ? ", " : "") + missing[i];
+        if (missing.size() > shown) list += " and " + std::to_string(missing.size() - shown) + " more";
+        report::Finding f;
+        f.message = o.path + " imports " + list + " but " + r->name + " resolves to " +
+                    (copy ? util::describe(*copy) : r->file) + ", which does not define " +
+                    (missing.size() == 1 ? "it" : "them") + ": the process dies with \"undefined symbol: " +
+                    missing.front() + "\" (at load time, or at the first call with lazy binding)";
+        f.locations = {{o.path}, {r->file}};
+        f.evidence.push_back(std::to_string(missing.size()) + " undefined " + std::string(library) +
+                             " symbol(s) of " + o.path + " are defined by none of the libraries it maps");
+        util::add_trace(f, *r);
+        f.fix = "Install the " + std::string(library) + " release " + o.path +
+                " was built against (its package pin) so that " + r->name +
+                " resolves to a copy that exports " + missing.front() + ", or use a build of " + o.path +
+                " made for the release the image has.";
+        out.push_back(std::move(f));
+    }
+}
+
 std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
     std::vector<report::Finding> out;
+    for (const auto& o : stack.objects) check_symbols(stack, o, out);
     for (const auto& o : stack.objects) {
         for (const auto& need : o.elf->version_needs) {
             const Resolution* r = nullptr;
@@ -54,8 +153,8 @@ const ValidateCheck cuv008_missing_symbols{
         .severity = report::Severity::error,
         .title = "Symbols a consumer imports that the library it will load does not export",
         .rationale = "The loader binds every undefined symbol (and every GLIBCXX_/CUDNN_ version it needs) to the libraries it mapped. A library of the right soname but an older release lacks newer entry points, and the process dies with \"undefined symbol: cudnnGetLibConfig\" or \"version `libcublasLt.so.12' not found\" at load time or, for lazy binding, at the first call.",
-        .failing_example = "libonnxruntime_providers_cuda.so imports cublasLtMatmulAlgoGetHeuristic@libcublasLt.so.12\nthe image's libcublasLt.so.12 (12.0.1) does not define it\n# → CUV008",
-        .passing_example = "libcublasLt.so.12 from CUDA 12.2 defines every symbol the provider imports",
+        .failing_example = "torch/lib/libtorch_cuda.so imports cudnnGetLibConfig (built against a newer cuDNN 9)\nlibcudnn.so.9 resolves to /usr/lib/x86_64-linux-gnu/libcudnn.so.9.0.0, which does not define it\n# → CUV008: \"undefined symbol: cudnnGetLibConfig\"\n\nlibfoo.so needs version libcublasLt.so.12 of libcublasLt.so.12; the copy that loads defines none\n# → CUV008: \"version `libcublasLt.so.12' not found\"",
+        .passing_example = "every strong cudnn*/cublas*/cuda* symbol libtorch_cuda.so imports is defined by a library it maps\n(weak imports may stay unresolved: the caller tests them)",
         .fix = "Upgrade the library to at least the release the consumer was built against (its package pin), or install the consumer build made for the older library.",
         .name = "missing-symbols",
     },

@@ -128,6 +128,7 @@ std::optional<ElfInfo> inspect_scanned(std::string_view stored, const FatbinScan
     auto symbols = read_dynamic_symbols(*file, *dynamic);
     info.imported_symbols = std::move(symbols.imported);
     info.exported_symbols = std::move(symbols.exported);
+    info.weak_imported_symbols = std::move(symbols.weak_imported);
     read_fatbins(*file, scan, info);
     if (auto area = dlopen_search_area(*file)) info.dlopen_candidates = dlopen_candidates(*file, *area, scan);
     return info;

@@ -81,7 +81,7 @@ SymbolNames read_dynamic_symbols(const ElfFile& file, const DynamicTable& dynami
     if (!file.readable(table->range.offset, table->range.size)) return names;
     const bool is64 = file.is_64bit();
     const std::uint64_t count = table->range.size / table->entsize;
-    std::vector<std::string_view> imported, exported;
+    std::vector<std::string_view> imported, exported, weak_imported;
     // Index 0 is the reserved null symbol.
     for (std::uint64_t i = 1; i < count; ++i) {
         const std::uint64_t at = table->range.offset + i * table->entsize;
@@ -93,12 +93,14 @@ SymbolNames read_dynamic_symbols(const ElfFile& file, const DynamicTable& dynami
         const std::uint8_t binding = info >> 4;
         if (shndx == 0) {
             imported.push_back(*name);
+            if (binding == stb_weak) weak_imported.push_back(*name);
         } else if (binding == stb_global || binding == stb_weak || binding == stb_gnu_unique) {
             exported.push_back(*name);
         }
     }
     names.imported = sorted_unique(imported);
     names.exported = sorted_unique(exported);
+    names.weak_imported = sorted_unique(weak_imported);
     return names;
 }
 

@@ -70,6 +70,7 @@ void check_same(const elf::ElfInfo& a, const elf::ElfInfo& b) {
     CHECK(a.version_definitions == b.version_definitions);
     CHECK(a.imported_symbols == b.imported_symbols);
     CHECK(a.exported_symbols == b.exported_symbols);
+    CHECK(a.weak_imported_symbols == b.weak_imported_symbols);
     CHECK(a.sass_archs == b.sass_archs);
     CHECK(a.ptx_archs == b.ptx_archs);
     CHECK(a.has_fatbin == b.has_fatbin);

@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "cuvet/rules/database.hpp"
 #include "cuvet/rules/embedded.hpp"
 
@@ -62,10 +64,25 @@ TEST_CASE("min_driver_for picks the release row of the same minor", "[rules]") {
     CHECK_FALSE(later->exact);
     CHECK(later->min_driver->str() == "520.61.05");
 
-    // A row whose value nobody verified stays unknown.
-    auto unknown = db().min_driver_for(v("12.2.1"));
+    // A row whose value nobody verified stays unknown: the built-in tables
+    // with 12.2.1's minimum replaced by null (as a fresh, unchecked row is).
+    std::vector<Database::File> files;
+    for (const auto& [name, text] : cuvet::rules::embedded_rule_files()) {
+        std::string copy(text);
+        if (name == "cuda_drivers.json") {
+            auto json = nlohmann::json::parse(copy);
+            for (auto& row : json["entries"])
+                if (row["cuda"] == "12.2.1") row["min_driver"] = nullptr;
+            copy = json.dump();
+        }
+        files.push_back({std::string(name), copy, "test"});
+    }
+    const Database with_unknown = Database::from_files(files);
+    auto unknown = with_unknown.min_driver_for(v("12.2.1"));
     REQUIRE(unknown);
     CHECK_FALSE(unknown->min_driver);
+    REQUIRE(db().min_driver_for(v("12.2.1")));
+    CHECK(db().min_driver_for(v("12.2.1"))->min_driver->str() == "535.86.09");
 
     CHECK_FALSE(db().min_driver_for(v("12.7")));  // no such toolkit
     CHECK_FALSE(db().min_driver_for(v("99.0")));

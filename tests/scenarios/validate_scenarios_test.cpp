@@ -113,6 +113,41 @@ TEST_CASE("scenario: cuDNN sub-libraries of different releases", "[scenario][val
     require_ids(validate_cli(img.write().string()), {"CUV005"}, {"CUV001", "CUV003", "CUV004"});
 }
 
+TEST_CASE("scenario: a framework library calls a cuDNN entry point the image's cuDNN lacks", "[scenario][validate]") {
+    // Built against a cuDNN that has cudnnGetLibConfig; the image holds one without it.
+    const std::string newer = "int cudnnCreate(void) { return 0; }\nint cudnnGetLibConfig(void) { return 0; }\n";
+    const std::string older = "int cudnnCreate(void) { return 0; }\n";
+    const std::string consumer =
+        "int cudnnCreate(void); int cudnnGetLibConfig(void);\n"
+        "__attribute__((weak)) int cudnnOptionalEntry(void);\n"  // weak: may stay unresolved
+        "int run(void) { return cudnnCreate() + cudnnGetLibConfig() + (cudnnOptionalEntry ? cudnnOptionalEntry() : 0); }\n";
+    const std::string torch_lib = site_packages + "/torch/lib/libtorch_cuda.so";
+    for (bool broken : {true, false}) {
+        INFO((broken ? "older cuDNN" : "matching cuDNN"));
+        CudaImage img;
+        img.glibc();
+        img.fs().lib_source("/opt/stage/libcudnn.so.9", "libcudnn.so.9", newer);
+        img.fs().lib_source(torch_lib, "libtorch_cuda.so", consumer, {"/opt/stage/libcudnn.so.9"});
+        std::filesystem::remove_all(img.fs().host("/opt/stage"));
+        img.fs().lib_source(sys + "/libcudnn.so.9", "libcudnn.so.9", broken ? older : newer);
+        REQUIRE(img.fs().error().empty());
+        auto r = validate_cli(img.write().string());
+        if (!broken) {
+            require_ids(r, {}, {"CUV008", "CUV001"});
+            continue;
+        }
+        require_ids(r, {"CUV008"}, {"CUV001"});
+        for (const auto& f : r.json["findings"]) {
+            if (f["id"] != "CUV008") continue;
+            const auto message = f["message"].get<std::string>();
+            CHECK(message.find("cudnnGetLibConfig") != std::string::npos);
+            CHECK(message.find(sys + "/libcudnn.so.9") != std::string::npos);
+            CHECK(message.find("cudnnCreate") == std::string::npos);
+            CHECK(message.find("cudnnOptionalEntry") == std::string::npos);
+        }
+    }
+}
+
 TEST_CASE("scenario: a clean torch image produces no findings at all", "[scenario][validate]") {
     CudaImage img;
     img.glibc();

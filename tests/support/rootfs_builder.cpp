@@ -44,10 +44,12 @@ void Rootfs::symlink(const std::string& path, const std::string& target) {
 }
 
 void Rootfs::compile(const std::string& kind_flags, const std::string& path,
-                     const std::vector<std::string>& needs, const std::string& flags) {
+                     const std::vector<std::string>& needs, const std::string& flags,
+                     const std::string& source) {
     auto src = dir_.path() / ("src" + std::to_string(counter_++) + ".c");
     std::string symbol = "f" + std::to_string(counter_);
-    write_file(src, kind_flags.find("-shared") != std::string::npos
+    write_file(src, !source.empty() ? source
+                    : kind_flags.find("-shared") != std::string::npos
                         ? "int " + symbol + "(void) { return 1; }\n"
                         : "int main(void) { return 0; }\n");
     fs::create_directories(host(path).parent_path());
@@ -65,6 +67,11 @@ void Rootfs::compile(const std::string& kind_flags, const std::string& path,
 void Rootfs::lib(const std::string& path, const std::string& soname,
                  const std::vector<std::string>& needs, const std::string& flags) {
     compile("-shared -fPIC -Wl,-soname," + soname, path, needs, flags);
+}
+
+void Rootfs::lib_source(const std::string& path, const std::string& soname, const std::string& source,
+                        const std::vector<std::string>& needs) {
+    compile("-shared -fPIC -Wl,-soname," + soname, path, needs, "", source);
 }
 
 void Rootfs::exe(const std::string& path, const std::vector<std::string>& needs,

@@ -26,6 +26,10 @@ public:
     // ({"/opt/b/libb.so.1"} adds -L$ROOT/opt/b -l:libb.so.1).
     void lib(const std::string& path, const std::string& soname,
              const std::vector<std::string>& needs = {}, const std::string& flags = "");
+    // lib() with the C source given: its functions are what it exports, the
+    // functions it calls without defining are what it imports.
+    void lib_source(const std::string& path, const std::string& soname, const std::string& source,
+                    const std::vector<std::string>& needs = {});
     void exe(const std::string& path, const std::vector<std::string>& needs = {},
              const std::string& flags = "");
     void write(const std::string& path, const std::string& content);
@@ -37,7 +41,8 @@ public:
 
 private:
     void compile(const std::string& kind_flags, const std::string& path,
-                 const std::vector<std::string>& needs, const std::string& flags);
+                 const std::vector<std::string>& needs, const std::string& flags,
+                 const std::string& source = "");
 
     TempDir dir_;
     std::filesystem::path root_;

@@ -13,7 +13,8 @@
 //   CUV005 cudnn-mixed-sublibraries    libraries (cudnn families, versions, dirs)
 //   CUV006 cudnn-cuda-major            libraries (cudnn: cuda_major, cudart resolution)
 //   CUV007 cuda-runtime-major          frameworks[].built_cuda, objects[].resolutions (cudart)
-//   CUV008 missing-symbols             objects[].elf->version_needs, elfs[resolution.file]->version_definitions
+//   CUV008 missing-symbols             objects[].elf (imported symbols, version_needs), the load
+//                                      closure's exported_symbols / version_definitions
 //   CUV009 driver-too-old              cuda_version, targets.drivers, compat_libraries
 //   CUV010 no-kernel-for-gpu           elfs (sass_archs / ptx_archs), targets.gpus
 //   CUV011 wrong-machine               elfs (machine), platform

@@ -27,6 +27,7 @@ struct ElfInfo {
     std::vector<std::string> version_definitions;  // verdef names (the first is usually the soname)
     std::vector<std::string> imported_symbols;     // undefined dynamic symbols
     std::vector<std::string> exported_symbols;     // defined dynamic symbols (global/weak)
+    std::vector<std::string> weak_imported_symbols;  // imported ones bound weakly: may stay unresolved
     std::vector<int> sass_archs;         // from .nv_fatbin: 80 for sm_80
     std::vector<int> ptx_archs;          // from .nv_fatbin: 90 for compute_90
     bool has_fatbin = false;
