@@ -62,19 +62,21 @@ struct ElfStream::State {
             auto skip = scanner.advance(window());
             if (!skip) return;
             skip_until = skip->offset + skip->size;
-            if (end <= skip->offset) continue;
-            // Part of the payload is stored already (only when a caller's
-            // block ran past the scanner's stop): cut it out again.
-            const std::uint64_t stored_from = kept - (end - skip->offset);
-            if (end <= skip_until) {
-                kept = stored_from;
-                continue;
+            if (end > skip->offset) {
+                // Part of the payload is stored already (a container showed up
+                // in the middle of a copy step): cut it out again, keeping
+                // whatever came after it.
+                const std::uint64_t stored_from = kept - (end - skip->offset);
+                const std::uint64_t tail = end > skip_until ? end - skip_until : 0;
+                if (tail > 0)
+                    std::memmove(buffer.data() + stored_from, buffer.data() + kept - tail, static_cast<std::size_t>(tail));
+                kept = stored_from + tail;
             }
-            const std::uint64_t tail = end - skip_until;
-            std::memmove(buffer.data() + stored_from, buffer.data() + kept - tail, static_cast<std::size_t>(tail));
-            kept = stored_from + tail;
-            window_offset = skip_until;
-            window_stored = stored_from;
+            if (end >= skip_until) {
+                // The hole is behind us already: the window restarts after it.
+                window_offset = skip_until;
+                window_stored = kept - (end - skip_until);
+            }
         }
     }
 };

@@ -169,6 +169,36 @@ TEST_CASE("a library's fatbin payloads become holes that no fact depends on", "[
     }
 }
 
+TEST_CASE("a block may end anywhere around a hole", "[elf][stream]") {
+    // Regression: a container found in the middle of a copy step whose
+    // payload ended exactly at the step's end left the scanner reading the
+    // wrong bytes (found on libcufft's .ldata by bench/elf_facts).
+    const auto& lib = gpu_library();
+    REQUIRE(lib.error.empty());
+    const std::string bytes = test::read_file(lib.path);
+    const auto whole = elf::inspect(bytes);
+    REQUIRE(whole);
+    std::vector<std::uint64_t> splits;
+    for (const auto& hole : elf::detail::scan_whole_file(bytes).holes) {
+        for (std::uint64_t at : {hole.offset, hole.offset + hole.size}) {
+            for (std::uint64_t delta = 0; delta <= 2; ++delta) {
+                splits.push_back(at - delta);
+                splits.push_back(at + delta);
+            }
+        }
+    }
+    ScratchBuffer buffer;
+    for (std::uint64_t split : splits) {
+        INFO("split at " << split);
+        elf::ElfStream stream(bytes.size(), buffer);
+        stream.write(std::string_view(bytes).substr(0, split), 0);
+        stream.write(std::string_view(bytes).substr(split), split);
+        auto streamed_info = stream.finish();
+        REQUIRE(streamed_info);
+        check_same(*streamed_info, *whole);
+    }
+}
+
 TEST_CASE("streamed facts equal whole-file facts for every fixture", "[elf][stream]") {
     const auto& fixtures = test::elf_fixtures();
     REQUIRE(fixtures.error.empty());

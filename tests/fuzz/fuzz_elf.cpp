@@ -28,14 +28,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         (void)total;
         (void)elf::machine_name(info->machine);
     }
+    // Small even blocks, and two blocks split at an input-chosen point (a
+    // block ending right at a payload's end once hid a container).
     static ScratchBuffer buffer;
-    elf::ElfStream stream(size, buffer);
+    const auto whole = elf::inspect(bytes);
     const std::size_t step = 1 + (size ? data[size / 2] % 251 : 0);
-    for (std::size_t at = 0; at < size; at += step) stream.write(bytes.substr(at, step), at);
-    std::string streamed_why;
-    auto streamed = stream.finish(&streamed_why);
-    auto whole = elf::inspect(bytes);
-    if (streamed.has_value() != whole.has_value() || (whole && !(*streamed == *whole))) __builtin_trap();
+    const std::size_t split = size ? (data[size / 3] * 257u + data[size - 1]) % (size + 1) : 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        elf::ElfStream stream(size, buffer);
+        if (pass == 0) {
+            for (std::size_t at = 0; at < size; at += step) stream.write(bytes.substr(at, step), at);
+        } else {
+            stream.write(bytes.substr(0, split), 0);
+            stream.write(bytes.substr(split), split);
+        }
+        const auto streamed = stream.finish();
+        if (streamed.has_value() != whole.has_value() || (whole && !(*streamed == *whole))) __builtin_trap();
+    }
     (void)elf::parse_fatbin(bytes, true);
     (void)elf::find_embedded_fatbins(bytes, size % 8);
     (void)elf::find_dlopen_candidates(bytes);
