@@ -39,6 +39,7 @@ struct ValidateArgs {
     std::string config;
     std::string output;
     std::string dockerfile;
+    std::vector<std::string> env;
     bool no_progress = false;
     bool probe = false;
     unsigned probe_timeout = 120;
@@ -82,6 +83,7 @@ int run_validate(const ValidateArgs& args) {
     }
     options.targets.gpus = args.gpus.empty() ? config.gpus : args.gpus;
     options.targets.trusted_dirs = config.trusted_library_dirs;
+    options.env_overrides = args.env;
     if (!args.dockerfile.empty()) {
         options.dockerfile_path = args.dockerfile;
         options.dockerfile_text = read_file(args.dockerfile);
@@ -102,6 +104,7 @@ int run_validate(const ValidateArgs& args) {
         sandbox::ProbeRunOptions probe;
         probe.probe_binary = sandbox::find_probe_binary();
         probe.timeout = std::chrono::seconds(args.probe_timeout);
+        probe.env_overrides = args.env;
         const auto opened = image::open_image(args.image.path, args.image.open_options());
         sandbox::ProbeOutcome outcome = sandbox::run_live_check(*opened, probe);
         for (auto& finding : outcome.findings) result.findings.push_back(std::move(finding));
@@ -140,6 +143,8 @@ void add_validate_command(CLI::App& app, Dispatch& dispatch) {
     command->add_option("--gpu", args->gpus, "a target GPU: H100, sm_90 or 8.6 (repeatable)")
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    command->add_option("--env", args->env,
+                        "KEY=VALUE the container will run with, on top of the image's Env (repeatable; as docker run -e)");
     command->add_option("--ignore", args->ignore, "a check id never to report (repeatable)")
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

@@ -1,5 +1,7 @@
 #include "cuvet/sandbox/probe_plan.hpp"
 
+#include "cuvet/image/env.hpp"
+
 #include <algorithm>
 #include <regex>
 #include <set>
@@ -70,12 +72,7 @@ ProbePlan plan_probe(const image::FileTree& tree) {
 
 std::vector<std::string> probe_environment(const std::vector<std::string>& image_env,
                                            const std::vector<std::string>& overrides) {
-    std::vector<std::string> env = image_env;
-    for (const std::string& entry : overrides) {
-        const std::string key = entry.substr(0, entry.find('=') + 1);
-        std::erase_if(env, [&](const std::string& existing) { return existing.rfind(key, 0) == 0; });
-        env.push_back(entry);
-    }
+    std::vector<std::string> env = image::with_env_overrides(image_env, overrides);
     const bool has_path = std::any_of(env.begin(), env.end(), [](const std::string& e) { return e.rfind("PATH=", 0) == 0; });
     if (!has_path) env.push_back("PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
     return env;

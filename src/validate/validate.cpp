@@ -2,6 +2,7 @@
 
 #include "cuvet/checks/registry.hpp"
 #include "cuvet/core/error.hpp"
+#include "cuvet/image/env.hpp"
 #include "cuvet/inventory/analysis.hpp"
 #include "cuvet/validate/stack_builder.hpp"
 
@@ -18,6 +19,7 @@ Result validate(const std::string& image_path, const Options& options, const rul
     analyze.workers = options.workers;
     analyze.on_progress = options.on_progress;
     auto analysis = inventory::analyze(*image, analyze);
+    analysis.info.config.env = image::with_env_overrides(analysis.info.config.env, options.env_overrides);
     auto stack = build_stack(analysis, options.targets, image_path);
 
     Result result;

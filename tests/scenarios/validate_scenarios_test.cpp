@@ -62,6 +62,22 @@ TEST_CASE("scenario: a system cuDNN on LD_LIBRARY_PATH shadows torch's pip cuDNN
     require_ids(r, {"CUV002", "CUV003"}, {"CUV001", "CUV005", "CUV006"});
 }
 
+TEST_CASE("scenario: --env LD_LIBRARY_PATH set at deployment shadows torch's pip cuDNN", "[scenario][validate]") {
+    CudaImage img;
+    img.glibc();
+    img.cuda_toolkit("12.1.105");
+    img.cudnn(sys, "8.9.7", "8.9.7.29-1+cuda12.2");
+    img.cudnn_wheel("8.9.2.26", 12);
+    img.torch("2.1.0+cu121", "12.1", {site_packages + "/nvidia/cudnn/lib/libcudnn.so.8", cudart12});
+    REQUIRE(img.fs().error().empty());
+    const auto image = img.write().string();
+    require_ids(validate_cli(image), {}, {"CUV002"});
+    require_ids(validate_cli(image, {"--env", "LD_LIBRARY_PATH=/usr/local/cuda/lib64:" + sys}), {"CUV002"}, {"CUV001"});
+    auto bad = validate_cli(image, {"--env", "LD_LIBRARY_PATH"});
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("expected KEY=VALUE") != std::string::npos);
+}
+
 TEST_CASE("scenario: cuDNN for CUDA 11 next to the CUDA 12 runtime", "[scenario][validate]") {
     CudaImage img;
     img.glibc();

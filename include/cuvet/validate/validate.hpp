@@ -20,6 +20,9 @@ struct Options {
     image::OpenOptions open;
     checks::Targets targets;  // already merged from the CLI and .cuvet.yaml
     unsigned workers = 0;
+    // --env KEY=VALUE: the environment the container will run with, on top of
+    // the image's Env (LD_LIBRARY_PATH set by a deployment changes what loads).
+    std::vector<std::string> env_overrides;
     std::function<void(std::size_t, std::size_t)> on_progress;  // files read of files selected
     // --dockerfile: findings about image files also point at the line that made their layer.
     std::string dockerfile_path;
