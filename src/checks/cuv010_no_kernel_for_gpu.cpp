@@ -26,15 +26,44 @@ std::string arch_list(const std::vector<int>& archs, const char* prefix) {
     return out.empty() ? "none" : out;
 }
 
+// The image's CUDA release dropped the GPU: none of the toolkit's own
+// libraries has code for it any more (CUDA 13 on a V100).
+std::optional<report::Finding> release_dropped(const Stack& stack, const rules::GpuArch& gpu, const std::string& name) {
+    if (!stack.cuda_version || gpu.still_supported || !gpu.last_cuda) return std::nullopt;
+    const rules::Version& cuda = *stack.cuda_version;
+    const rules::Version& last = *gpu.last_cuda;
+    if (cuda.major() < last.major() || (cuda.major() == last.major() && cuda.minor() <= last.minor())) return std::nullopt;
+    report::Finding f;
+    f.message = "The image's CUDA " + cuda.str() + " no longer supports " + name + " (" + gpu.architecture +
+                ", compute capability " + gpu.compute_capability.str() + "): the last CUDA release for it is " + last.str() +
+                ", so cuBLAS, cuDNN and the framework's kernels have no code for it";
+    f.evidence.push_back(name + ": last CUDA " + last.str() + " per " + util::cite(gpu.provenance));
+    for (const auto& p : stack.cuda_version_provenance) f.evidence.push_back("image CUDA: " + p);
+    f.fix = "Run this image on newer GPUs only, or build the " + name + " variant from a CUDA " + last.str() +
+            " base image with a framework build for CUDA " + std::to_string(last.major()) + ".";
+    return f;
+}
+
 std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) {
     std::vector<report::Finding> out;
     if (stack.targets.gpus.empty() || stack.elfs == nullptr) return out;
+    // NVIDIA's own libraries are judged by their release (release_dropped),
+    // not by their fatbins: libcufft keeps its kernels outside .nv_fatbin and
+    // libcufftw's .nv_fatbin holds one sm_75 stub (seen on CUDA 13.0 and in
+    // the cu13 wheels), which would read as "no kernel" on every other GPU.
+    std::set<std::string_view> nvidia_libraries;
+    for (const auto& copy : stack.libraries) nvidia_libraries.insert(copy.path);
     for (const auto& name : stack.targets.gpus) {
         const auto* gpu = db.gpu(name);
         if (gpu == nullptr) continue;
+        if (auto dropped = release_dropped(stack, *gpu, name)) {
+            out.push_back(std::move(*dropped));
+            continue;  // every file would repeat it
+        }
         int sm = gpu->sm();
         for (const auto& [path, elf] : *stack.elfs) {
             if (!elf.has_fatbin || (elf.sass_archs.empty() && elf.ptx_archs.empty()) || runs_on(elf, sm)) continue;
+            if (nvidia_libraries.count(path) != 0) continue;
             report::Finding f;
             f.message = path + " has GPU code for SASS " + arch_list(elf.sass_archs, "sm_") + ", PTX " +
                         arch_list(elf.ptx_archs, "compute_") + " but none that runs on " + name + " (sm_" + std::to_string(sm) +
@@ -58,7 +87,7 @@ const ValidateCheck cuv010_no_kernel_for_gpu{
         .id = "CUV010",
         .severity = report::Severity::error,
         .title = "No SASS or JIT-able PTX for a target GPU",
-        .rationale = "GPU code ships as SASS for given architectures (sm_80 runs on 8.x GPUs with minor ≥ 0) and optionally PTX the driver can JIT for newer GPUs. A framework build without either for the target GPU dies with \"no kernel image is available for execution on the device\" (e.g. torch 2.7.0+cu128 dropped sm_50–sm_70). Targets come from --gpu (\"H100\", \"sm_90\", \"8.6\") or .cuvet.yaml.",
+        .rationale = "GPU code ships as SASS for given architectures (sm_80 runs on 8.x GPUs with minor ≥ 0) and optionally PTX the driver can JIT for newer GPUs. A framework build without either for the target GPU dies with \"no kernel image is available for execution on the device\" (e.g. torch 2.7.0+cu128 dropped sm_50–sm_70). Targets come from --gpu (\"H100\", \"sm_90\", \"8.6\") or .cuvet.yaml. NVIDIA's own libraries are judged by their CUDA release instead: a release past the GPU's last supported CUDA (CUDA 13 on Maxwell, Pascal or Volta) is one finding.",
         .failing_example = "cuvet validate image.tar --gpu V100\n# libtorch_cuda.so fatbin: sm_75 sm_80 sm_86 sm_90 sm_100 sm_120, no PTX\n# → CUV010 no kernel for sm_70",
         .passing_example = "cuvet validate image.tar --gpu H100   # sm_90 SASS present",
         .fix = "Install a framework build that targets the GPU (an older CUDA variant such as cu126 that still has sm_50–sm_70, or build with TORCH_CUDA_ARCH_LIST including it, or add +PTX for forward compatibility).",

@@ -26,16 +26,8 @@ L=$SP/torch/lib/libc10_cuda.so
 sha256sum "$L" >> "$O/cuobjdump_libc10_cuda.txt"
 log "build rootfs"
 df -h /tmp | tail -1
-R=/tmp/img; rm -rf $R; mkdir -p $R/usr/lib/x86_64-linux-gnu $R/usr/lib64 $R/usr/sbin $R/usr/bin $R/etc $R$SP
-T0=$(date +%s%N)
-ln -s usr/bin $R/bin; ln -s usr/sbin $R/sbin; ln -s usr/lib $R/lib; ln -s usr/lib64 $R/lib64
-L=/usr/lib/x86_64-linux-gnu
-cp -a $L/ld-linux-x86-64.so.2 $L/libc.so.6 $L/libm.so.6 $L/libdl.so.2 $L/librt.so.1 $L/libpthread.so.0 $L/libstdc++.so.6* $L/libgcc_s.so.1 $L/libz.so.1* $L/libcudnn* $R$L/
-cp -a /usr/lib64/ld-linux-x86-64.so.2 $R/usr/lib64/
-for f in $(ldd $SP/torch/lib/libtorch_cuda.so | awk '$3 ~ /^\/(usr\/)?lib\// {print $3}'); do [ -e $R$L/$(basename $f) ] || cp -L $f $R$L/; done
-cp -a /usr/sbin/ldconfig* /sbin/ldconfig* $R/usr/sbin/ 2>/dev/null; cp -a /usr/bin/sh /usr/bin/dash $R/usr/bin/
-cp -a /etc/ld.so.conf /etc/ld.so.conf.d $R/etc/
-cp -a $SP/torch $SP/torch-*.dist-info $SP/nvidia $SP/nvidia_*.dist-info $R$SP/
+R=/tmp/img; T0=$(date +%s%N)
+"$C/make_torch_rootfs.sh" "$SP" "$R"
 echo "rootfs built in $(( ($(date +%s%N) - T0) / 1000000 )) ms"; du -sh $R; find $R | wc -l; ls $R$L | head -50
 P() { local name=$1; shift; log "cuvet probe: $name"; local t=$(date +%s%N); "$C/cuvet" probe --probe "$C/cuvet-probe" "$@" $R; echo "exit code $? after $(( ($(date +%s%N) - t) / 1000000 )) ms"; }
 P good

@@ -49,6 +49,38 @@ TEST_CASE("scenario: libcudnn.so.8 missing", "[scenario][validate]") {
     CHECK(validate_cli(img.write().string(), {"--fail-on", "never"}).exit_code == 0);
 }
 
+TEST_CASE("scenario: a wheel library torch never loads misses its dependencies", "[scenario][validate]") {
+    // As in the cu13 wheels: libcusolverMg (no RUNPATH) needs libcublas, which
+    // sits in another wheel's directory; an optional transport needs a
+    // library the image lacks. torch itself loads fine.
+    CudaImage img;
+    img.glibc();
+    img.cuda_toolkit("12.1.105");
+    const std::string wheels = site_packages + "/nvidia";
+    img.fs().lib(wheels + "/cublas/lib/libcublas.so.12", "libcublas.so.12");
+    img.fs().lib("/opt/stage/libfabric.so.1", "libfabric.so.1");
+    img.fs().lib(wheels + "/cusolver/lib/libcusolverMg.so.11", "libcusolverMg.so.11", {wheels + "/cublas/lib/libcublas.so.12"});
+    img.fs().lib(wheels + "/nvshmem/lib/nvshmem_transport_libfabric.so.3", "nvshmem_transport_libfabric.so.3",
+                 {"/opt/stage/libfabric.so.1", wheels + "/cublas/lib/libcublas.so.12"});
+    std::filesystem::remove_all(img.fs().host("/opt/stage"));
+    img.torch("2.1.0+cu121", "12.1", {cudart12});
+    REQUIRE(img.fs().error().empty());
+    auto r = validate_cli(img.write().string());
+    INFO(dump(r));
+    require_ids(r, {"CUV001"}, {});
+    CHECK(r.exit_code == 0);  // info only: the default --fail-on error passes
+    bool named_the_copy = false;
+    for (const auto& f : r.json["findings"]) {
+        if (f["id"] != "CUV001") continue;
+        CHECK(f["severity"] == "info");
+        const auto message = f["message"].get<std::string>();
+        CHECK(message.find("no framework in the image loads") != std::string::npos);
+        if (message.find("libcublas.so.12") != std::string::npos)
+            named_the_copy = message.find("the image has it at " + wheels + "/cublas/lib/libcublas.so.12") != std::string::npos;
+    }
+    CHECK(named_the_copy);
+}
+
 TEST_CASE("scenario: a system cuDNN on LD_LIBRARY_PATH shadows torch's pip cuDNN", "[scenario][validate]") {
     CudaImage img;
     img.glibc();
@@ -117,6 +149,40 @@ TEST_CASE("scenario: a framework without SASS or PTX for the target GPU", "[scen
     auto image = img.write().string();
     require_ids(validate_cli(image, {"--gpu", "T4"}), {"CUV010"}, {});
     require_ids(validate_cli(image, {"--gpu", "H100", "--gpu", "8.6"}), {}, {"CUV010"});
+}
+
+TEST_CASE("scenario: a CUDA 13 image on a fleet with V100s", "[scenario][validate]") {
+    CudaImage img;
+    img.glibc();
+    img.cuda_toolkit("13.0.48");
+    REQUIRE(img.fs().error().empty());
+    const auto image = img.write().string();
+    auto r = validate_cli(image, {"--gpu", "V100", "--gpu", "H100"});
+    require_ids(r, {"CUV010"}, {});
+    CHECK(r.ids.count("CUV010") == 1);
+    for (const auto& f : r.json["findings"]) {
+        const auto message = f["message"].get<std::string>();
+        CHECK(message.find("CUDA 13.0.48 no longer supports V100") != std::string::npos);
+        CHECK(message.find("12.9") != std::string::npos);
+    }
+    require_ids(validate_cli(image, {"--gpu", "H100"}), {}, {"CUV010"});
+}
+
+TEST_CASE("scenario: NVIDIA's own libraries are not judged by their fatbins", "[scenario][validate]") {
+    // libcufftw of CUDA 13 carries one sm_75 stub in .nv_fatbin; the same
+    // bytes under a framework's name are judged (previous scenario).
+    const auto& fixtures = elf_fixtures();
+    if (fixtures.cuda.empty()) {
+        WARN("skipped: no nvcc");
+        return;
+    }
+    CudaImage img;
+    img.glibc();
+    img.cuda_toolkit("12.1.105");
+    const std::string lib = "/usr/local/cuda-12.1/targets/x86_64-linux/lib/libcufftw.so.11.0.2";
+    std::filesystem::copy_file(fixtures.cuda, img.fs().host(lib));
+    REQUIRE(img.fs().error().empty());
+    require_ids(validate_cli(img.write().string(), {"--gpu", "T4"}), {}, {"CUV010"});
 }
 
 TEST_CASE("scenario: cuDNN sub-libraries of different releases", "[scenario][validate]") {
