@@ -33,7 +33,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
         if (rule == nullptr) continue;
         const auto* row = util::build_row(db, fw);
         auto built = fw.built_cudnn;
-        std::string from = "the install's build info";
+        std::string from = "the install's own metadata (a wheel's Requires-Dist cuDNN pin, TensorFlow's build_info.py)";
         // TensorFlow's build_info says only the major ("8"); the rules row knows the minor it was built with.
         bool row_is_finer = row && row->cudnn && (!built || (built->size() < row->cudnn->size() && built->major() == row->cudnn->major()));
         if (row_is_finer) built = row->cudnn, from = util::cite(row->provenance);

@@ -76,6 +76,24 @@ std::string header_field(std::string_view text, std::string_view field) {
     return "";
 }
 
+// The cuDNN a framework wheel pins ("Requires-Dist: nvidia-cudnn-cu13==9.19.0.56;
+// platform_system == 'Linux'"): the release it was built against.
+std::string pinned_cudnn(std::string_view metadata) {
+    static const std::regex pin(R"(Requires-Dist:\s*nvidia[-_.]cudnn[-_.]cu\d+\s*(?:\[[^\]]*\])?\s*\(?\s*==\s*([0-9][0-9.]*))",
+                                std::regex::icase);
+    std::size_t at = 0;
+    while (at < metadata.size()) {
+        auto nl = metadata.find('\n', at);
+        auto line = std::string(metadata.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at));
+        if (line.empty()) break;  // end of the header block
+        std::smatch m;
+        if (std::regex_search(line, m, pin) && m.position(0) == 0) return m[1].str();
+        if (nl == std::string_view::npos) break;
+        at = nl + 1;
+    }
+    return "";
+}
+
 void pip_facts(const Analysis& analysis, Facts& out) {
     static const std::regex dist_info(R"((.*/(?:site|dist)-packages)/([^/]+)-([^/-]+)\.dist-info)");
     auto ends_with = [](const std::string& s, std::string_view tail) {
@@ -114,6 +132,9 @@ void pip_facts(const Analysis& analysis, Facts& out) {
         fact.source = "pip";
         fact.rank = rank_package;
         fact.evidence = {"dist-info", evidence_path, version, m[2].str()};
+        if (mapping->category == "framework" && metadata != analysis.texts.end()) {
+            if (auto cudnn = pinned_cudnn(metadata->second); !cudnn.empty()) fact.attributes["cudnn"] = cudnn;
+        }
         out.push_back(std::move(fact));
     }
 }

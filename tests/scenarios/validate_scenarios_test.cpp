@@ -110,6 +110,35 @@ TEST_CASE("scenario: --env LD_LIBRARY_PATH set at deployment shadows torch's pip
     CHECK(bad.err.find("expected KEY=VALUE") != std::string::npos);
 }
 
+TEST_CASE("scenario: torch's wheel pins a newer cuDNN than the one that loads", "[scenario][validate]") {
+    // As on the H100 machine with the pip cuDNN removed: torch 2.11.0+cu130
+    // pins nvidia-cudnn-cu13==9.19.0.56 (the rules know no cuDNN for that
+    // build); only the dpkg 9.14 is left, which torch refuses.
+    for (bool older : {true, false}) {
+        INFO((older ? "9.14 loads" : "9.19 loads"));
+        CudaImage img;
+        img.glibc();
+        img.cuda_toolkit("13.0.48");
+        img.cudnn(sys, older ? "9.14.0" : "9.19.0", older ? "9.14.0.64-1" : "9.19.0.56-1");
+        img.torch("2.11.0+cu130", "13.0", {sys + "/libcudnn.so.9"});
+        img.fs().write(site_packages + "/torch-2.11.0+cu130.dist-info/METADATA",
+                       "Metadata-Version: 2.1\nName: torch\nVersion: 2.11.0+cu130\n"
+                       "Requires-Dist: filelock\n"
+                       "Requires-Dist: nvidia-cudnn-cu13==9.19.0.56; platform_system == \"Linux\"\n\n");
+        REQUIRE(img.fs().error().empty());
+        auto r = validate_cli(img.write().string());
+        if (!older) {
+            require_ids(r, {}, {"CUV004"});
+            continue;
+        }
+        require_ids(r, {"CUV004"}, {});
+        for (const auto& f : r.json["findings"])
+            if (f["id"] == "CUV004")
+                CHECK(f["message"].get<std::string>().find("compiled  against 9.19.0.56 but found runtime version 9.14.0") !=
+                      std::string::npos);
+    }
+}
+
 TEST_CASE("scenario: cuDNN for CUDA 11 next to the CUDA 12 runtime", "[scenario][validate]") {
     CudaImage img;
     img.glibc();
