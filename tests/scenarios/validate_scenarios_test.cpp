@@ -214,6 +214,32 @@ TEST_CASE("scenario: NVIDIA's own libraries are not judged by their fatbins", "[
     require_ids(validate_cli(img.write().string(), {"--gpu", "T4"}), {}, {"CUV010"});
 }
 
+TEST_CASE("scenario: LD_LIBRARY_PATH makes the pip cuDNN load the system's sub-libraries", "[scenario][validate]") {
+    // As on the H100 machine: the wheel's libcudnn.so finds its sub-libraries
+    // through RUNPATH $ORIGIN, but LD_LIBRARY_PATH comes first.
+    CudaImage img;
+    img.glibc();
+    img.cuda_toolkit("12.1.105");
+    img.cudnn(sys, "8.9.7", "8.9.7.29-1+cuda12.2");
+    const std::string wheel = site_packages + "/nvidia/cudnn/lib";
+    img.fs().lib(wheel + "/libcudnn_ops_infer.so.8", "libcudnn_ops_infer.so.8");
+    img.fs().lib_source(wheel + "/libcudnn.so.8", "libcudnn.so.8",
+                        "const char *sub_libraries[] = {\"libcudnn_ops_infer.so.8\"};\nint cudnnCreate(void) { return 0; }\n", {},
+                        "-Wl,--enable-new-dtags,-rpath,'$ORIGIN'");
+    img.fs().write(site_packages + "/nvidia_cudnn_cu12-8.9.2.26.dist-info/METADATA",
+                   "Metadata-Version: 2.1\nName: nvidia-cudnn-cu12\nVersion: 8.9.2.26\n\n");
+    img.torch("2.1.0+cu121", "12.1", {wheel + "/libcudnn.so.8", cudart12});
+    REQUIRE(img.fs().error().empty());
+    const auto image = img.write().string();
+    require_ids(validate_cli(image), {}, {"CUV005"});
+    auto r = validate_cli(image, {"--env", "LD_LIBRARY_PATH=" + sys});
+    require_ids(r, {"CUV005"}, {});
+    for (const auto& f : r.json["findings"])
+        if (f["id"] == "CUV005")
+            CHECK(f["message"].get<std::string>().find("libcudnn_ops_infer.so.8 -> " + sys + "/libcudnn_ops_infer.so.8.9.7 (8.9.7, via ld-library-path)") !=
+                  std::string::npos);
+}
+
 TEST_CASE("scenario: cuDNN sub-libraries of different releases", "[scenario][validate]") {
     CudaImage img;
     img.glibc();

@@ -70,8 +70,8 @@ void Rootfs::lib(const std::string& path, const std::string& soname,
 }
 
 void Rootfs::lib_source(const std::string& path, const std::string& soname, const std::string& source,
-                        const std::vector<std::string>& needs) {
-    compile("-shared -fPIC -Wl,-soname," + soname, path, needs, "", source);
+                        const std::vector<std::string>& needs, const std::string& flags) {
+    compile("-shared -fPIC -Wl,-soname," + soname, path, needs, flags, source);
 }
 
 void Rootfs::exe(const std::string& path, const std::vector<std::string>& needs,

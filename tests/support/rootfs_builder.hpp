@@ -29,7 +29,7 @@ public:
     // lib() with the C source given: its functions are what it exports, the
     // functions it calls without defining are what it imports.
     void lib_source(const std::string& path, const std::string& soname, const std::string& source,
-                    const std::vector<std::string>& needs = {});
+                    const std::vector<std::string>& needs = {}, const std::string& flags = "");
     void exe(const std::string& path, const std::vector<std::string>& needs = {},
              const std::string& flags = "");
     void write(const std::string& path, const std::string& content);
