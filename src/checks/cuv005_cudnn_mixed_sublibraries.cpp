@@ -11,33 +11,51 @@ namespace cuvet::checks {
 
 namespace {
 
-// The mix ld.so makes at run time: the main libcudnn.so.N dlopens its
-// sub-libraries by name, and with LD_LIBRARY_PATH pointing at another cuDNN
-// (it beats the main library's RUNPATH $ORIGIN) they come from that other
-// release, though every directory on its own is consistent.
+// The mix ld.so makes at run time: cuDNN's libraries load each other by
+// name (libcudnn_adv.so.9 needs libcudnn_graph.so.9; the main libcudnn.so.9
+// dlopens them), and with LD_LIBRARY_PATH pointing at another cuDNN (it beats
+// their RUNPATH $ORIGIN) some come from that other release, though every
+// directory on its own is consistent. One finding per pair of installs.
 void loaded_mix(const Stack& stack, std::vector<report::Finding>& out) {
+    struct Crossing {
+        const ElfObject* object;
+        const Resolution* resolution;
+        const LibraryCopy* loaded;
+    };
+    std::map<std::pair<std::string, std::string>, std::vector<Crossing>> by_dirs;
+    std::map<std::pair<std::string, std::string>, std::pair<std::string, std::string>> versions;
     for (const auto& o : stack.objects) {
-        const auto* main = stack.library(o.file);
-        if (main == nullptr || main->family != "cudnn" || !main->version || main->version->size() < 3) continue;
-        std::vector<std::pair<const Resolution*, const LibraryCopy*>> foreign;
+        const auto* self = stack.library(o.file);
+        if (self == nullptr || !util::starts_with(self->family, "cudnn") || !self->version || self->version->size() < 3) continue;
         for (const auto& r : o.resolutions) {
-            if (r.file.empty() || !util::starts_with(r.name, "libcudnn_")) continue;
-            const auto* sub = stack.library(r.file);
-            if (sub == nullptr || !sub->version || sub->version->size() < 3) continue;
-            if (sub->version->truncated(3) != main->version->truncated(3)) foreign.emplace_back(&r, sub);
+            if (r.file.empty() || !util::starts_with(r.name, "libcudnn")) continue;
+            const auto* loaded = stack.library(r.file);
+            if (loaded == nullptr || !loaded->version || loaded->version->size() < 3) continue;
+            if (loaded->version->truncated(3) == self->version->truncated(3)) continue;
+            auto key = std::pair{self->dir(), loaded->dir()};
+            by_dirs[key].push_back({&o, &r, loaded});
+            versions[key] = {self->version->truncated(3).str(), loaded->version->truncated(3).str()};
         }
-        if (foreign.empty()) continue;
+    }
+    for (const auto& [dirs, crossings] : by_dirs) {
+        const auto& [own, other] = versions[dirs];
         report::Finding f;
-        f.message = o.path + " (cuDNN " + main->version->truncated(3).str() + ") loads sub-libraries of another release:";
-        for (const auto& [r, sub] : foreign) {
-            f.message += " " + r->name + " -> " + sub->path + " (" + sub->version->truncated(3).str() + ", via " + r->rule + ");";
-            f.locations.push_back({sub->path});
+        f.message = "cuDNN " + own + " in " + dirs.first + " loads parts of cuDNN " + other + " from " + dirs.second +
+                    " at run time:";
+        std::size_t shown = 0;
+        for (const auto& c : crossings) {
+            if (shown++ == 4) {
+                f.message += " and " + std::to_string(crossings.size() - 4) + " more;";
+                break;
+            }
+            f.message += " " + util::base_name(c.object->path) + " -> " + c.loaded->path + " (via " + c.resolution->rule + ");";
         }
         f.message.back() = '.';
-        f.locations.insert(f.locations.begin(), {o.path});
-        for (const auto& [r, sub] : foreign) util::add_trace(f, *r, 6);
-        f.fix = "Let " + o.path + " find its own sub-libraries: drop the other cuDNN's directory from LD_LIBRARY_PATH (" +
-                util::dir_name(foreign.front().second->path) + "), or remove that cuDNN from the image.";
+        for (const auto& c : crossings)
+            if (f.locations.size() < 8) f.locations.push_back({c.object->path});
+        util::add_trace(f, *crossings.front().resolution, 6);
+        f.fix = "Let the cuDNN in " + dirs.first + " find its own libraries: drop " + dirs.second +
+                " from LD_LIBRARY_PATH, or remove the other cuDNN from the image.";
         out.push_back(std::move(f));
     }
 }
