@@ -102,6 +102,24 @@ void fill_owner(LibraryCopy& copy, const inventory::Component& c) {
     }
 }
 
+// A wheel names only its main library's version (nvidia-cudnn-cu13 9.19.0.56
+// for libcudnn.so.9); the sub-libraries beside it (libcudnn_graph.so.9, a bare
+// soname) come from the same package, so they take its version.
+void inherit_package_version(std::vector<LibraryCopy>& copies) {
+    std::map<std::string, const LibraryCopy*> main_by_dir;
+    for (const auto& c : copies)
+        if (c.family == "cudnn" && c.version && c.version->size() >= 3 && !c.owner.empty()) main_by_dir.emplace(c.dir(), &c);
+    for (auto& c : copies) {
+        if (!starts_with(c.family, "cudnn_") || (c.version && c.version->size() >= 3)) continue;
+        auto it = main_by_dir.find(c.dir());
+        if (it == main_by_dir.end() || (c.version && c.version->major() != it->second->version->major())) continue;
+        c.version = it->second->version;
+        c.owner = it->second->owner;
+        c.cuda_major = it->second->cuda_major;
+        c.provenance.push_back("same package as " + it->second->path + " (" + it->second->owner + "): " + c.version->str());
+    }
+}
+
 std::vector<LibraryCopy> library_copies(const inventory::Analysis& analysis) {
     ComponentIndex index(analysis.inventory);
     std::vector<LibraryCopy> out;
@@ -129,6 +147,7 @@ std::vector<LibraryCopy> library_copies(const inventory::Analysis& analysis) {
         if (!copy.version && from_name) copy.version = from_name;
         out.push_back(std::move(copy));
     }
+    inherit_package_version(out);
     return out;
 }
 

@@ -226,6 +226,9 @@ TEST_CASE("scenario: LD_LIBRARY_PATH makes the pip cuDNN load the system's sub-l
     img.fs().lib_source(wheel + "/libcudnn.so.8", "libcudnn.so.8",
                         "const char *sub_libraries[] = {\"libcudnn_ops_infer.so.8\"};\nint cudnnCreate(void) { return 0; }\n", {},
                         "-Wl,--enable-new-dtags,-rpath,'$ORIGIN'");
+    // A sub-library that needs another one (as libcudnn_adv.so.9 needs libcudnn_graph.so.9).
+    img.fs().lib(wheel + "/libcudnn_cnn_infer.so.8", "libcudnn_cnn_infer.so.8", {wheel + "/libcudnn_ops_infer.so.8"},
+                 "-Wl,--enable-new-dtags,-rpath,'$ORIGIN'");
     img.fs().write(site_packages + "/nvidia_cudnn_cu12-8.9.2.26.dist-info/METADATA",
                    "Metadata-Version: 2.1\nName: nvidia-cudnn-cu12\nVersion: 8.9.2.26\n\n");
     img.torch("2.1.0+cu121", "12.1", {wheel + "/libcudnn.so.8", cudart12});
@@ -239,6 +242,10 @@ TEST_CASE("scenario: LD_LIBRARY_PATH makes the pip cuDNN load the system's sub-l
             CHECK(f["message"].get<std::string>().find("cuDNN 8.9.2 in " + wheel + " loads parts of cuDNN 8.9.7 from " + sys +
                                                        " at run time: libcudnn.so.8 -> " + sys +
                                                        "/libcudnn_ops_infer.so.8.9.7 (via ld-library-path)") != std::string::npos);
+    for (const auto& f : r.json["findings"])
+        if (f["id"] == "CUV005")
+            CHECK(f["message"].get<std::string>().find("libcudnn_cnn_infer.so.8 -> " + sys + "/libcudnn_ops_infer.so.8.9.7") !=
+                  std::string::npos);
 }
 
 TEST_CASE("scenario: cuDNN sub-libraries of different releases", "[scenario][validate]") {
