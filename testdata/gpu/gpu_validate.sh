@@ -21,7 +21,7 @@ run() {  # run NAME ARGS...: cuvet validate on the rootfs, timed, text report
     echo "exit code $?"
 }
 run "as built" --gpu H100 --driver 580.159.04
-"$B/cuvet" validate "$R" --gpu H100 --driver 580.159.04 -f json > "$O/validate_good.json"; echo "json exit $?"
+"$B/cuvet" validate "$R" --gpu H100 --driver 580.159.04 --format json > "$O/validate_good.json"; echo "json exit $?"
 run "as built, on an older fleet (driver 535.104.05, A100 and T4)" --gpu A100 --gpu T4 --driver 535.104.05
 run "deployed with LD_LIBRARY_PATH to the dpkg cuDNN 9.14" --env LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu
 run "as built, with the live probe (cuvet-probe beside cuvet)" --probe
