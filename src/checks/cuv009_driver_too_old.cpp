@@ -30,7 +30,12 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
         // Minor version compatibility: a driver of the same major family runs the toolkit (no PTX JIT of newer PTX).
         if (minor_compat && minor_compat->min_driver && driver >= *minor_compat->min_driver) continue;
         report::Finding f;
-        f.message = "The image holds CUDA " + stack.cuda_version->str() + ", which needs driver >= " + need->min_driver->str() +
+        // The lowest driver that runs it: minor version compatibility when the
+        // family has it (the release-notes row may be a later update's).
+        const bool has_minor_compat = minor_compat && minor_compat->min_driver && *minor_compat->min_driver < *need->min_driver;
+        const rules::Version lowest = has_minor_compat ? *minor_compat->min_driver : *need->min_driver;
+        f.message = "The image holds CUDA " + stack.cuda_version->str() + ", which needs driver >= " + lowest.str() +
+                    (has_minor_compat ? " (" + need->min_driver->str() + " for full compatibility)" : "") +
                     "; the fleet driver " + driver.str() + " is older: CUDA calls fail with \"CUDA driver version is insufficient for CUDA runtime version\"";
         for (const auto& p : stack.cuda_version_provenance) f.evidence.push_back("image CUDA: " + p);
         f.evidence.push_back("CUDA " + need->matched_cuda.str() + " needs driver >= " + need->min_driver->str() + ": " + util::cite(need->provenance));
@@ -47,7 +52,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             f.evidence.push_back("forward compatibility: " + util::cite(db.forward_compat().provenance));
         }
         auto fits = newest_cuda_for(db, driver);
-        f.fix = "Upgrade the fleet driver to " + need->min_driver->str() + " or newer" +
+        f.fix = "Upgrade the fleet driver to " + lowest.str() + " or newer" +
                 (fits ? ", or build on a base image with CUDA " + fits->str() + " or older (e.g. nvidia/cuda:" + fits->str() + "-…)" : "") + ".";
         out.push_back(std::move(f));
     }

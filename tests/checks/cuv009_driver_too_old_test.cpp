@@ -16,7 +16,7 @@ TEST_CASE("CUV009: CUDA 12.4 on a fleet of 470 drivers; 535 is enough through mi
     for (const auto& f : old_fleet)
         if (f.id == "CUV009") {
             CHECK(f.message.find("470.223.02") != std::string::npos);
-            CHECK(f.message.find("550.54.15") != std::string::npos);
+            CHECK(f.message.find("needs driver >= 525.60.13 (550.54.15 for full compatibility)") != std::string::npos);
             CHECK(f.fix.find("11.") != std::string::npos);  // a base image the 470 driver runs
         }
     for (const char* driver : {"535.104.05", "550.54.15"}) {
