@@ -132,3 +132,14 @@ else
     report "cuvet files (default workers)" "$(best_time "$cuvet" files "$image")"
     echo "note: this cuvet has no --workers option; no 1-vs-2 worker comparison"
 fi
+
+# Issue 4: judging the image must cost little next to reading it. Default
+# options (verification on, one worker per core) for both.
+if "$cuvet" validate --help >/dev/null 2>&1; then
+    tf=$(best_time "$cuvet" files "$image")
+    report "cuvet files" "$tf"
+    tv=$(best_time "$cuvet" validate --no-progress "$image")
+    report "cuvet validate" "$tv"
+    awk -v f="${tf%% *}" -v v="${tv%% *}" \
+        'BEGIN { printf "validate vs files: %.2fx the time (target at most 1.10x)\n", v / f }'
+fi
