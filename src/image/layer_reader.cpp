@@ -148,9 +148,10 @@ private:
         return bytes;
     }
 
-    // The blocks go straight from libarchive's buffer to the sink: no copy of
-    // the whole file is ever made here.
-    void stream_into(struct archive* reader, const FileEntry& entry, ContentSink& sink) {
+    // libarchive's blocks of the current entry, in order, with their offsets
+    // (sparse entries skip ahead).
+    template <typename OnBlock>
+    void for_each_block(struct archive* reader, const FileEntry& entry, OnBlock&& on_block) {
         const void* block = nullptr;
         std::size_t length = 0;
         la_int64_t offset = 0;
@@ -158,8 +159,14 @@ private:
             int status = archive_read_data_block(reader, &block, &length, &offset);
             if (status == ARCHIVE_EOF) break;
             if (status != ARCHIVE_OK && status != ARCHIVE_WARN) fail(reader, "cannot read " + entry.path);
-            sink.write(std::string_view(static_cast<const char*>(block), length), static_cast<std::uint64_t>(offset));
+            on_block(std::string_view(static_cast<const char*>(block), length), static_cast<std::uint64_t>(offset));
         }
+    }
+
+    // The blocks go straight from libarchive's buffer to the sink: no copy of
+    // the whole file is ever made here.
+    void stream_into(struct archive* reader, const FileEntry& entry, ContentSink& sink) {
+        for_each_block(reader, entry, [&](std::string_view block, std::uint64_t offset) { sink.write(block, offset); });
         sink.finish();
     }
 
@@ -167,16 +174,10 @@ private:
         bytes.clear();
         // The header's size is a hint, not a promise: cap what it may reserve.
         bytes.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(entry.size, 1u << 30)));
-        const void* block = nullptr;
-        std::size_t length = 0;
-        la_int64_t offset = 0;
-        while (true) {
-            int status = archive_read_data_block(reader, &block, &length, &offset);
-            if (status == ARCHIVE_EOF) break;
-            if (status != ARCHIVE_OK && status != ARCHIVE_WARN) fail(reader, "cannot read " + entry.path);
-            if (static_cast<std::uint64_t>(offset) > bytes.size()) bytes.resize(static_cast<std::size_t>(offset));
-            bytes.append(static_cast<const char*>(block), length);
-        }
+        for_each_block(reader, entry, [&](std::string_view block, std::uint64_t offset) {
+            if (offset > bytes.size()) bytes.resize(static_cast<std::size_t>(offset));
+            bytes.append(block);
+        });
     }
 
     const std::string& name_;
