@@ -12,6 +12,7 @@
 #include "elf/elf_file.hpp"
 #include "elf/inspect_scanned.hpp"
 #include "support/elf_fixtures.hpp"
+#include "support/fatbin_builder.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -20,37 +21,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void put(std::string& out, std::uint64_t value, int bytes) {
-    for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
-}
-
-// One entry in the layout of src/elf/fatbin.cpp: 64-byte header, then payload.
+// Payload text that would be found if anything read a hole.
 std::string entry(std::uint16_t kind, std::uint32_t arch, std::size_t payload) {
-    std::string e;
-    put(e, kind, 2);
-    put(e, 0x0101, 2);
-    put(e, 64, 4);
-    put(e, payload, 8);
-    put(e, 0, 8);
-    put(e, 7, 2);
-    put(e, 1, 2);
-    put(e, arch, 4);
-    e.resize(64, '\0');
-    // Payload text that would be found if anything read it.
-    for (std::size_t i = 0; i < payload; ++i) e.push_back("libcudnn.so.7 "[i % 14]);
-    return e;
+    return test::fatbin_entry(kind, arch, 64, payload, "libcudnn.so.7 ");
 }
 
-std::string container(const std::vector<std::string>& entries) {
-    std::string body;
-    for (const auto& e : entries) body += e;
-    std::string c;
-    put(c, 0xBA55ED50, 4);
-    put(c, 1, 2);
-    put(c, 16, 2);
-    put(c, body.size(), 8);
-    return c + body;
-}
+std::string container(const std::vector<std::string>& entries) { return test::fatbin_container(entries); }
 
 void check_same(const elf::ElfInfo& a, const elf::ElfInfo& b) {
     CHECK(a.is_64bit == b.is_64bit);

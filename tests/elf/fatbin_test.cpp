@@ -3,45 +3,20 @@
 #include <catch2/catch.hpp>
 
 #include "cuvet/elf/fatbin.hpp"
+#include "support/fatbin_builder.hpp"
 
 using namespace cuvet::elf;
 
 namespace {
 
+std::string entry(std::uint16_t kind, std::uint32_t arch, std::uint32_t header_size = 64, std::size_t payload = 24) {
+    return cuvet::test::fatbin_entry(kind, arch, header_size, payload);
+}
+
+std::string container(const std::vector<std::string>& entries) { return cuvet::test::fatbin_container(entries); }
+
 void put(std::string& out, std::uint64_t value, int bytes) {
     for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
-}
-
-std::string entry(std::uint16_t kind, std::uint32_t arch, std::uint32_t header_size = 64,
-                  std::size_t payload = 24) {
-    std::string e;
-    put(e, kind, 2);
-    put(e, 0x0101, 2);
-    put(e, header_size, 4);
-    put(e, payload, 8);
-    put(e, 0, 4);      // compressed size
-    put(e, 0, 4);      // options offset
-    put(e, 7, 2);      // minor
-    put(e, 1, 2);      // major
-    put(e, arch, 4);
-    put(e, 0, 8);      // obj name
-    put(e, 0x11, 8);   // flags: 64-bit, Linux
-    put(e, 0, 8);
-    put(e, 0, 8);
-    e.resize(header_size, '\0');
-    e.append(payload, '\xaa');
-    return e;
-}
-
-std::string container(const std::vector<std::string>& entries) {
-    std::string body;
-    for (const auto& e : entries) body += e;
-    std::string c;
-    put(c, 0xBA55ED50, 4);
-    put(c, 1, 2);
-    put(c, 16, 2);
-    put(c, body.size(), 8);
-    return c + body;
 }
 
 }  // namespace
