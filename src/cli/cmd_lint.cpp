@@ -130,7 +130,7 @@ void add_lint_command(CLI::App& app, Dispatch& dispatch) {
     CLI::App* command = app.add_subcommand(
         "lint", "lint Dockerfiles for CUDA/cuDNN mistakes (wheel vs base CUDA, unpinned stacks, tags that do not exist, …)");
     command->add_option("DOCKERFILE", args->files, "Dockerfiles to lint ('-' reads stdin); default ./Dockerfile");
-    command->add_option("--format", args->format, "text, json, sarif, junit, checkstyle or gnu")->default_str("text");
+    command->add_option("--format,-f", args->format, "text, json, sarif, junit, checkstyle or gnu")->default_str("text");
     command->add_option("--fail-on", args->fail_on, "exit 1 when a finding is at least: error, warning, info, never (default: error, or fail_on in .cuvet.yaml)");
     command->add_option("--driver", args->drivers, "a fleet driver version the image must run on (repeatable)")
         ->allow_extra_args(false)

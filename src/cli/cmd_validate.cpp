@@ -130,7 +130,7 @@ void add_validate_command(CLI::App& app, Dispatch& dispatch) {
     CLI::App* command = app.add_subcommand(
         "validate", "find every CUDA/cuDNN incompatibility in an image, with evidence and the fix");
     args->image.add_to(*command);
-    command->add_option("--format", args->format, "text, json, sarif or junit (also checkstyle, gnu)")->default_str("text");
+    command->add_option("--format,-f", args->format, "text, json, sarif or junit (also checkstyle, gnu)")->default_str("text");
     command->add_flag("--probe", args->probe,
                       "also run the live GPU check: a cuDNN convolution with the image's own libraries on this host's GPU "
                       "(as `cuvet probe`; exit 3 without a GPU)");

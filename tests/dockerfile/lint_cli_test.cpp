@@ -63,6 +63,10 @@ TEST_CASE("cuvet lint: several files, stdin, formats", "[lint][cli]") {
     }
     r = run_cuvet({"lint", "--format", "yaml", (dir / "a").string()});
     CHECK(r.exit_code == 2);
+    // -f, as every other command spells it.
+    r = run_cuvet({"lint", "-f", "json", (dir / "a").string()});
+    CHECK(r.exit_code == 1);
+    CHECK_FALSE(nlohmann::json::parse(r.out, nullptr, false).is_discarded());
 }
 
 TEST_CASE("cuvet lint: .cuvet.yaml drivers and ignores", "[lint][cli]") {

@@ -320,4 +320,8 @@ TEST_CASE("validate: usage and input errors have their exit codes", "[scenario][
     CHECK(run_cuvet({"validate", image, "--gpu", "NoSuchGPU"}).exit_code == 2);
     CHECK(run_cuvet({"validate", image, "--driver", "abc"}).exit_code == 2);
     CHECK(run_cuvet({"validate", image, "--fail-on", "sometimes"}).exit_code == 2);
+    // -f, as every other command spells it.
+    auto json = run_cuvet({"validate", image, "-f", "json"});
+    CHECK(json.exit_code == 0);
+    CHECK_FALSE(nlohmann::json::parse(json.out, nullptr, false).is_discarded());
 }
