@@ -1,5 +1,8 @@
 #include "check_util.hpp"
 
+#include <map>
+#include <set>
+
 namespace cuvet::checks::util {
 
 std::string version_text(const std::optional<rules::Version>& version) {
@@ -46,6 +49,22 @@ std::vector<const ElfObject*> objects_of(const Stack& stack, const FrameworkInst
     for (const auto& o : stack.objects)
         if (under(o.file, fw.root) || under(o.path, fw.root)) out.push_back(&o);
     return out;
+}
+
+std::vector<std::string> load_closure(const Stack& stack, const std::vector<const ElfObject*>& roots, bool follow_dlopen) {
+    std::map<std::string_view, const ElfObject*> by_file;
+    for (const auto& o : stack.objects) by_file.emplace(o.file, &o);
+    std::vector<std::string> order;
+    std::set<std::string_view> seen;
+    std::vector<const ElfObject*> queue = roots;
+    for (std::size_t i = 0; i < queue.size(); ++i) {
+        for (const auto& r : queue[i]->resolutions) {
+            if ((r.from_dlopen && !follow_dlopen) || r.file.empty() || !seen.insert(r.file).second) continue;
+            order.push_back(r.file);
+            if (auto it = by_file.find(r.file); it != by_file.end()) queue.push_back(it->second);
+        }
+    }
+    return order;
 }
 
 bool is_main_cudnn(std::string_view name) { return starts_with(name, "libcudnn.so."); }

@@ -37,6 +37,11 @@ void add_trace(report::Finding& finding, const Resolution& resolution, std::size
 const rules::FrameworkBuild* build_row(const rules::Database& db, const FrameworkInstall& fw);
 // The ELF objects of an install that the scan resolved.
 std::vector<const ElfObject*> objects_of(const Stack& stack, const FrameworkInstall& fw);
+// The files ld.so maps for `roots`, breadth first, roots excluded unless
+// reached again: their DT_NEEDED closure, and the dlopen()ed names' when
+// `follow_dlopen` (a dlopen()ed library is loaded, but RTLD_LOCAL keeps its
+// symbols from binding the others').
+std::vector<std::string> load_closure(const Stack& stack, const std::vector<const ElfObject*>& roots, bool follow_dlopen);
 // "libcudnn.so.8" → true for the main cuDNN library of any major.
 bool is_main_cudnn(std::string_view name);
 bool is_cudart(std::string_view name);

@@ -38,20 +38,13 @@ std::vector<std::string> copies_named(const Stack& stack, const std::string& nam
 // after their dependencies (torch preloads the nvidia wheels), so a
 // dependency they miss on their own is reported as info only.
 std::set<std::string> framework_closure(const Stack& stack) {
-    std::map<std::string_view, const ElfObject*> by_file;
-    for (const auto& o : stack.objects) by_file.emplace(o.file, &o);
-    std::set<std::string> seen;
-    std::vector<const ElfObject*> queue;
+    std::vector<const ElfObject*> roots;
     for (const auto& fw : stack.frameworks)
-        for (const auto* o : util::objects_of(stack, fw))
-            if (seen.insert(o->file).second) queue.push_back(o);
-    for (std::size_t i = 0; i < queue.size(); ++i) {
-        for (const auto& r : queue[i]->resolutions) {
-            if (r.file.empty() || !seen.insert(r.file).second) continue;
-            if (auto it = by_file.find(r.file); it != by_file.end()) queue.push_back(it->second);
-        }
-    }
-    return seen;
+        for (const auto* o : util::objects_of(stack, fw)) roots.push_back(o);
+    std::set<std::string> files;
+    for (const auto* o : roots) files.insert(o->file);
+    for (auto& file : util::load_closure(stack, roots, true)) files.insert(std::move(file));
+    return files;
 }
 
 bool in_python_packages(std::string_view path) {

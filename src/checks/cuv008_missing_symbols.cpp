@@ -41,23 +41,6 @@ bool names_library(std::string_view soname, std::string_view library) {
     return next == '.' || next == '_';  // libcudnn.so.9, libcudnn_ops.so.9; not libcublasLt for libcublas
 }
 
-// The files ld.so maps for `root`: its DT_NEEDED closure, breadth first.
-std::vector<std::string> load_closure(const Stack& stack, const ElfObject& root) {
-    std::map<std::string_view, const ElfObject*> by_file;
-    for (const auto& o : stack.objects) by_file.emplace(o.file, &o);
-    std::vector<std::string> order;
-    std::set<std::string> seen;
-    std::vector<const ElfObject*> queue{&root};
-    for (std::size_t i = 0; i < queue.size(); ++i) {
-        for (const auto& r : queue[i]->resolutions) {
-            if (r.from_dlopen || r.file.empty() || !seen.insert(r.file).second) continue;
-            order.push_back(r.file);
-            if (auto it = by_file.find(r.file); it != by_file.end()) queue.push_back(it->second);
-        }
-    }
-    return order;
-}
-
 bool exports(const elf::ElfInfo& lib, const std::string& symbol) {
     return std::binary_search(lib.exported_symbols.begin(), lib.exported_symbols.end(), symbol);
 }
@@ -76,7 +59,7 @@ void check_symbols(const Stack& stack, const ElfObject& o, std::vector<report::F
             return !r.from_dlopen && !r.file.empty() && names_library(r.name, library);
         });
         if (!needs_it) continue;
-        if (!closure_known) closure = load_closure(stack, o), closure_known = true;
+        if (!closure_known) closure = util::load_closure(stack, {&o}, false), closure_known = true;
         const bool defined = std::any_of(closure.begin(), closure.end(), [&](const std::string& file) {
             const auto* lib = stack.elf(file);
             return lib != nullptr && exports(*lib, symbol);
