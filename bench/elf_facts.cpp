@@ -65,6 +65,14 @@ std::vector<Library> load(const fs::path& dir) {
     return libraries;
 }
 
+// The facts the scan gets: the file fed in 1 MB blocks, as a layer hands it over.
+std::optional<cuvet::elf::ElfInfo> streamed(const Library& lib, cuvet::ScratchBuffer& buffer) {
+    cuvet::elf::ElfStream stream(lib.bytes.size(), buffer);
+    for (std::size_t at = 0; at < lib.bytes.size(); at += 1u << 20)
+        stream.write(std::string_view(lib.bytes).substr(at, 1u << 20), at);
+    return stream.finish();
+}
+
 // Wall and CPU seconds of one run. On a shared machine only CPU time is
 // comparable; `children` counts the CPU of programs run through system().
 struct Timing {
@@ -162,12 +170,8 @@ int main(int argc, char** argv) {
     std::size_t streamed_facts = 0;
     const Timing stream = best_of(repeat, false, [&] {
         streamed_facts = 0;
-        for (const auto& lib : libraries) {
-            cuvet::elf::ElfStream elf_stream(lib.bytes.size(), buffer);
-            for (std::size_t at = 0; at < lib.bytes.size(); at += 1u << 20)
-                elf_stream.write(std::string_view(lib.bytes).substr(at, 1u << 20), at);
-            if (auto info = elf_stream.finish()) streamed_facts += info->exported_symbols.size() + 1;
-        }
+        for (const auto& lib : libraries)
+            if (auto info = streamed(lib, buffer)) streamed_facts += info->exported_symbols.size() + 1;
     });
     // Before ElfStream the scan copied every selected file whole, then ran inspect():
     // the copy alone, into a reused buffer, for comparison.
@@ -179,10 +183,7 @@ int main(int argc, char** argv) {
     });
     std::size_t mismatches = 0;
     for (const auto& lib : libraries) {
-        cuvet::elf::ElfStream elf_stream(lib.bytes.size(), buffer);
-        for (std::size_t at = 0; at < lib.bytes.size(); at += 1u << 20)
-            elf_stream.write(std::string_view(lib.bytes).substr(at, 1u << 20), at);
-        if (elf_stream.finish() != cuvet::elf::inspect(lib.bytes)) {
+        if (streamed(lib, buffer) != cuvet::elf::inspect(lib.bytes)) {
             std::fprintf(stderr, "elf_facts: streamed facts differ from inspect() for %s\n", lib.path.c_str());
             ++mismatches;
         }
