@@ -1,0 +1,87 @@
+#!/bin/bash
+# framework_variants.sh: the real frameworks (PyTorch conv2d, a JAX conv under
+# jit, a CuPy RawKernel + conv, an ONNX Runtime Conv with the CUDA provider)
+# run with the image's own interpreter inside variant roots made from this
+# machine's environment (make_framework_rootfs.sh), each in a chroot with its
+# own mount and network namespace, the host driver injected as the NVIDIA
+# container toolkit does. The smoke scripts are cuvet's own
+# (src/sandbox/smoke/common.py + FRAMEWORK.py, saved as cuvet_smoke_FRAMEWORK.py:
+# a file named torch.py would shadow the torch package); each run's stdout/stderr is
+# kept verbatim (long stderr: head and tail). Output: $OUT/variants.log and
+# $OUT/smoke.jsonl (one result per variant and framework).
+C=$(cd "$(dirname "$0")" && pwd)
+S=${SMOKE:-$C/../../src/sandbox/smoke}
+O=${OUT:-/tmp/out}; mkdir -p "$O"
+V=${VENV:-/opt/torch/.venv}; SP=$(ls -d $V/lib/python3*/site-packages)
+FRAMEWORKS=${FRAMEWORKS:-torch jax cupy onnxruntime}
+W=/tmp/fw; rm -rf $W; mkdir -p $W/smoke
+for f in $FRAMEWORKS; do cat $S/common.py $S/$f.py > $W/smoke/cuvet_smoke_$f.py; done
+LOG=$O/variants.log; JSONL=$O/smoke.jsonl; : > $LOG; : > $JSONL
+BASE=/tmp/base; R=/tmp/variant
+log() { echo "$*" | tee -a $LOG; }
+clip() { local n=$(wc -l < "$1"); if [ $n -le 70 ]; then cat "$1"; else head -25 "$1"; echo "[... $((n - 55)) lines cut ...]"; tail -30 "$1"; fi; }
+
+# the host driver, found as the container toolkit finds it (ldconfig -p + /usr/local/nvidia)
+DRIVER=$( (ldconfig -p | awk '/x86-64/ && $1 ~ /^lib(cuda|nvidia-ptxjitcompiler|nvidia-nvvm|nvidia-ml|nvidia-gpucomp|cudadebugger)\.so\.[0-9]/ {print $NF}';
+          ls /usr/local/nvidia/lib64/lib{cuda,nvidia-ptxjitcompiler,nvidia-nvvm,nvidia-ml,nvidia-gpucomp}.so.* 2>/dev/null) | sort -u)
+inject_driver() { for f in $DRIVER; do cp -L $f $1/usr/lib/x86_64-linux-gnu/$(basename $f); done
+                  ldconfig -r $1 2>/dev/null || chroot $1 /usr/sbin/ldconfig; }
+
+# pip uninstall as pip does it: every file the dist-info's RECORD lists, then the dist-info
+uninstall() { local d; for d in $R$SP/$1-*.dist-info; do [ -d "$d" ] || { log "  (no $1 in the root)"; continue; }
+    (cd $R$SP && cut -d, -f1 $d/RECORD | grep -v '^\.\./' | while read -r f; do rm -f "$f"; done); rm -rf $d; log "  uninstalled $(basename $d)"; done; }
+
+NETNS=-n; unshare -n true 2>/dev/null || { NETNS=; log "unshare -n refused: runs keep the host network"; }
+# run_fw FRAMEWORK ENV...: one framework in the variant root
+run_fw() { local fw=$1; shift
+    timeout -k 5 240 unshare -m $NETNS --fork sh -c "mount -t proc proc $R/proc && mount --rbind /dev $R/dev && mount --rbind /sys $R/sys \
+        && mount -t tmpfs -o size=2g tmpfs $R/tmp && mkdir -p $R/tmp/smoke && cp $W/smoke/cuvet_smoke_$fw.py $R/tmp/smoke/ \
+        && exec chroot $R /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp $* \
+           $V/bin/python3 /tmp/smoke/cuvet_smoke_$fw.py" > $W/$fw.out 2> $W/$fw.err
+    echo $? > $W/$fw.rc; }
+# variant NAME DESCRIPTION [ENV...]: the frameworks in parallel, then their output in order
+variant() { local name=$1 what=$2; shift 2
+    log ""; log "######## variant $name: $what ${*:+(env: $*)}"
+    local t=$(date +%s%N); for fw in $FRAMEWORKS; do run_fw $fw "$@" & done; wait
+    log "(all frameworks: $(( ($(date +%s%N) - t) / 1000000 )) ms)"
+    for fw in $FRAMEWORKS; do
+        log "=== $name / $fw: exit $(cat $W/$fw.rc)"; log "--- stdout"; clip $W/$fw.out >> $LOG; log "--- stderr"; clip $W/$fw.err >> $LOG
+        local line=$(grep '^CUVET_SMOKE ' $W/$fw.out | tail -1 | cut -d' ' -f2-)
+        echo "{\"variant\": \"$name\", \"framework\": \"$fw\", \"exit\": $(cat $W/$fw.rc), \"result\": ${line:-null}}" >> $JSONL
+        echo "$name/$fw: $(echo "$line" | grep -oE '"verdict": "[a-z_]+"') exit $(cat $W/$fw.rc)"
+    done; }
+fresh() { rm -rf $R; cp -al $BASE $R; }
+
+log "driver libraries: $DRIVER"
+t=$(date +%s); "$C/make_framework_rootfs.sh" $BASE; inject_driver $BASE
+log "base root: $(du -sh $BASE | cut -f1), $(find $BASE -type f | wc -l) files, built in $(( $(date +%s) - t )) s"
+ls $BASE/usr/lib/x86_64-linux-gnu | tr '\n' ' ' >> $LOG; echo >> $LOG
+
+R=/; log ""; log "######## host (no chroot): the machine as it is"
+for fw in $FRAMEWORKS; do ( timeout -k 5 240 $V/bin/python3 $W/smoke/cuvet_smoke_$fw.py > $W/$fw.out 2> $W/$fw.err; echo $? > $W/$fw.rc ) & done; wait
+for fw in $FRAMEWORKS; do log "=== host / $fw: exit $(cat $W/$fw.rc)"; clip $W/$fw.out >> $LOG; clip $W/$fw.err >> $LOG
+    line=$(grep '^CUVET_SMOKE ' $W/$fw.out | tail -1 | cut -d' ' -f2-); echo "{\"variant\": \"host\", \"framework\": \"$fw\", \"exit\": $(cat $W/$fw.rc), \"result\": ${line:-null}}" >> $JSONL; done
+R=/tmp/variant
+
+fresh; variant as_built "the venv as installed, dpkg cuDNN 9.14 beside it"
+fresh; uninstall nvidia_cudnn_cu13; variant pip_cudnn_removed "pip uninstall nvidia-cudnn-cu13 (dpkg cuDNN 9.14 left)"
+fresh; variant ld_library_path_system_cudnn "LD_LIBRARY_PATH to the dpkg cuDNN" LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu
+fresh; uninstall nvidia_cuda_runtime; variant cuda_runtime_removed "pip uninstall nvidia-cuda-runtime"
+fresh; uninstall nvidia_cudnn_cu13; rm -f $R/usr/lib/x86_64-linux-gnu/libcudnn*; ldconfig -r $R; variant no_cudnn "no cuDNN at all"
+TK=$(readlink -f /usr/local/cuda)   # /usr/local/cuda -> /etc/alternatives/cuda -> /usr/local/cuda-13.0
+add_toolkit() { mkdir -p $R/usr/local; cp -al $TK $R$TK 2>/dev/null || cp -a $TK $R$TK; ln -s $(basename $TK) $R/usr/local/cuda; ldconfig -r $R; }
+fresh; add_toolkit; variant toolkit_added "a full CUDA toolkit in /usr/local/cuda (as nvidia/cuda:*-devel)"
+       variant toolkit_added_path "toolkit added, its bin on PATH" PATH=/usr/local/cuda/bin:/usr/bin:/bin
+fresh; add_toolkit; uninstall nvidia_nvjitlink; variant toolkit_added_nvjitlink_wheel_removed "toolkit added, pip uninstall nvidia-nvjitlink"
+fresh; mkdir -p $R/usr/local/cuda/nvvm/libdevice; cp $TK/nvvm/libdevice/* $R/usr/local/cuda/nvvm/libdevice/
+       variant libdevice_only "only /usr/local/cuda/nvvm/libdevice (no ptxas, no toolkit libraries)"
+       uninstall nvidia_nvjitlink; variant libdevice_only_nvjitlink_removed "only libdevice, pip uninstall nvidia-nvjitlink"
+fresh; add_toolkit; find $R -name ptxas -delete; variant toolkit_added_no_ptxas "toolkit added, every ptxas deleted"
+fresh; find $R -name ptxas -delete; find $R -name 'libnvJitLink.so*' -delete; variant no_ptxas_no_nvjitlink "no ptxas and no nvJitLink anywhere"
+fresh; find $R -name ptxas -delete; variant no_ptxas "no ptxas anywhere (nvJitLink kept)"
+fresh; uninstall nvidia_cuda_nvrtc; variant nvrtc_removed "pip uninstall nvidia-cuda-nvrtc"
+fresh; uninstall nvidia_cublas; variant cublas_removed "pip uninstall nvidia-cublas"
+fresh; uninstall jax_cuda13_plugin; variant jax_plugin_removed "pip uninstall jax-cuda13-plugin (pjrt kept)"
+fresh; uninstall nvidia_nvjitlink; variant nvjitlink_removed "pip uninstall nvidia-nvjitlink"
+rm -rf $R $BASE $W
+log "done: $(wc -l < $JSONL) results"
