@@ -123,6 +123,8 @@ bool split_requirement(std::string word, Package& p) {
     if (auto semi = word.find(';'); semi != std::string::npos) word.resize(semi);
     word.erase(std::remove_if(word.begin(), word.end(), [](char c) { return c == ' ' || c == '\t'; }),
                word.end());
+    // A project name starts with a letter or digit: ".[cuda]" and "./pkg" are local paths.
+    if (word.empty() || !std::isalnum(static_cast<unsigned char>(word[0]))) return false;
     std::size_t i = 0;
     while (i < word.size() && (std::isalnum(static_cast<unsigned char>(word[i])) || word[i] == '-' ||
                                word[i] == '_' || word[i] == '.')) {
@@ -165,6 +167,24 @@ bool read_wheel_name(const std::string& word, Package& p) {
     return true;
 }
 
+std::string join_words(const std::vector<std::string>& words, std::size_t from) {
+    std::string text;
+    for (std::size_t i = from; i < words.size(); ++i) text += (text.empty() ? "" : " ") + words[i];
+    return text;
+}
+
+// What an install argument the linter cannot look into is, for the report.
+std::string opaque_kind(const std::string& word) {
+    if (word.starts_with("git+") || word.find("@git+") != std::string::npos ||
+        word.find("@ git+") != std::string::npos) {
+        return "git URL";
+    }
+    if (word.find("://") != std::string::npos) return "URL";
+    if (word.ends_with(".whl")) return "local wheel";
+    if (word.ends_with(".tar.gz") || word.ends_with(".zip")) return "local archive";
+    return "local project";
+}
+
 const std::set<std::string> pip_valued_options = {
     "-r", "--requirement", "-c", "--constraint", "-e", "--editable", "-i", "--index-url",
     "--extra-index-url", "-f", "--find-links", "-t", "--target", "--prefix", "--root",
@@ -179,10 +199,17 @@ void read_pip(const std::vector<std::string>& args, std::size_t start, const Pac
     // pip [global options] install [options] requirement…
     std::size_t i = start;
     while (i < args.size() && args[i].starts_with("-")) i += pip_valued_options.count(args[i]) ? 2 : 1;
+    if (i < args.size() && args[i] == "sync") {  // uv pip sync requirements.txt
+        for (++i; i < args.size(); ++i) {
+            if (!args[i].starts_with("-")) out.requirements.push_back({Manager::pip, args[i], tmpl.line, "requirements file"});
+        }
+        return;
+    }
     if (i >= args.size() || args[i] != "install") return;
     ++i;
     std::vector<std::string> specs;
     std::vector<std::string> index_urls;
+    bool replaces_pypi = false;
     for (; i < args.size(); ++i) {
         std::string a = args[i];
         std::string option, value;
@@ -202,10 +229,16 @@ void read_pip(const std::vector<std::string>& args, std::size_t start, const Pac
             continue;
         }
         if (option == "-r" || option == "--requirement" || option == "-c" || option == "--constraint") {
-            out.requirements.push_back({Manager::pip, value, tmpl.line});
-        } else if (option == "-i" || option == "--index-url" || option == "--extra-index-url" ||
-                   option == "-f" || option == "--find-links" || option == "--extra-index" ||
-                   option == "--default-index") {
+            RequirementsFile r{Manager::pip, value, tmpl.line};
+            r.constraints = option == "-c" || option == "--constraint";
+            out.requirements.push_back(std::move(r));
+        } else if (option == "-e" || option == "--editable") {
+            out.requirements.push_back({Manager::pip, value, tmpl.line, opaque_kind(value)});
+        } else if (option == "-i" || option == "--index-url" || option == "--default-index") {
+            index_urls.push_back(value);
+            replaces_pypi = true;
+        } else if (option == "--extra-index-url" || option == "-f" || option == "--find-links" ||
+                   option == "--extra-index") {
             index_urls.push_back(value);
         }
     }
@@ -221,17 +254,18 @@ void read_pip(const std::vector<std::string>& args, std::size_t start, const Pac
         p.manager = Manager::pip;
         p.word = spec;
         if (!read_wheel_name(spec, p)) {
-            if (spec.starts_with(".") || spec.starts_with("/") || spec.find("://") != std::string::npos ||
-                spec.ends_with(".tar.gz") || spec.ends_with(".zip")) {
-                continue;  // a local path or URL: nothing to know without the file
+            if (!split_requirement(spec, p) || p.spec.starts_with("@")) {
+                // A local path, URL or git requirement: nothing to know without the file.
+                out.requirements.push_back({Manager::pip, spec, tmpl.line, opaque_kind(spec)});
+                continue;
             }
-            if (!split_requirement(spec, p)) continue;
         }
         p.index_url = index_url.empty() && !index_urls.empty() ? index_urls.front() : index_url;
         pip_cuda(p);
         if (p.cuda.empty() && !index_cuda.empty()) {
             p.cuda = index_cuda;
             p.cuda_evidence = "index URL " + index_url;
+            p.pypi_also = !replaces_pypi;
         }
         out.packages.push_back(std::move(p));
     }
@@ -400,12 +434,55 @@ void read_apt(const std::vector<std::string>& args, std::size_t start, const Pac
         if (eq != std::string::npos) {
             p.spec = a.substr(eq);
             p.version = a.substr(eq + 1);
-            p.pinned = !p.version.empty() && p.version.find('*') == std::string::npos;
+            // `=8.6.0.*-1+cuda11.8` fixes the release and lets only the build number float.
+            const std::string fixed = p.version.substr(0, p.version.find('*'));
+            p.pinned = !p.version.empty() && std::count(fixed.begin(), fixed.end(), '.') >= 2;
         }
         apt_cuda(p);
         out.packages.push_back(std::move(p));
     }
 }
+
+// uv pip …, uv sync, uv add: uv's global options come before the subcommand.
+void read_uv(const std::vector<std::string>& words, std::size_t start, const Package& tmpl,
+             CommandFacts& out) {
+    std::size_t i = start;
+    while (i < words.size() && words[i].starts_with("-")) {
+        i += (words[i] == "--directory" || words[i] == "--project" || words[i] == "--python") ? 2 : 1;
+    }
+    if (i >= words.size()) return;
+    if (words[i] == "pip") {
+        read_pip(words, i + 1, tmpl, out);
+    } else if (words[i] == "sync") {
+        out.requirements.push_back({Manager::pip, join_words(words, start - 1), tmpl.line, "command"});
+    } else if (words[i] == "add") {
+        std::vector<std::string> as_install(words.begin() + static_cast<std::ptrdiff_t>(i), words.end());
+        as_install[0] = "install";
+        read_pip(as_install, 0, tmpl, out);
+    }
+}
+
+// python -m pip install …, python3 -Im pip …, python -mpip …, python -m uv pip …
+void read_python(const std::vector<std::string>& words, const Package& tmpl, CommandFacts& out) {
+    for (std::size_t i = 1; i < words.size() && words[i].starts_with("-") && !words[i].starts_with("--"); ++i) {
+        const std::string& w = words[i];
+        const auto m = w.find('m');
+        if (m == std::string::npos) continue;
+        std::string module = w.substr(m + 1);
+        std::size_t next = i + 1;
+        if (module.empty()) {
+            if (next >= words.size()) return;
+            module = words[next++];
+        }
+        if (is_pip(module)) read_pip(words, next, tmpl, out);
+        else if (module == "uv") read_uv(words, next, tmpl, out);
+        return;
+    }
+}
+
+// conda run -n ENV pip install …, micromamba run -p PREFIX python -m pip …
+void read_conda_run(const std::vector<std::string>& words, std::size_t start, const Package& tmpl,
+                    CommandFacts& out);
 
 }  // namespace
 
@@ -415,15 +492,16 @@ void read_command(const std::vector<std::string>& words, const Package& tmpl, Co
     if (is_pip(program)) {
         read_pip(words, 1, tmpl, out);
     } else if (is_python(program)) {
-        // python -m pip install …, python3 -Im pip install …
-        for (std::size_t i = 1; i + 1 < words.size() && words[i].starts_with("-"); ++i) {
-            if (words[i].ends_with("m") && is_pip(words[i + 1])) {
-                read_pip(words, i + 2, tmpl, out);
-                return;
-            }
+        read_python(words, tmpl, out);
+    } else if (program == "uv") {
+        read_uv(words, 1, tmpl, out);
+    } else if (program == "poetry" || program == "pipenv" || program == "pdm") {
+        if (words.size() > 1 && (words[1] == "install" || words[1] == "sync")) {
+            out.requirements.push_back({Manager::pip, join_words(words, 0), tmpl.line, "command"});
         }
-    } else if (program == "uv" && words.size() > 1 && words[1] == "pip") {
-        read_pip(words, 2, tmpl, out);
+    } else if ((program == "conda" || program == "mamba" || program == "micromamba") && words.size() > 1 &&
+               words[1] == "run") {
+        read_conda_run(words, 2, tmpl, out);
     } else if (program == "conda" || program == "mamba" || program == "micromamba") {
         read_conda(words, 1, tmpl, out);
     } else if (program == "apt-get" || program == "apt" || program == "aptitude" ||
@@ -435,5 +513,17 @@ void read_command(const std::vector<std::string>& words, const Package& tmpl, Co
         }
     }
 }
+
+namespace {
+
+void read_conda_run(const std::vector<std::string>& words, std::size_t start, const Package& tmpl,
+                    CommandFacts& out) {
+    static const std::set<std::string> valued = {"-n", "--name", "-p", "--prefix", "--cwd", "-a", "--attach"};
+    std::size_t i = start;
+    while (i < words.size() && words[i].starts_with("-")) i += valued.count(words[i]) ? 2 : 1;
+    if (i < words.size()) read_command(std::vector<std::string>(words.begin() + static_cast<std::ptrdiff_t>(i), words.end()), tmpl, out);
+}
+
+}  // namespace
 
 }  // namespace cuvet::dockerfile::detail

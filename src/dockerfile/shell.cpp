@@ -4,6 +4,8 @@
 #include "cuvet/dockerfile/shell.hpp"
 
 #include <array>
+#include <cctype>
+#include <map>
 
 #include "cuvet/core/error.hpp"
 
@@ -280,6 +282,26 @@ private:
         return "$";
     }
 
+    static std::string substring(const std::optional<std::string>& value, std::string_view spec,
+                                 std::string unset) {
+        if (!value) return unset;
+        auto number = [](std::string_view text) {
+            while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+            long n = 0;
+            for (char c : text) {
+                if (!std::isdigit(static_cast<unsigned char>(c)) || n > 1000000) return -1L;
+                n = n * 10 + (c - '0');
+            }
+            return text.empty() ? -1L : n;
+        };
+        const auto colon = spec.find(':');
+        const long offset = number(spec.substr(0, colon));
+        const long length = colon == std::string_view::npos ? static_cast<long>(value->size()) : number(spec.substr(colon + 1));
+        if (offset < 0 || length < 0) return unset;
+        if (static_cast<std::size_t>(offset) >= value->size()) return {};
+        return value->substr(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
+    }
+
     std::string braced(std::size_t start) {
         std::string_view body = balanced('{', '}');
         std::string_view original = s_.substr(start, pos_ - start);
@@ -297,6 +319,13 @@ private:
         const bool colon = rest[0] == ':';
         if (colon) rest.remove_prefix(1);
         if (rest.empty()) fail("bad substitution " + std::string(original));
+        // bash's ${VAR:offset[:length]} in a RUN script: the shell evaluates it, not BuildKit.
+        if (script_ && colon && (std::isdigit(static_cast<unsigned char>(rest[0])) || rest[0] == ' ')) {
+            return substring(value, rest, unset_text());
+        }
+        if (script_ && std::string_view("-=+?#%/").find(rest[0]) == std::string_view::npos) {
+            return std::string(original);  // other bash-only forms (${V^^}, ${V,}): left as written
+        }
         const char op = rest[0];
         std::string_view arg = rest.substr(1);
         const bool set = value && (!colon || !value->empty());
@@ -411,13 +440,37 @@ std::optional<std::string> shell_c_script(const std::vector<std::string>& words)
 void add_command(std::vector<std::string> words, const Lookup& lookup, int depth,
                  std::vector<Command>& out);
 
-void split_into(std::string_view script, const Lookup& lookup, int depth,
+// `PIP="python -m pip install" && $PIP torch`, `export V=1`: a command made only of
+// assignments sets shell variables that the rest of the script expands.
+void record_assignments(const std::vector<std::string>& words,
+                        std::map<std::string, std::string, std::less<>>& variables) {
+    std::size_t i = !words.empty() && (words[0] == "export" || words[0] == "local" ||
+                                       words[0] == "declare" || words[0] == "readonly")
+                        ? 1
+                        : 0;
+    if (i >= words.size()) return;
+    for (std::size_t j = i; j < words.size(); ++j) {
+        if (!is_assignment(words[j])) return;
+    }
+    for (; i < words.size(); ++i) {
+        const auto eq = words[i].find('=');
+        variables[words[i].substr(0, eq)] = words[i].substr(eq + 1);
+    }
+}
+
+void split_into(std::string_view script, const Lookup& outer, int depth,
                 std::vector<Command>& out) {
     if (depth > 8) return;  // sh -c "sh -c \"…\"" nesting beyond this is not real-world
+    std::map<std::string, std::string, std::less<>> variables;
+    const Lookup lookup = [&](std::string_view name) -> std::optional<std::string> {
+        if (auto it = variables.find(name); it != variables.end()) return it->second;
+        return outer ? outer(name) : std::nullopt;
+    };
     Lexer lexer(script, lookup, '\\', true, true);
     std::vector<std::string> words;
     std::vector<std::string> pending_heredocs;
     auto finish = [&] {
+        record_assignments(words, variables);
         add_command(std::move(words), lookup, depth, out);
         words.clear();
     };

@@ -63,16 +63,23 @@ struct Package {
     std::string cuda_evidence;  // what said so: "index URL https://…/cu121"
     std::string word;           // the argument as written (after substitution)
     std::string index_url;      // pip --index-url / --extra-index-url / -f, conda channels
+    // The CUDA index came from --extra-index-url / -f, so PyPI is searched too and
+    // an unpinned install takes the newest release of either (often PyPI's).
+    bool pypi_also = false;
     int line = 0;
     int end_line = 0;
     std::size_t stage = 0;  // the stage whose RUN installed it
     bool inherited = false; // installed in a parent stage (FROM) or copied (COPY --from)
 };
 
+// An install whose packages the linter cannot see: a requirements/environment/lock
+// file, a git or URL requirement, a local project or wheel built elsewhere.
 struct RequirementsFile {
     Manager manager = Manager::pip;
-    std::string path;  // content unknown to the linter
+    std::string path;  // the file, URL or path as written; content unknown to the linter
     int line = 0;
+    std::string kind = "requirements file";  // "lock file", "git URL", "local project", …
+    bool constraints = false;  // -c: limits versions, installs nothing
 };
 
 struct Hold {

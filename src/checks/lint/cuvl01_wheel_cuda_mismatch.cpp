@@ -19,6 +19,22 @@ std::string describe(const dockerfile::Package& p) {
     return p.word.empty() ? p.name : p.word;
 }
 
+// A build of `framework` for CUDA `cuda` that the rules know exists: the same
+// release's variant when there is one, else the newest release built for that CUDA.
+std::string existing_build(const rules::Database& db, const std::string& framework, const std::string& display,
+                           const std::optional<rules::Version>& version, const rules::Version& cuda) {
+    const rules::FrameworkBuild* best = nullptr;
+    for (const auto& b : db.framework_builds()) {
+        if (b.framework != framework || !b.cuda || !lint::same_cuda(*b.cuda, cuda) || !b.version) continue;
+        if (version && b.matches(*version)) {
+            return display + "==" + version->str() + " (" + (b.variant.empty() ? "default" : b.variant) + " build)";
+        }
+        if (!best || *b.version > *best->version) best = &b;
+    }
+    if (!best) return {};
+    return display + " " + best->version->str() + (best->variant.empty() ? "" : " (" + best->variant + " build)");
+}
+
 std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
     std::vector<report::Finding> out;
     std::set<std::pair<int, std::string>> reported;  // torch, torchvision, torchaudio: once per RUN
@@ -28,7 +44,7 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
         for (const auto& p : stage.packages) {
             if (p.inherited) continue;
             std::optional<lint::WheelStack> wheel;
-            if (p.manager == Manager::conda && !p.cuda.empty()) {
+            if (p.manager == Manager::conda && !p.cuda.empty() && p.name != "cuda-version") {
                 wheel = lint::WheelStack{p.name, rules::Version::parse(p.cuda), {}, {}, true, false,
                                          p.cuda_evidence};
             } else {
@@ -37,50 +53,50 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
             if (!wheel || wheel->cpu_only || !wheel->cuda) continue;
             if (!reported.insert({p.line, wheel->framework + wheel->cuda->str()}).second) continue;
             const bool cuda_differs = !lint::same_cuda(*base.cuda, *wheel->cuda);
+            const bool major_differs = base.cuda->major() != wheel->cuda->major();
             const bool cudnn_differs = base.cudnn_major && wheel->cudnn_major &&
                                        *base.cudnn_major != *wheel->cudnn_major;
             const std::string what = describe(p) + " is built for CUDA " + wheel->cuda->str() +
-                                     (wheel->cudnn_major ? " / cuDNN " + std::to_string(*wheel->cudnn_major) : "") +
-                                     " (" + wheel->evidence + ")";
+                                     (wheel->cudnn_major ? " / cuDNN " + std::to_string(*wheel->cudnn_major) : "");
             auto f = lint::finding(facts, "CUVL01", p.line, p.end_line);
             f.evidence.push_back("base " + base.description + ", from the " + base.evidence);
-            f.evidence.push_back(what);
+            f.evidence.push_back(what + " (" + wheel->evidence + ")");
+            auto version = rules::Version::parse(p.version.substr(0, p.version.find('+')));
             if (wheel->bundles_libraries) {
                 if (!cuda_differs && !cudnn_differs) continue;
-                f.severity = report::Severity::warning;
-                f.message = what + ", but the base image " + base.description +
-                            " provides another stack. The wheel brings its own CUDA/cuDNN libraries "
-                            "(nvidia-* packages), so the base image's copies are dead weight and are "
-                            "not what runs; the host driver must support CUDA " + wheel->cuda->str() +
-                            ", not " + base.cuda->str() +
-                            "; and any LD_LIBRARY_PATH entry pointing at the base's library "
-                            "directories makes the loader take the base's copies instead (undefined "
-                            "symbol or cuDNN version mismatch at import).";
-                f.fix = "Match the two: install the build for CUDA " + base.cuda->truncated(2).str() +
-                        " (e.g. --index-url https://download.pytorch.org/whl/cu" +
-                        std::to_string(base.cuda->major()) + std::to_string(base.cuda->minor()) +
-                        "), or build on a base without CUDA libraries (nvidia/cuda:<ver>-base-… or "
-                        "python:<ver>-slim) and let the wheel bring its own.";
+                const bool builds_here = wheel->framework == "pytorch" && stage.base.flavor == "devel" &&
+                                         major_differs && lint::stage_builds_code(facts, stage.stage);
+                if (builds_here) {
+                    f.severity = report::Severity::error;
+                    f.message = what + ", but this stage compiles extensions with the base's nvcc " +
+                                base.cuda->truncated(2).str() + ": torch refuses ('The detected CUDA version (" +
+                                base.cuda->truncated(2).str() + ") mismatches the version that was used to compile "
+                                "PyTorch (" + wheel->cuda->truncated(2).str() + ")').";
+                } else {
+                    f.severity = report::Severity::warning;
+                    f.message = what + "; the base image has CUDA " + base.cuda->str() +
+                                ". The wheel runs its own CUDA libraries, so the base's are dead weight and the "
+                                "driver must support CUDA " + wheel->cuda->str() + ".";
+                }
+                const std::string match = existing_build(db, wheel->framework, p.name, version, *base.cuda);
+                f.fix = match.empty()
+                            ? "Use a base image for CUDA " + wheel->cuda->truncated(2).str() +
+                                  " (or one without CUDA libraries, such as the -base flavour) so the two agree."
+                            : "Install " + match + " to match the base, or use a base image for CUDA " +
+                                  wheel->cuda->truncated(2).str() + ".";
             } else {
-                const bool major_differs = base.cuda->major() != wheel->cuda->major();
                 if (!major_differs && !cudnn_differs) continue;
                 f.severity = report::Severity::error;
-                f.message = what + " and loads the CUDA/cuDNN libraries of the system, but the base "
-                            "image " + base.description + " provides " +
-                            (major_differs ? "CUDA " + std::to_string(base.cuda->major()) + ".x: the "
-                                             "CUDA " + std::to_string(wheel->cuda->major()) +
-                                             " sonames (" + cudart_soname(wheel->cuda->major()) +
-                                             ", libcublas.so." + std::to_string(wheel->cuda->major()) +
-                                             ") will not be found"
-                                           : "cuDNN " + std::to_string(*base.cudnn_major) +
-                                             ": libcudnn.so." + std::to_string(*wheel->cudnn_major) +
-                                             " will not be found") +
-                            ", and the GPU path fails to load at run time (onnxruntime and "
-                            "TensorFlow fall back to the CPU with only a log line).";
-                f.fix = "Use a base image with CUDA " + wheel->cuda->str() +
+                f.message = what + " and loads the system's libraries, but the base image has " +
+                            (major_differs ? "CUDA " + base.cuda->str() + ": " + cudart_soname(wheel->cuda->major()) +
+                                                 " is missing"
+                                           : "cuDNN " + std::to_string(*base.cudnn_major) + ": libcudnn.so." +
+                                                 std::to_string(*wheel->cudnn_major) + " is missing") +
+                            ", so its GPU code fails to load.";
+                const std::string match = existing_build(db, wheel->framework, p.name, std::nullopt, *base.cuda);
+                f.fix = "Use a base image with CUDA " + wheel->cuda->truncated(2).str() +
                         (wheel->cudnn_major ? " and cuDNN " + std::to_string(*wheel->cudnn_major) : "") +
-                        ", or pin a " + wheel->framework + " release built for CUDA " +
-                        base.cuda->truncated(2).str() + ".";
+                        (match.empty() ? "." : ", or install " + match + ", built for the base's CUDA.");
             }
             out.push_back(std::move(f));
         }

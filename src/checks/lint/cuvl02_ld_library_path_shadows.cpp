@@ -6,14 +6,26 @@
 namespace cuvet::checks {
 namespace {
 
-// Directories where a base image or apt/conda put CUDA and cuDNN libraries.
-// /usr/local/nvidia/lib* is where the container runtime mounts the driver: fine.
-bool is_system_cuda_dir(const std::string& dir) {
-    if (dir.starts_with("/usr/local/nvidia")) return false;
-    return dir.starts_with("/usr/local/cuda") || dir.find("cudnn") != std::string::npos ||
-           dir.starts_with("/usr/lib/x86_64-linux-gnu") || dir.starts_with("/usr/lib/aarch64-linux-gnu") ||
-           dir == "/usr/lib64" || dir.starts_with("/opt/conda/lib") || dir.find("/cuda/") != std::string::npos ||
-           dir.find("/cuda-") != std::string::npos;
+// A directory of LD_LIBRARY_PATH that holds CUDA or cuDNN libraries in this image.
+// A wheel's own directory (site-packages/nvidia/cudnn/lib) is not the system's, and
+// /usr/local/nvidia/lib* is where the container runtime mounts the driver: both fine.
+std::string system_cuda_dir(const std::string& dir, const dockerfile::StageFacts& stage,
+                            const lint::BaseStack& base) {
+    if (dir.empty() || dir.starts_with("/usr/local/nvidia") || dir.find("-packages/") != std::string::npos) return {};
+    bool apt_cudnn = false, conda_cuda = false;
+    for (const auto& p : stage.packages) {
+        apt_cudnn = apt_cudnn || (p.manager == dockerfile::Manager::apt && lint::is_cudnn_package(p));
+        conda_cuda = conda_cuda || (p.manager == dockerfile::Manager::conda && (!p.cuda.empty() || lint::is_cudnn_package(p)));
+    }
+    const bool multiarch = dir.starts_with("/usr/lib/x86_64-linux-gnu") || dir.starts_with("/usr/lib/aarch64-linux-gnu") ||
+                           dir == "/usr/lib64";
+    if (multiarch && (base.cudnn_major || apt_cudnn)) return "cuDNN";
+    if ((dir.starts_with("/usr/local/cuda") || dir.find("/cuda-") != std::string::npos) && base.cuda_libraries &&
+        dir.find("CUPTI") == std::string::npos) {
+        return "CUDA";
+    }
+    if ((dir.starts_with("/opt/conda") || dir.find("conda/") != std::string::npos) && conda_cuda) return "conda CUDA";
+    return {};
 }
 
 std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
@@ -21,19 +33,21 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     const std::size_t index = facts.build.final_stage;
     const auto* variable = facts.env_variable(index, "LD_LIBRARY_PATH");
     if (!variable) return out;
+    const auto& stage = facts.stages.at(index);
+    const lint::BaseStack base = lint::base_stack(stage.base, db);
     std::vector<std::string> system_dirs;
     std::size_t start = 0;
     const std::string& value = variable->value;
     while (start <= value.size()) {
         std::size_t colon = value.find(':', start);
         std::string dir = value.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
-        if (is_system_cuda_dir(dir)) system_dirs.push_back(dir);
+        if (auto what = system_cuda_dir(dir, stage, base); !what.empty()) system_dirs.push_back(dir + " (" + what + ")");
         if (colon == std::string::npos) break;
         start = colon + 1;
     }
     if (system_dirs.empty()) return out;
     const dockerfile::Package* bundler = nullptr;
-    for (const auto& p : facts.stages.at(index).packages) {
+    for (const auto& p : stage.packages) {
         auto wheel = lint::wheel_stack(p, db);
         if (wheel && wheel->bundles_libraries && !wheel->cpu_only) {
             bundler = &p;
@@ -41,20 +55,15 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
         }
     }
     if (!bundler) return out;
-    std::string dirs;
-    for (const auto& d : system_dirs) dirs += (dirs.empty() ? "" : ", ") + d;
     auto f = lint::finding(facts, "CUVL02", variable->line, variable->line);
     f.severity = report::Severity::warning;
-    f.message = "LD_LIBRARY_PATH lists " + dirs + ", and " + bundler->word +
-                " (line " + std::to_string(bundler->line) +
-                ") brings its own CUDA/cuDNN libraries that it finds through RUNPATH; ld.so searches "
-                "LD_LIBRARY_PATH before RUNPATH, so the loader takes the system copies instead of the "
-                "wheel's: a different cuDNN or cuBLAS than the one it was built with (undefined "
-                "symbol such as cublasLtGetStatusString, or a cuDNN version mismatch at import).";
+    f.message = "LD_LIBRARY_PATH lists " + lint::join(system_dirs, ", ") + ", which the loader searches before the "
+                "RUNPATH of " + bundler->word + "'s bundled libraries: it loads the system's copies, not the ones "
+                "it was built with.";
     f.evidence.push_back("ENV LD_LIBRARY_PATH=" + value + " (line " + std::to_string(variable->line) + ")");
-    f.fix = "Drop the CUDA/cuDNN directories from LD_LIBRARY_PATH in this stage (the runtime provides "
-            "the driver libraries through ld.so.cache), or set it only in the stages that compile "
-            "against the system CUDA.";
+    f.evidence.push_back(bundler->word + " (line " + std::to_string(bundler->line) + ") brings its own CUDA/cuDNN wheels");
+    f.fix = "Drop the CUDA/cuDNN directories from LD_LIBRARY_PATH in the shipped stage; set them only where "
+            "code is compiled against the system CUDA.";
     out.push_back(std::move(f));
     return out;
 }

@@ -9,46 +9,64 @@
 namespace cuvet::checks {
 namespace {
 
-std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database&) {
+// A rebuild cannot move to another release line: ==X (also ==X.*), ~=X.Y, a conda
+// pin (=X means X.*), or a version left to a build argument.
+bool pinned_enough(const dockerfile::Package& p) {
+    if (p.pinned) return true;
+    const std::string& spec = p.spec;
+    if (spec.find('$') != std::string::npos) return true;
+    if (spec.starts_with("~=") || spec.starts_with("==")) return true;
+    if (p.manager == dockerfile::Manager::conda && spec.starts_with("=")) return true;
+    return spec.find('<') != std::string::npos && spec.find(">=") != std::string::npos;
+}
+
+std::string pin_hint(const dockerfile::Package& p) {
+    if (p.manager == dockerfile::Manager::pip) {
+        return p.name + (p.extras.empty() ? "" : "[" + p.extras + "]") + "==<version>";
+    }
+    return p.name + "=<version>";
+}
+
+std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
     // One finding per install command: `pip install torch torchvision torchaudio`
     // is one decision to fix, not three.
     struct Group {
         const dockerfile::Package* first = nullptr;
         std::vector<std::string> words;
         std::vector<std::string> pins;
+        bool framework = false;
+        const dockerfile::Package* extra_index = nullptr;  // unpinned with --extra-index-url cuXXX
     };
-    std::map<std::tuple<std::size_t, int, int>, Group> groups;
+    std::map<std::pair<std::size_t, int>, Group> groups;
     for (const auto& stage : facts.stages) {
         for (const auto& p : stage.packages) {
-            if (p.inherited || p.pinned || p.manager == dockerfile::Manager::apt) continue;
-            if (!lint::is_framework(p) && !lint::is_cudnn_package(p)) continue;
-            Group& g = groups[{stage.stage, p.line, static_cast<int>(p.manager)}];
+            if (p.inherited || p.manager == dockerfile::Manager::apt || pinned_enough(p) || p.cuda == "cpu") continue;
+            if (!lint::needs_cuda(p, db) && !lint::is_cudnn_package(p)) continue;
+            Group& g = groups[{stage.stage, p.line}];
             if (!g.first) g.first = &p;
             if (std::find(g.words.begin(), g.words.end(), p.word) != g.words.end()) continue;
             g.words.push_back(p.word);
-            g.pins.push_back(p.manager == dockerfile::Manager::pip
-                                 ? p.name + (p.extras.empty() ? "" : "[" + p.extras + "]") + "==<version>"
-                                 : p.name + "==<version>");
+            g.pins.push_back(pin_hint(p));
+            g.framework = g.framework || lint::is_framework(p);
+            if (p.pypi_also && !g.extra_index) g.extra_index = &p;
         }
     }
     std::vector<report::Finding> out;
     for (const auto& [key, g] : groups) {
         const dockerfile::Package& p = *g.first;
-        auto join = [](const std::vector<std::string>& items) {
-            std::string text;
-            for (const auto& item : items) text += (text.empty() ? "" : " ") + item;
-            return text;
-        };
         auto f = lint::finding(facts, "CUVL03", p.line, p.end_line);
         f.severity = report::Severity::warning;
-        f.message = std::string(dockerfile::to_string(p.manager)) + " installs " + join(g.words) +
-                    " without an exact version: every rebuild takes whatever release is newest "
-                    "then, and with it another CUDA/cuDNN build (torch 2.3 → 2.4 moved from "
-                    "cuDNN 8 to cuDNN 9), so an unchanged Dockerfile can produce an image that "
-                    "no longer matches its base or the fleet's driver.";
-        f.fix = "Pin " + std::string(g.words.size() > 1 ? "them" : "it") + ": " + join(g.pins) +
-                (p.manager == dockerfile::Manager::pip ? " (or install from a constraints/lock file)."
-                                                       : " (or use an explicit environment file).");
+        f.message = std::string(dockerfile::to_string(p.manager)) + " installs " + lint::join(g.words) +
+                    " without a version: each rebuild takes the newest release, built for whatever CUDA "
+                    "that release targets.";
+        if (g.extra_index) {
+            f.message += " With --extra-index-url, pip picks the newest of PyPI and " +
+                         g.extra_index->index_url + ", often PyPI's default build, not the cu" +
+                         lint::cuda_digits(g.extra_index->cuda) + " one.";
+        }
+        f.evidence.push_back("unpinned: " + lint::join(g.words, ", "));
+        f.fix = "Pin " + std::string(g.words.size() > 1 ? "them" : "it") + ": " + lint::join(g.pins) +
+                (g.extra_index ? ", and use --index-url for the CUDA build." : ".");
         out.push_back(std::move(f));
     }
     return out;
@@ -59,11 +77,11 @@ CheckInfo info() {
     i.id = "CUVL03";
     i.name = "unpinned-framework";
     i.severity = report::Severity::warning;
-    i.title = "Framework or cuDNN installed without an exact version";
+    i.title = "GPU framework, CUDA-dependent package or cuDNN installed without a version";
     i.rationale =
-        "A framework release fixes the CUDA and cuDNN it was built with. Without a pin, a rebuild "
-        "silently changes the whole GPU stack, and the image stops matching its base image or the "
-        "drivers it was tested on.";
+        "A release of a GPU package fixes the CUDA and cuDNN it was built with. Without a pin, a rebuild "
+        "silently changes the GPU stack, and the image stops matching its base image or the drivers it "
+        "was tested on. ~= and ==X.* pins are enough: they stay on one release line.";
     i.failing_example = "FROM python:3.11-slim\nRUN pip install torch torchvision";
     i.passing_example = "FROM python:3.11-slim\nRUN pip install torch==2.4.1 torchvision==0.19.1";
     i.fix = "Pin the exact version (==x.y.z), or install from a lock/constraints file.";

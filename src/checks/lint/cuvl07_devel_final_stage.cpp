@@ -9,15 +9,19 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     std::vector<report::Finding> out;
     const auto& stage = facts.final_stage();
     if (stage.base.flavor != "devel") return out;
+    // Compiling CUDA code (extensions, nvcc, cmake, a JIT that needs the toolkit)
+    // is what devel images are for.
+    if (lint::stage_builds_code(facts, stage.stage)) return out;
     const int line = facts.build.stages.at(stage.stage).from_line;
     auto f = lint::finding(facts, "CUVL07", line, line);
     f.severity = report::Severity::warning;
-    f.message = "the final stage, which is what ships, is built on " + stage.base.reference +
-                (stage.parent ? " (through stage '" + facts.build.stages.at(*stage.parent).name + "')" : "") +
-                ": a devel image carries nvcc, headers and static libraries, several GB that a "
-                "runtime image does not need and a larger attack surface.";
-    f.fix = "Compile in a devel stage and copy the results into a final stage FROM the matching "
-            "-runtime tag (same CUDA version and cuDNN flavour).";
+    f.message = "the shipped stage is built on " + stage.base.reference +
+                " but compiles nothing: nvcc, headers and static libraries add gigabytes the "
+                "-runtime image does not carry.";
+    if (stage.parent) f.evidence.push_back("through stage '" + facts.build.stages.at(*stage.parent).name + "'");
+    std::string runtime = stage.base.reference;
+    if (auto pos = runtime.rfind("-devel"); pos != std::string::npos) runtime.replace(pos, 6, "-runtime");
+    f.fix = "Build FROM " + runtime + " instead, or compile in a devel stage and copy the results into it.";
     out.push_back(std::move(f));
     return out;
 }

@@ -1,14 +1,39 @@
 // CUVL09: an nvidia/cuda tag that does not exist in the published scheme.
+#include <cctype>
+#include <optional>
+
 #include "checks/lint/lint_support.hpp"
 #include "cuvet/checks/registry.hpp"
 
 namespace cuvet::checks {
 namespace {
 
+// FROM nvidia/11.6.0-runtime-ubuntu20.04: the repository name was left out of the tag.
+std::optional<report::Finding> missing_repository(const dockerfile::Facts& facts, const dockerfile::StageFacts& stage) {
+    const auto& image = stage.base.image;
+    if (stage.base.kind != dockerfile::BaseKind::other || image.registry != "docker.io" ||
+        !image.repository.starts_with("nvidia/") || image.repository.size() < 8 ||
+        !std::isdigit(static_cast<unsigned char>(image.repository[7]))) {
+        return std::nullopt;
+    }
+    const std::string tag = image.repository.substr(7);
+    const int line = facts.build.stages.at(stage.stage).from_line;
+    auto f = lint::finding(facts, "CUVL09", line, line);
+    f.severity = report::Severity::error;
+    f.message = stage.base.reference + " names no image: NVIDIA publishes CUDA images as nvidia/cuda:<tag>, "
+                "so the pull fails ('repository does not exist').";
+    f.fix = "Use nvidia/cuda:" + tag + " (check that the tag is still published).";
+    return f;
+}
+
 std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
     std::vector<report::Finding> out;
     for (const auto& stage : facts.stages) {
         if (stage.parent) continue;  // reported at the stage that names the image
+        if (auto f = missing_repository(facts, stage)) {
+            out.push_back(std::move(*f));
+            continue;
+        }
         const auto& base = stage.base;
         if (base.kind != dockerfile::BaseKind::nvidia_cuda || base.cuda.empty()) continue;
         auto cuda = rules::Version::parse(base.cuda);

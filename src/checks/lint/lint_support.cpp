@@ -1,5 +1,7 @@
 #include "checks/lint/lint_support.hpp"
 
+#include <cctype>
+
 namespace cuvet::checks::lint {
 namespace {
 
@@ -101,6 +103,28 @@ bool is_cudnn_package(const dockerfile::Package& p) {
            p.name.starts_with("nvidia-cudnn");
 }
 
+bool needs_cuda(const dockerfile::Package& p, const rules::Database&) {
+    if (p.manager == dockerfile::Manager::apt) return false;
+    if (family_of(p) != Family::none) {
+        if (p.name == "onnxruntime" || p.name == "tensorflow-cpu") return false;
+        if (family_of(p) == Family::jax) return p.extras.find("cuda") != std::string::npos || !p.cuda.empty();
+        return true;
+    }
+    const std::string& n = p.name;
+    return n == "pytorch-nightly" || n == "tf-nightly" || n.starts_with("mxnet-cu") || n == "vllm" ||
+           n == "xformers" || n == "flash-attn" || n == "bitsandbytes" || n == "deepspeed" || n == "ctranslate2" ||
+           n == "faster-whisper" || n == "cuda-python" || n == "pytorch-cuda" ||
+           n == "cudatoolkit" || n == "cuda-toolkit";
+}
+
+std::string cuda_digits(const std::string& cuda) {
+    std::string out;
+    for (char c : cuda) {
+        if (c != '.') out += c;
+    }
+    return out;
+}
+
 bool same_cuda(const rules::Version& a, const rules::Version& b) {
     if (a.major() != b.major()) return false;
     if (a.size() < 2 || b.size() < 2) return true;
@@ -190,6 +214,108 @@ std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules:
     }
     if (out.cudnn && !out.cudnn_major) out.cudnn_major = out.cudnn->major();
     return out;
+}
+
+std::vector<std::size_t> shipped_stages(const dockerfile::Facts& facts) {
+    std::vector<std::size_t> out;
+    std::optional<std::size_t> stage = facts.build.final_stage;
+    while (stage && out.size() <= facts.stages.size()) {
+        out.push_back(*stage);
+        stage = facts.stages.at(*stage).parent;
+    }
+    return out;
+}
+
+std::string run_text(const dockerfile::Facts& facts, const dockerfile::RunStep& run) {
+    const auto& instruction = facts.dockerfile.instructions.at(run.instruction);
+    std::string text = instruction.original;
+    for (const auto& doc : instruction.heredocs) text += "\n" + doc.content;
+    return text;
+}
+
+std::string join(const std::vector<std::string>& items, const std::string& separator) {
+    std::string text;
+    for (const auto& item : items) text += (text.empty() ? "" : separator) + item;
+    return text;
+}
+
+namespace {
+
+bool has_word(const std::string& text, std::string_view word) {
+    for (std::size_t pos = text.find(word); pos != std::string::npos; pos = text.find(word, pos + 1)) {
+        auto boundary = [](char c) { return !(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'); };
+        const bool left = pos == 0 || boundary(text[pos - 1]);
+        const std::size_t end = pos + word.size();
+        const bool right = end >= text.size() || boundary(text[end]);
+        if (left && right) return true;
+    }
+    return false;
+}
+
+bool builds_in(const dockerfile::Facts& facts, std::size_t index) {
+    const auto& stage = facts.build.stages.at(index);
+    // A stage named for building (build, builder, devel, dev) says what it is for.
+    for (std::string_view word : {"build", "builder", "devel", "dev", "compile"}) {
+        if (has_word(stage.name, word)) return true;
+    }
+    for (const auto& v : stage.env) {
+        for (std::string_view name : {"TORCH_CUDA_ARCH_LIST", "FORCE_CUDA", "CUDA_ARCH_LIST", "CMAKE_CUDA_ARCHITECTURES",
+                                      "TORCH_NVCC_FLAGS", "CUDA_NVCC_FLAGS", "NVCC_FLAGS", "CMAKE_ARGS"}) {
+            if (v.name == name) return true;
+        }
+    }
+    for (const auto& a : stage.args) {
+        if (a.name == "TORCH_CUDA_ARCH_LIST" || a.name == "FORCE_CUDA") return true;
+    }
+    for (const auto& run : stage.runs) {
+        const std::string text = run_text(facts, run);
+        for (std::string_view word : {"build_ext", "bdist_wheel", "setup.py", "TORCH_CUDA_ARCH_LIST", "FORCE_CUDA",
+                                      "CMAKE_ARGS", "--no-build-isolation", "--cuda_ext", "BUILD_EXT", "DS_BUILD_OPS"}) {
+            if (has_word(text, word)) return true;
+        }
+        for (const auto& command : run.commands) {
+            if (command.words.empty()) continue;
+            const std::string& w0 = command.words[0];
+            const std::string program = w0.substr(w0.rfind('/') == std::string::npos ? 0 : w0.rfind('/') + 1);
+            for (std::string_view tool : {"nvcc", "cmake", "make", "ninja", "bazel", "configure", "gcc", "g++", "cc", "c++"}) {
+                if (program == tool) return true;
+            }
+            for (const auto& w : command.words) {
+                if (w == "-e" || w == "--editable") return true;
+            }
+            // A project's own install script (bash install_x.sh, ./build.sh): cuvet cannot see inside.
+            const bool shell = program == "bash" || program == "sh";
+            if ((shell && command.words.size() > 1 && !command.words[1].starts_with("-")) ||
+                (w0.starts_with("./") && (w0.ends_with(".sh") || w0.ends_with(".bash")))) {
+                return true;
+            }
+        }
+    }
+    const auto& sf = facts.stages.at(index);
+    for (const auto& r : sf.requirements) {
+        if (!r.constraints) {
+            return true;  // may build extensions; cuvet cannot tell
+        }
+    }
+    for (const auto& p : sf.packages) {
+        // jaxlib on the system CUDA runs ptxas/nvlink from the toolkit; CuPy's JIT needs its headers.
+        if ((p.name == "jaxlib" && p.version.find("+cuda") != std::string::npos) ||
+            p.extras.find("_local") != std::string::npos || p.name.starts_with("cupy")) {
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+bool stage_builds_code(const dockerfile::Facts& facts, std::size_t stage) {
+    std::optional<std::size_t> s = stage;
+    for (std::size_t guard = 0; s && guard <= facts.stages.size(); ++guard) {
+        if (builds_in(facts, *s)) return true;
+        s = facts.stages.at(*s).parent;
+    }
+    return false;
 }
 
 report::Finding finding(const dockerfile::Facts& facts, const std::string& id, int line, int end_line) {

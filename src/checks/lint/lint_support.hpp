@@ -4,6 +4,7 @@
 // wheel was built for, and how a finding points at Dockerfile lines.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cuvet/dockerfile/facts.hpp"
 #include "cuvet/report/finding.hpp"
@@ -28,6 +29,11 @@ enum class Family { none, torch, tensorflow, jax, onnxruntime, cupy, paddle, ten
 Family family_of(const dockerfile::Package& package);
 bool is_framework(const dockerfile::Package& package);
 bool is_cudnn_package(const dockerfile::Package& package);
+// A pip/conda package whose build depends on a CUDA release: a framework, a GPU plugin
+// or extension (xformers, flash-attn, bitsandbytes, …), a CUDA library wheel.
+bool needs_cuda(const dockerfile::Package& package, const rules::Database& db);
+// "12.1" → "121"; "12" → "12".
+std::string cuda_digits(const std::string& cuda);
 
 struct WheelStack {
     std::string framework;  // "pytorch", "tensorflow", …
@@ -47,6 +53,20 @@ std::optional<WheelStack> wheel_stack(const dockerfile::Package& package, const 
 // True when `a` and `b` name the same CUDA, where a one-component version
 // ("12") covers every minor of that major.
 bool same_cuda(const rules::Version& a, const rules::Version& b);
+
+// The final stage and every stage it is built FROM, final first: what ships.
+std::vector<std::size_t> shipped_stages(const dockerfile::Facts& facts);
+
+// The stage (or a stage it is built FROM) builds native code: nvcc, cmake, make,
+// setup.py builds, editable/local-project installs, CUDA arch variables, or a
+// JIT that needs the toolkit (jaxlib with the system CUDA, CuPy). A -devel base
+// is then deliberate.
+bool stage_builds_code(const dockerfile::Facts& facts, std::size_t stage);
+
+// The RUN text of one instruction with its heredoc bodies, for keyword searches.
+std::string run_text(const dockerfile::Facts& facts, const dockerfile::RunStep& run);
+
+std::string join(const std::vector<std::string>& items, const std::string& separator = " ");
 
 // A finding of check `id` at Dockerfile lines [line, end_line]. The id is set
 // here so that the severity a check picks per finding is kept by the registry.

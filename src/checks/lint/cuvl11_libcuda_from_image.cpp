@@ -1,0 +1,148 @@
+// CUVL11: the shipped image puts its own libcuda (the toolkit's link-time stub, or
+// the cuda-compat forward-compatibility driver) on the run-time loader path, ahead
+// of the driver the NVIDIA container runtime mounts from the host.
+#include <algorithm>
+#include <regex>
+
+#include "checks/lint/lint_support.hpp"
+#include "cuvet/checks/registry.hpp"
+
+namespace cuvet::checks {
+namespace {
+
+enum class Kind { none, stub, compat };
+
+// /usr/local/cuda/lib64/stubs, /usr/local/cuda-12.4/targets/x86_64-linux/lib/stubs
+// → stub; /usr/local/cuda/compat, /usr/local/cuda-12.4/compat → compat.
+Kind classify(std::string dir) {
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    const bool cuda = dir.find("cuda") != std::string::npos;
+    if (cuda && (dir.ends_with("/stubs") || dir.find("/stubs/") != std::string::npos)) return Kind::stub;
+    if (cuda && dir.ends_with("/compat")) return Kind::compat;
+    return Kind::none;
+}
+
+std::vector<std::string> split_path(const std::string& value) {
+    std::vector<std::string> dirs;
+    std::size_t start = 0;
+    while (start <= value.size()) {
+        std::size_t colon = value.find(':', start);
+        dirs.push_back(value.substr(start, colon == std::string::npos ? std::string::npos : colon - start));
+        if (colon == std::string::npos) break;
+        start = colon + 1;
+    }
+    return dirs;
+}
+
+struct Hit {
+    Kind kind = Kind::none;
+    int line = 0;
+    int end_line = 0;
+    std::string how;  // for the message: "LD_LIBRARY_PATH lists /usr/local/cuda/lib64/stubs"
+};
+
+// RUN commands that make the loader see the stub or compat libcuda system-wide:
+// `ldconfig DIR`, `ln -s …/stubs/libcuda.so …/libcuda.so.1` outside the stub
+// directory, `echo DIR > /etc/ld.so.conf.d/…`.
+void scan_runs(const dockerfile::Facts& facts, std::size_t stage, std::vector<Hit>& hits) {
+    for (const auto& run : facts.build.stages.at(stage).runs) {
+        const std::string text = lint::run_text(facts, run);
+        const bool conf = text.find("ld.so.conf") != std::string::npos;
+        // `ldconfig /usr/local/cuda-$(echo $V | cut -d. -f1,2)/compat/`: the command
+        // substitution splits the word, so read the directory from the text.
+        static const std::regex ldconfig_dir(R"(ldconfig\s+(/[^\s;&|]*cuda[^\n;&]*?/(compat|stubs))/?(\s|$|;|&))");
+        std::smatch m;
+        if (text.find("ldconfig") != std::string::npos && std::regex_search(text, m, ldconfig_dir)) {
+            hits.push_back({m[2] == "stubs" ? Kind::stub : Kind::compat, run.start_line, run.end_line,
+                            "ldconfig adds " + m[1].str()});
+            continue;
+        }
+        for (const auto& command : run.commands) {
+            const auto& w = command.words;
+            if (w.empty()) continue;
+            const std::string program = w[0].substr(w[0].rfind('/') == std::string::npos ? 0 : w[0].rfind('/') + 1);
+            for (std::size_t i = 1; i < w.size(); ++i) {
+                const Kind kind = classify(w[i]);
+                if (kind == Kind::none) continue;
+                if (program == "ldconfig" || (program == "echo" && conf)) {
+                    hits.push_back({kind, run.start_line, run.end_line,
+                                    (program == "ldconfig" ? "ldconfig adds " : "ld.so.conf.d lists ") + w[i]});
+                    break;
+                }
+            }
+            if ((program == "ln" || program == "cp") && w.size() >= 3) {
+                const std::string& source = w[w.size() - 2];
+                const std::string& target = w.back();
+                const bool stub_source = source.find("stubs/libcuda.so") != std::string::npos;
+                const bool into_stubs = target.find("/stubs") != std::string::npos;
+                if (stub_source && !into_stubs && target.find("libcuda.so") != std::string::npos) {
+                    hits.push_back({Kind::stub, run.start_line, run.end_line, program + " " + source + " " + target});
+                }
+            }
+        }
+    }
+}
+
+std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database&) {
+    std::vector<Hit> hits;
+    const std::size_t final_stage = facts.build.final_stage;
+    if (const auto* v = facts.env_variable(final_stage, "LD_LIBRARY_PATH")) {
+        for (const auto& dir : split_path(v->value)) {
+            const Kind kind = classify(dir);
+            if (kind != Kind::none) hits.push_back({kind, v->line, v->line, "LD_LIBRARY_PATH lists " + dir});
+        }
+    }
+    for (std::size_t stage : lint::shipped_stages(facts)) scan_runs(facts, stage, hits);
+    std::vector<report::Finding> out;
+    for (Kind kind : {Kind::stub, Kind::compat}) {
+        auto first = std::find_if(hits.begin(), hits.end(), [&](const Hit& h) { return h.kind == kind; });
+        if (first == hits.end()) continue;
+        auto f = lint::finding(facts, "CUVL11", first->line, first->end_line);
+        for (const auto& h : hits) {
+            if (h.kind == kind) f.evidence.push_back(h.how + " (line " + std::to_string(h.line) + ")");
+        }
+        if (kind == Kind::stub) {
+            f.severity = report::Severity::error;
+            f.message = first->how + ": at run time the loader finds the toolkit's stub libcuda instead of the "
+                        "host driver, and CUDA calls fail with CUDA_ERROR_STUB_LIBRARY.";
+            f.fix = "Keep the stub directory for linking only (LIBRARY_PATH or -L at build time); never put it "
+                    "on LD_LIBRARY_PATH or in ld.so.conf of the shipped image.";
+        } else {
+            f.severity = report::Severity::warning;
+            f.message = first->how + ": the image's forward-compatibility libcuda replaces the host driver for "
+                        "every process; on a host with a newer driver CUDA fails with error 803 "
+                        "(unsupported display driver / cuda driver combination).";
+            f.fix = "Leave cuda-compat off the default loader path; enable it only on hosts whose driver is older "
+                    "than the image's CUDA (LD_LIBRARY_PATH at docker run).";
+        }
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+CheckInfo info() {
+    CheckInfo i;
+    i.id = "CUVL11";
+    i.name = "libcuda-from-image";
+    i.severity = report::Severity::error;
+    i.title = "The image puts its own libcuda (stub or cuda-compat) ahead of the host driver";
+    i.rationale =
+        "libcuda.so.1 must come from the host: the NVIDIA container runtime mounts the driver's copy. "
+        "The toolkit's stubs/libcuda.so exists only to link against; loaded at run time it fails every "
+        "call. The cuda-compat libcuda works only on hosts whose driver is older than it.";
+    i.failing_example =
+        "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n"
+        "ENV LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs:$LD_LIBRARY_PATH";
+    i.passing_example =
+        "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n"
+        "ENV LIBRARY_PATH=/usr/local/cuda/lib64/stubs";
+    i.fix = "Link against the stub at build time only; leave libcuda to the container runtime.";
+    return i;
+}
+
+}  // namespace
+
+extern const LintCheck cuvl11_libcuda_from_image;
+const LintCheck cuvl11_libcuda_from_image{info(), &run};
+
+}  // namespace cuvet::checks

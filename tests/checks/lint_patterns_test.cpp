@@ -1,0 +1,266 @@
+// The Dockerfile patterns real GPU projects use (issue 12), each as a minimal
+// Dockerfile of our own: install commands the facts must understand, the new
+// CUVL11–CUVL14 checks, and the false alarms the older checks must not raise.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <iterator>
+
+#include "cuvet/dockerfile/facts.hpp"
+#include "cuvet/dockerfile/parser.hpp"
+#include "cuvet/dockerfile/stages.hpp"
+#include "cuvet/lint/lint.hpp"
+#include "cuvet/rules/database.hpp"
+
+using namespace cuvet;
+
+namespace {
+
+const rules::Database& db() {
+    static const rules::Database database = rules::Database::load();
+    return database;
+}
+
+std::vector<report::Finding> lint_ids(const std::string& text, const std::string& id) {
+    auto result = lint::lint_text(text, "Dockerfile", db());
+    std::vector<report::Finding> out;
+    std::copy_if(result.findings.begin(), result.findings.end(), std::back_inserter(out),
+                 [&](const report::Finding& f) { return f.id == id; });
+    return out;
+}
+
+dockerfile::Facts facts_of(const std::string& text) {
+    auto parsed = dockerfile::parse(text, "Dockerfile");
+    auto build = dockerfile::analyze(parsed);
+    return dockerfile::extract_facts(std::move(parsed), std::move(build));
+}
+
+const dockerfile::Package* package(const dockerfile::Facts& facts, const std::string& name) {
+    for (const auto& p : facts.final_stage().packages) {
+        if (p.name == name) return &p;
+    }
+    return nullptr;
+}
+
+std::size_t words(const std::string& text) {
+    std::size_t n = 0;
+    bool in_word = false;
+    for (char c : text) {
+        const bool space = c == ' ' || c == '\n';
+        if (!space && !in_word) ++n;
+        in_word = !space;
+    }
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("install commands: python -m pip, uv, conda run, shell variables", "[lint][facts]") {
+    auto facts = facts_of(
+        "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
+        "ARG TORCH=2.5.1\n"
+        "ARG CU=cu124\n"
+        "RUN python3 -m pip install --no-cache-dir torch==${TORCH}+${CU}\n"
+        "RUN python -mpip install jax==0.4.30\n"
+        "RUN uv pip install --system cupy-cuda12x==13.3.0\n"
+        "RUN python -m uv pip install xformers==0.0.28\n"
+        "RUN conda run -n env pip install onnxruntime-gpu==1.19.2\n"
+        "RUN micromamba run -n base python -m pip install bitsandbytes==0.44.1\n"
+        "RUN PIP_INSTALL=\"python -m pip --no-cache-dir install\" && $PIP_INSTALL flash-attn==2.6.3\n");
+    const auto* torch = package(facts, "torch");
+    REQUIRE(torch);
+    CHECK(torch->version == "2.5.1+cu124");
+    CHECK(torch->cuda == "12.4");
+    for (const char* name : {"jax", "cupy-cuda12x", "xformers", "onnxruntime-gpu", "bitsandbytes", "flash-attn"}) {
+        INFO(name);
+        CHECK(package(facts, name));
+    }
+}
+
+TEST_CASE("install commands the linter cannot see into are recorded", "[lint][facts]") {
+    auto facts = facts_of(
+        "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
+        "RUN pip install -r requirements.txt -c constraints.txt\n"
+        "RUN pip install git+https://github.com/example/kernels.git@v1 ./vendor/pkg\n"
+        "RUN uv sync --frozen --extra cuda\n"
+        "RUN poetry install --extras gpu\n"
+        "RUN pip install -e .\n");
+    const auto& r = facts.final_stage().requirements;
+    REQUIRE(r.size() == 6);
+    CHECK(r[1].constraints);
+    CHECK(r[2].kind == "git URL");
+    CHECK(r[3].kind == "local project");
+    CHECK(r[4].path == "uv sync --frozen --extra cuda");
+    CHECK(r[5].path == "poetry install --extras gpu");
+}
+
+TEST_CASE("bash substring expansion in RUN is not a parse error", "[lint][facts]") {
+    auto facts = facts_of(
+        "FROM ubuntu:22.04\n"
+        "ARG CUDA_VERSION=12.4.1\n"
+        "RUN if [ \"${CUDA_VERSION:0:2}\" = \"12\" ]; then apt-get install -y cuda-toolkit-12-4; fi\n");
+    CHECK(package(facts, "cuda-toolkit-12-4"));
+}
+
+TEST_CASE("CUVL11 stub or compat libcuda on the run-time loader path", "[lint][CUVL11]") {
+    auto found = lint_ids(
+        "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n"
+        "ENV LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs:${LD_LIBRARY_PATH}\n",
+        "CUVL11");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].severity == report::Severity::error);
+    CHECK(found[0].locations.at(0).line == 2);
+    CHECK_THAT(found[0].message, Catch::Contains("CUDA_ERROR_STUB_LIBRARY"));
+
+    found = lint_ids(
+        "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n"
+        "RUN ln -s /usr/local/cuda/lib64/stubs/libcuda.so /usr/lib/x86_64-linux-gnu/libcuda.so.1\n",
+        "CUVL11");
+    REQUIRE(found.size() == 1);
+
+    found = lint_ids(
+        "FROM nvidia/cuda:12.4.1-base-ubuntu22.04\n"
+        "ARG CUDA_VERSION=12.4.1\n"
+        "RUN ldconfig /usr/local/cuda-$(echo $CUDA_VERSION | cut -d. -f1,2)/compat/\n",
+        "CUVL11");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].severity == report::Severity::warning);
+
+    // Linking against the stub at build time, or in a builder stage, is what it is for.
+    CHECK(lint_ids("FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n"
+                   "ENV LIBRARY_PATH=/usr/local/cuda/lib64/stubs\n",
+                   "CUVL11")
+              .empty());
+    CHECK(lint_ids("FROM nvidia/cuda:12.4.1-devel-ubuntu22.04 AS build\n"
+                   "ENV LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs\n"
+                   "RUN make\n"
+                   "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
+                   "COPY --from=build /out /app\n",
+                   "CUVL11")
+              .empty());
+}
+
+TEST_CASE("CUVL12 driver packages in the image", "[lint][CUVL12]") {
+    auto found = lint_ids(
+        "FROM ubuntu:22.04\n"
+        "RUN apt-get update && apt-get install -y nvidia-driver-535 libnvidia-compute-535\n",
+        "CUVL12");
+    REQUIRE(found.size() == 1);  // one install, one finding
+    CHECK(found[0].severity == report::Severity::error);
+    found = lint_ids("FROM ubuntu:22.04\nRUN apt-get install -y cuda\n", "CUVL12");
+    REQUIRE(found.size() == 1);
+    CHECK_THAT(found[0].fix, Catch::Contains("cuda-toolkit-X-Y"));
+    CHECK(lint_ids("FROM ubuntu:22.04\nRUN apt-get install -y cuda-toolkit-12-4 cuda-compat-12-4\n", "CUVL12")
+              .empty());
+}
+
+TEST_CASE("CUVL13 cuDNN for another CUDA major", "[lint][CUVL13]") {
+    auto found = lint_ids(
+        "FROM nvidia/cuda:13.0.1-runtime-ubuntu24.04\n"
+        "RUN apt-get install -y libcudnn9-cuda-12 libcudnn9-dev-cuda-12\n",
+        "CUVL13");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].severity == report::Severity::error);
+    CHECK_THAT(found[0].message, Catch::Contains("CUDA 13"));
+
+    CHECK(lint_ids("FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
+                   "RUN apt-get install -y libcudnn8=8.9.7.29-1+cuda11.8\n",
+                   "CUVL13")
+              .size() == 1);
+    CHECK(lint_ids("FROM continuumio/miniconda3\n"
+                   "RUN conda install -y cudatoolkit=11.8 cudnn=8.9.2.26=cuda12_0\n",
+                   "CUVL13")
+              .size() == 1);
+    CHECK(lint_ids("FROM nvidia/cuda:13.0.1-runtime-ubuntu24.04\n"
+                   "RUN apt-get install -y libcudnn9-cuda-13\n",
+                   "CUVL13")
+              .empty());
+    CHECK(lint_ids("FROM nvidia/cuda:11.8.0-runtime-ubuntu22.04\n"
+                   "RUN apt-get install -y libcudnn8=8.6.0.163-1+cuda11.8\n",
+                   "CUVL13")
+              .empty());
+}
+
+TEST_CASE("CUVL14 says when the GPU framework is out of sight", "[lint][CUVL14]") {
+    auto found = lint_ids(
+        "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
+        "COPY requirements.txt .\n"
+        "RUN pip install -r requirements.txt\n",
+        "CUVL14");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].severity == report::Severity::info);
+    CHECK(found[0].locations.at(0).line == 3);
+    CHECK(lint_ids("FROM ubuntu:24.04\nRUN uv sync --frozen --extra cuda\n", "CUVL14").size() == 1);
+    // A visible framework is judged by the other checks; a CPU image is none of our business.
+    CHECK(lint_ids("FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
+                   "RUN pip install torch==2.5.1 -r requirements.txt\n",
+                   "CUVL14")
+              .empty());
+    CHECK(lint_ids("FROM python:3.12-slim\nRUN pip install -r requirements.txt\n", "CUVL14").empty());
+}
+
+TEST_CASE("CUVL07 stays quiet on stages that compile CUDA code", "[lint][CUVL07]") {
+    for (const char* run : {"RUN nvcc -o k k.cu", "RUN cmake -B build . && cmake --build build",
+                            "RUN python setup.py build_ext --inplace", "RUN pip install -e .",
+                            "ENV TORCH_CUDA_ARCH_LIST=\"8.0;9.0\"", "ENV FORCE_CUDA=1"}) {
+        INFO(run);
+        CHECK(lint_ids(std::string("FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n") + run + "\n", "CUVL07").empty());
+    }
+    auto found = lint_ids("FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\nRUN pip install onnxruntime-gpu==1.19.2\n",
+                          "CUVL07");
+    REQUIRE(found.size() == 1);
+    CHECK_THAT(found[0].fix, Catch::Contains("12.4.1-runtime-ubuntu22.04"));
+}
+
+TEST_CASE("CUVL03 pins and wording", "[lint][CUVL03]") {
+    CHECK(lint_ids("FROM python:3.11\nRUN pip install torch~=2.4.0\n", "CUVL03").empty());
+    CHECK(lint_ids("FROM python:3.11\nRUN pip install \"jax[cuda12]==0.4.*\"\n", "CUVL03").empty());
+    auto found = lint_ids("FROM python:3.11\nRUN pip install bitsandbytes\n", "CUVL03");
+    REQUIRE(found.size() == 1);
+    CHECK_THAT(found[0].message, !Catch::Contains("torch"));
+    found = lint_ids("FROM python:3.11\nRUN pip install torch --extra-index-url https://download.pytorch.org/whl/cu118\n",
+                     "CUVL03");
+    REQUIRE(found.size() == 1);
+    CHECK_THAT(found[0].message, Catch::Contains("extra-index-url"));
+    CHECK(lint_ids("FROM python:3.11\nRUN pip install torch --index-url https://download.pytorch.org/whl/cpu\n",
+                   "CUVL03")
+              .empty());
+}
+
+TEST_CASE("CUVL05 tensorflow-gpu before 2.1 was the GPU build", "[lint][CUVL05]") {
+    CHECK(lint_ids("FROM python:3.7\nRUN pip install tensorflow-gpu==1.15.5\n", "CUVL05").empty());
+    CHECK(lint_ids("FROM python:3.9\nRUN pip install tensorflow-gpu==2.10.0\n", "CUVL05").size() == 1);
+    CHECK(lint_ids("FROM python:3.9\nRUN pip install pytorch==1.8.0\n", "CUVL05").size() == 1);
+    CHECK(lint_ids("FROM python:3.9\nRUN pip install onnxruntime==1.17.0 onnxruntime-gpu==1.17.0\n", "CUVL05").size() ==
+          1);
+}
+
+TEST_CASE("CUVL02 accepts LD_LIBRARY_PATH entries of the wheel's own libraries", "[lint][CUVL02]") {
+    CHECK(lint_ids("FROM nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04\n"
+                   "ENV LD_LIBRARY_PATH=/usr/local/lib/python3.10/dist-packages/nvidia/cudnn/lib\n"
+                   "RUN pip install torch==2.4.0\n",
+                   "CUVL02")
+              .empty());
+}
+
+TEST_CASE("CUVL04 accepts exact apt cuDNN pins with wildcards in the build", "[lint][CUVL04]") {
+    CHECK(lint_ids("FROM nvidia/cuda:11.8.0-runtime-ubuntu22.04\n"
+                   "RUN apt-get install -y libcudnn8=8.6.0.*-1+cuda11.8\n",
+                   "CUVL04")
+              .empty());
+}
+
+TEST_CASE("every lint message stays short", "[lint]") {
+    const std::string text =
+        "FROM nvidia/cuda:12.1.1-cudnn8-devel-ubuntu22.04\n"
+        "ENV LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs:/usr/lib/x86_64-linux-gnu\n"
+        "RUN apt-get install -y libcudnn8 nvidia-driver-535 libcudnn9-cuda-11\n"
+        "RUN pip install torch==2.1.0 --index-url https://download.pytorch.org/whl/cu118\n"
+        "RUN pip install onnxruntime-gpu==1.19.2 tensorflow-gpu bitsandbytes\n";
+    auto result = lint::lint_text(text, "Dockerfile", db());
+    REQUIRE(result.findings.size() >= 6);
+    for (const auto& f : result.findings) {
+        INFO(f.id << ": " << f.message);
+        CHECK(words(f.message) <= 45);
+    }
+}
