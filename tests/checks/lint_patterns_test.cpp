@@ -86,12 +86,13 @@ TEST_CASE("install commands the linter cannot see into are recorded", "[lint][fa
         "RUN poetry install --extras gpu\n"
         "RUN pip install -e .\n");
     const auto& r = facts.final_stage().requirements;
-    REQUIRE(r.size() == 6);
+    REQUIRE(r.size() == 7);
     CHECK(r[1].constraints);
     CHECK(r[2].kind == "git URL");
     CHECK(r[3].kind == "local project");
     CHECK(r[4].path == "uv sync --frozen --extra cuda");
     CHECK(r[5].path == "poetry install --extras gpu");
+    CHECK(r[6].kind == "local project");
 }
 
 TEST_CASE("bash substring expansion in RUN is not a parse error", "[lint][facts]") {
