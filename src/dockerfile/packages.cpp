@@ -18,8 +18,9 @@ std::string base_name(const std::string& word) {
 }
 
 bool all_digits(std::string_view text) {
-    return !text.empty() && std::all_of(text.begin(), text.end(),
-                                        [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c));
+    });
 }
 
 // "pip", "pip3", "pip3.11"
@@ -89,9 +90,12 @@ void pip_cuda(Package& p) {
     }
     if (n.starts_with("cupy-cuda")) {
         std::string t = n.substr(9);
-        if (t.size() == 3 && t.back() == 'x' && all_digits(t.substr(0, 2))) p.cuda = t.substr(0, 2);
-        else if (t.size() == 2 && t.back() == 'x' && all_digits(t.substr(0, 1))) p.cuda = t.substr(0, 1);
-        else if (all_digits(t)) p.cuda = cuda_from_tag("cu" + t);
+        if (t.size() == 3 && t.back() == 'x' && all_digits(t.substr(0, 2)))
+            p.cuda = t.substr(0, 2);
+        else if (t.size() == 2 && t.back() == 'x' && all_digits(t.substr(0, 1)))
+            p.cuda = t.substr(0, 1);
+        else if (all_digits(t))
+            p.cuda = cuda_from_tag("cu" + t);
         if (!p.cuda.empty()) p.cuda_evidence = "package name " + n;
         return;
     }
@@ -107,7 +111,9 @@ void pip_cuda(Package& p) {
         auto pos = p.extras.find("cuda");
         if (pos != std::string::npos) {
             std::string digits;
-            for (std::size_t i = pos + 4; i < p.extras.size() && std::isdigit(static_cast<unsigned char>(p.extras[i])); ++i) {
+            for (std::size_t i = pos + 4;
+                 i < p.extras.size() && std::isdigit(static_cast<unsigned char>(p.extras[i]));
+                 ++i) {
                 digits += p.extras[i];
             }
             if (!digits.empty()) {
@@ -121,13 +127,14 @@ void pip_cuda(Package& p) {
 // name[extras]<spec>; markers (after ';') are dropped.
 bool split_requirement(std::string word, Package& p) {
     if (auto semi = word.find(';'); semi != std::string::npos) word.resize(semi);
-    word.erase(std::remove_if(word.begin(), word.end(), [](char c) { return c == ' ' || c == '\t'; }),
-               word.end());
+    word.erase(
+        std::remove_if(word.begin(), word.end(), [](char c) { return c == ' ' || c == '\t'; }),
+        word.end());
     // A project name starts with a letter or digit: ".[cuda]" and "./pkg" are local paths.
     if (word.empty() || !std::isalnum(static_cast<unsigned char>(word[0]))) return false;
     std::size_t i = 0;
-    while (i < word.size() && (std::isalnum(static_cast<unsigned char>(word[i])) || word[i] == '-' ||
-                               word[i] == '_' || word[i] == '.')) {
+    while (i < word.size() && (std::isalnum(static_cast<unsigned char>(word[i])) ||
+                               word[i] == '-' || word[i] == '_' || word[i] == '.')) {
         ++i;
     }
     if (i == 0) return false;
@@ -185,23 +192,58 @@ std::string opaque_kind(const std::string& word) {
     return "local project";
 }
 
-const std::set<std::string> pip_valued_options = {
-    "-r", "--requirement", "-c", "--constraint", "-e", "--editable", "-i", "--index-url",
-    "--extra-index-url", "-f", "--find-links", "-t", "--target", "--prefix", "--root",
-    "--platform", "--python-version", "--implementation", "--abi", "--no-binary",
-    "--only-binary", "--progress-bar", "--src", "--upgrade-strategy", "--trusted-host",
-    "--cache-dir", "--log", "--proxy", "--retries", "--timeout", "--cert", "--client-cert",
-    "--global-option", "--config-settings", "-C", "--report", "--exists-action", "--python",
-    "--index-strategy", "--extra-index", "--default-index"};
+const std::set<std::string> pip_valued_options = {"-r",
+                                                  "--requirement",
+                                                  "-c",
+                                                  "--constraint",
+                                                  "-e",
+                                                  "--editable",
+                                                  "-i",
+                                                  "--index-url",
+                                                  "--extra-index-url",
+                                                  "-f",
+                                                  "--find-links",
+                                                  "-t",
+                                                  "--target",
+                                                  "--prefix",
+                                                  "--root",
+                                                  "--platform",
+                                                  "--python-version",
+                                                  "--implementation",
+                                                  "--abi",
+                                                  "--no-binary",
+                                                  "--only-binary",
+                                                  "--progress-bar",
+                                                  "--src",
+                                                  "--upgrade-strategy",
+                                                  "--trusted-host",
+                                                  "--cache-dir",
+                                                  "--log",
+                                                  "--proxy",
+                                                  "--retries",
+                                                  "--timeout",
+                                                  "--cert",
+                                                  "--client-cert",
+                                                  "--global-option",
+                                                  "--config-settings",
+                                                  "-C",
+                                                  "--report",
+                                                  "--exists-action",
+                                                  "--python",
+                                                  "--index-strategy",
+                                                  "--extra-index",
+                                                  "--default-index"};
 
 void read_pip(const std::vector<std::string>& args, std::size_t start, const Package& tmpl,
               CommandFacts& out) {
     // pip [global options] install [options] requirement…
     std::size_t i = start;
-    while (i < args.size() && args[i].starts_with("-")) i += pip_valued_options.count(args[i]) ? 2 : 1;
+    while (i < args.size() && args[i].starts_with("-"))
+        i += pip_valued_options.count(args[i]) ? 2 : 1;
     if (i < args.size() && args[i] == "sync") {  // uv pip sync requirements.txt
         for (++i; i < args.size(); ++i) {
-            if (!args[i].starts_with("-")) out.requirements.push_back({Manager::pip, args[i], tmpl.line, "requirements file"});
+            if (!args[i].starts_with("-"))
+                out.requirements.push_back({Manager::pip, args[i], tmpl.line, "requirements file"});
         }
         return;
     }
@@ -219,7 +261,8 @@ void read_pip(const std::vector<std::string>& args, std::size_t start, const Pac
         } else if (pip_valued_options.count(a)) {
             option = a;
             value = i + 1 < args.size() ? args[++i] : "";
-        } else if (a.size() > 2 && a[0] == '-' && a[1] != '-' && std::string("rcief").find(a[1]) != std::string::npos) {
+        } else if (a.size() > 2 && a[0] == '-' && a[1] != '-' &&
+                   std::string("rcief").find(a[1]) != std::string::npos) {
             option = a.substr(0, 2);  // -rrequirements.txt, -ihttps://…
             value = a.substr(2);
         } else if (a.starts_with("-")) {
@@ -228,7 +271,8 @@ void read_pip(const std::vector<std::string>& args, std::size_t start, const Pac
             specs.push_back(a);
             continue;
         }
-        if (option == "-r" || option == "--requirement" || option == "-c" || option == "--constraint") {
+        if (option == "-r" || option == "--requirement" || option == "-c" ||
+            option == "--constraint") {
             RequirementsFile r{Manager::pip, value, tmpl.line};
             r.constraints = option == "-c" || option == "--constraint";
             out.requirements.push_back(std::move(r));
@@ -271,14 +315,14 @@ void read_pip(const std::vector<std::string>& args, std::size_t start, const Pac
     }
 }
 
-const std::set<std::string> conda_valued_options = {"-c", "--channel", "-n", "--name", "-p",
-                                                    "--prefix", "--file", "-f", "--repodata-fn",
-                                                    "--platform", "--subdir"};
+const std::set<std::string> conda_valued_options = {
+    "-c", "--channel",     "-n",         "--name",  "-p", "--prefix", "--file",
+    "-f", "--repodata-fn", "--platform", "--subdir"};
 
 void conda_cuda(Package& p) {
     static const std::set<std::string> cuda_packages = {
-        "pytorch-cuda", "cudatoolkit", "cuda-version", "cuda-toolkit", "cuda-runtime",
-        "cuda-cudart", "cuda", "cuda-libraries", "cuda-nvcc"};
+        "pytorch-cuda", "cudatoolkit", "cuda-version",   "cuda-toolkit", "cuda-runtime",
+        "cuda-cudart",  "cuda",        "cuda-libraries", "cuda-nvcc"};
     std::string version = p.spec;
     while (!version.empty() && std::string("=<>!~").find(version[0]) != std::string::npos) {
         version.erase(0, 1);
@@ -289,15 +333,20 @@ void conda_cuda(Package& p) {
         version.resize(eq);
     }
     if (cuda_packages.count(p.name) && !version.empty() && p.spec[0] == '=') {
-        while (!version.empty() && (version.back() == '*' || version.back() == '.')) version.pop_back();
+        while (!version.empty() && (version.back() == '*' || version.back() == '.'))
+            version.pop_back();
         p.cuda = version;
         p.cuda_evidence = p.name + p.spec;
     } else if (auto pos = build.find("cuda"); pos != std::string::npos) {
         std::string v;
-        for (std::size_t i = pos + 4; i < build.size() && (std::isdigit(static_cast<unsigned char>(build[i])) || build[i] == '.'); ++i) {
+        for (std::size_t i = pos + 4;
+             i < build.size() &&
+             (std::isdigit(static_cast<unsigned char>(build[i])) || build[i] == '.');
+             ++i) {
             v += build[i];
         }
-        if (!v.empty() && v.find('.') == std::string::npos && v.size() >= 3) v = cuda_from_tag("cu" + v);
+        if (!v.empty() && v.find('.') == std::string::npos && v.size() >= 3)
+            v = cuda_from_tag("cu" + v);
         if (!v.empty()) {
             p.cuda = v;
             p.cuda_evidence = "build string " + build;
@@ -311,7 +360,8 @@ void read_conda(const std::vector<std::string>& args, std::size_t start, const P
     while (i < args.size() && args[i].starts_with("-")) ++i;
     if (i >= args.size()) return;
     const std::string sub = args[i];
-    if (sub == "env" && i + 1 < args.size() && (args[i + 1] == "create" || args[i + 1] == "update")) {
+    if (sub == "env" && i + 1 < args.size() &&
+        (args[i + 1] == "create" || args[i + 1] == "update")) {
         for (std::size_t j = i + 2; j < args.size(); ++j) {
             if ((args[j] == "-f" || args[j] == "--file") && j + 1 < args.size()) {
                 out.requirements.push_back({Manager::conda, args[j + 1], tmpl.line});
@@ -323,7 +373,8 @@ void read_conda(const std::vector<std::string>& args, std::size_t start, const P
     }
     if (sub == "config") {
         for (std::size_t j = i + 1; j + 2 < args.size(); ++j) {
-            if ((args[j] == "--add" || args[j] == "--append" || args[j] == "--prepend") && args[j + 1] == "channels") {
+            if ((args[j] == "--add" || args[j] == "--append" || args[j] == "--prepend") &&
+                args[j + 1] == "channels") {
                 out.conda_channels.push_back(args[j + 2]);
             }
         }
@@ -347,8 +398,10 @@ void read_conda(const std::vector<std::string>& args, std::size_t start, const P
             specs.push_back(a);
             continue;
         }
-        if (option == "-c" || option == "--channel") channels.push_back(value);
-        else if (option == "--file" || option == "-f") out.requirements.push_back({Manager::conda, value, tmpl.line});
+        if (option == "-c" || option == "--channel")
+            channels.push_back(value);
+        else if (option == "--file" || option == "-f")
+            out.requirements.push_back({Manager::conda, value, tmpl.line});
     }
     for (const auto& c : channels) out.conda_channels.push_back(c);
     for (const auto& spec : specs) {
@@ -365,7 +418,8 @@ void read_conda(const std::vector<std::string>& args, std::size_t start, const P
         p.name = lower(s.substr(0, cut));
         if (p.name.empty()) continue;
         p.spec = cut == std::string::npos ? "" : s.substr(cut);
-        if (!p.spec.empty() && p.spec[0] == '=' && p.spec.find_first_of("*<>,|") == std::string::npos) {
+        if (!p.spec.empty() && p.spec[0] == '=' &&
+            p.spec.find_first_of("*<>,|") == std::string::npos) {
             std::string v = p.spec.substr(p.spec.starts_with("==") ? 2 : 1);
             p.version = v.substr(0, v.find('='));
             p.pinned = !p.version.empty();
@@ -383,7 +437,10 @@ void apt_cuda(Package& p) {
     const std::string& n = p.name;
     if (auto plus = p.version.find("+cuda"); plus != std::string::npos) {
         std::string v;
-        for (std::size_t i = plus + 5; i < p.version.size() && (std::isdigit(static_cast<unsigned char>(p.version[i])) || p.version[i] == '.'); ++i) {
+        for (std::size_t i = plus + 5;
+             i < p.version.size() &&
+             (std::isdigit(static_cast<unsigned char>(p.version[i])) || p.version[i] == '.');
+             ++i) {
             v += p.version[i];
         }
         if (!v.empty()) {
@@ -412,8 +469,9 @@ void apt_cuda(Package& p) {
 void read_apt(const std::vector<std::string>& args, std::size_t start, const Package& tmpl,
               CommandFacts& out) {
     std::size_t i = start;
-    static const std::set<std::string> valued = {"-o", "-t", "--target-release", "-c", "--option",
-                                                 "--setopt", "--enablerepo", "--disablerepo"};
+    static const std::set<std::string> valued = {"-o",           "-t",           "--target-release",
+                                                 "-c",           "--option",     "--setopt",
+                                                 "--enablerepo", "--disablerepo"};
     while (i < args.size() && args[i].starts_with("-")) i += valued.count(args[i]) ? 2 : 1;
     if (i >= args.size() || args[i] != "install") return;
     for (++i; i < args.size(); ++i) {
@@ -430,7 +488,9 @@ void read_apt(const std::vector<std::string>& args, std::size_t start, const Pac
         std::string name = a.substr(0, eq);
         if (auto colon = name.find(':'); colon != std::string::npos) name.resize(colon);  // :amd64
         p.name = lower(name);
-        if (p.name.empty() || p.name.ends_with(".deb") || p.name.starts_with("/") || p.name.starts_with(".")) continue;
+        if (p.name.empty() || p.name.ends_with(".deb") || p.name.starts_with("/") ||
+            p.name.starts_with("."))
+            continue;
         if (eq != std::string::npos) {
             p.spec = a.substr(eq);
             p.version = a.substr(eq + 1);
@@ -448,15 +508,18 @@ void read_uv(const std::vector<std::string>& words, std::size_t start, const Pac
              CommandFacts& out) {
     std::size_t i = start;
     while (i < words.size() && words[i].starts_with("-")) {
-        i += (words[i] == "--directory" || words[i] == "--project" || words[i] == "--python") ? 2 : 1;
+        i += (words[i] == "--directory" || words[i] == "--project" || words[i] == "--python") ? 2
+                                                                                              : 1;
     }
     if (i >= words.size()) return;
     if (words[i] == "pip") {
         read_pip(words, i + 1, tmpl, out);
     } else if (words[i] == "sync") {
-        out.requirements.push_back({Manager::pip, join_words(words, start - 1), tmpl.line, "command"});
+        out.requirements.push_back(
+            {Manager::pip, join_words(words, start - 1), tmpl.line, "command"});
     } else if (words[i] == "add") {
-        std::vector<std::string> as_install(words.begin() + static_cast<std::ptrdiff_t>(i), words.end());
+        std::vector<std::string> as_install(words.begin() + static_cast<std::ptrdiff_t>(i),
+                                            words.end());
         as_install[0] = "install";
         read_pip(as_install, 0, tmpl, out);
     }
@@ -464,7 +527,8 @@ void read_uv(const std::vector<std::string>& words, std::size_t start, const Pac
 
 // python -m pip install …, python3 -Im pip …, python -mpip …, python -m uv pip …
 void read_python(const std::vector<std::string>& words, const Package& tmpl, CommandFacts& out) {
-    for (std::size_t i = 1; i < words.size() && words[i].starts_with("-") && !words[i].starts_with("--"); ++i) {
+    for (std::size_t i = 1;
+         i < words.size() && words[i].starts_with("-") && !words[i].starts_with("--"); ++i) {
         const std::string& w = words[i];
         const auto m = w.find('m');
         if (m == std::string::npos) continue;
@@ -474,8 +538,10 @@ void read_python(const std::vector<std::string>& words, const Package& tmpl, Com
             if (next >= words.size()) return;
             module = words[next++];
         }
-        if (is_pip(module)) read_pip(words, next, tmpl, out);
-        else if (module == "uv") read_uv(words, next, tmpl, out);
+        if (is_pip(module))
+            read_pip(words, next, tmpl, out);
+        else if (module == "uv")
+            read_uv(words, next, tmpl, out);
         return;
     }
 }
@@ -499,8 +565,8 @@ void read_command(const std::vector<std::string>& words, const Package& tmpl, Co
         if (words.size() > 1 && (words[1] == "install" || words[1] == "sync")) {
             out.requirements.push_back({Manager::pip, join_words(words, 0), tmpl.line, "command"});
         }
-    } else if ((program == "conda" || program == "mamba" || program == "micromamba") && words.size() > 1 &&
-               words[1] == "run") {
+    } else if ((program == "conda" || program == "mamba" || program == "micromamba") &&
+               words.size() > 1 && words[1] == "run") {
         read_conda_run(words, 2, tmpl, out);
     } else if (program == "conda" || program == "mamba" || program == "micromamba") {
         read_conda(words, 1, tmpl, out);
@@ -518,10 +584,14 @@ namespace {
 
 void read_conda_run(const std::vector<std::string>& words, std::size_t start, const Package& tmpl,
                     CommandFacts& out) {
-    static const std::set<std::string> valued = {"-n", "--name", "-p", "--prefix", "--cwd", "-a", "--attach"};
+    static const std::set<std::string> valued = {"-n",    "--name", "-p",      "--prefix",
+                                                 "--cwd", "-a",     "--attach"};
     std::size_t i = start;
     while (i < words.size() && words[i].starts_with("-")) i += valued.count(words[i]) ? 2 : 1;
-    if (i < words.size()) read_command(std::vector<std::string>(words.begin() + static_cast<std::ptrdiff_t>(i), words.end()), tmpl, out);
+    if (i < words.size())
+        read_command(
+            std::vector<std::string>(words.begin() + static_cast<std::ptrdiff_t>(i), words.end()),
+            tmpl, out);
 }
 
 }  // namespace

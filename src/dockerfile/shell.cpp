@@ -48,7 +48,8 @@ std::string remove_affix(const std::string& value, std::string_view pattern, boo
         const std::size_t len = longest ? n - k : k;
         std::string_view piece = prefix ? std::string_view(value).substr(0, len)
                                         : std::string_view(value).substr(n - len);
-        if (glob_match(pattern, piece)) return prefix ? value.substr(len) : value.substr(0, n - len);
+        if (glob_match(pattern, piece))
+            return prefix ? value.substr(len) : value.substr(0, n - len);
     }
     return value;
 }
@@ -126,13 +127,11 @@ public:
 
 private:
     bool is_word_end(char c) const {
-        return c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' ||
-               c == '(' || c == ')' || c == '<' || c == '>';
+        return c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' || c == '(' ||
+               c == ')' || c == '<' || c == '>';
     }
 
-    [[noreturn]] void fail(const std::string& what) const {
-        throw Error(ErrorKind::input, what);
-    }
+    [[noreturn]] void fail(const std::string& what) const { throw Error(ErrorKind::input, what); }
 
     // One syntactic unit: a quoted string, an escape, an expansion or a char.
     void append_unit(std::string& out, bool* quoted) {
@@ -215,14 +214,16 @@ private:
         while (pos_ < s_.size()) {
             const char c = s_[pos_];
             if (quote) {
-                if (c == quote) quote = 0;
-                else if (c == '\\' && quote == '"') ++pos_;
+                if (c == quote)
+                    quote = 0;
+                else if (c == '\\' && quote == '"')
+                    ++pos_;
             } else if (c == '\'' || c == '"') {
                 quote = c;
             } else if (c == esc_) {
                 ++pos_;
-            } else if (c == open || (open == '{' && c == '$' && pos_ + 1 < s_.size() &&
-                                     s_[pos_ + 1] == '{')) {
+            } else if (c == open ||
+                       (open == '{' && c == '$' && pos_ + 1 < s_.size() && s_[pos_ + 1] == '{')) {
                 if (c == '$') ++pos_;
                 ++depth;
             } else if (c == close && --depth == 0) {
@@ -235,7 +236,9 @@ private:
         fail(std::string("unterminated $") + open + " (no closing " + close + ")");
     }
 
-    std::optional<std::string> get(std::string_view name) { return lookup_ ? lookup_(name) : std::nullopt; }
+    std::optional<std::string> get(std::string_view name) {
+        return lookup_ ? lookup_(name) : std::nullopt;
+    }
 
     std::string sub_word(std::string_view text) {
         Lexer inner(text, lookup_, esc_, keep_unset_, false);
@@ -296,7 +299,8 @@ private:
         };
         const auto colon = spec.find(':');
         const long offset = number(spec.substr(0, colon));
-        const long length = colon == std::string_view::npos ? static_cast<long>(value->size()) : number(spec.substr(colon + 1));
+        const long length = colon == std::string_view::npos ? static_cast<long>(value->size())
+                                                            : number(spec.substr(colon + 1));
         if (offset < 0 || length < 0) return unset;
         if (static_cast<std::size_t>(offset) >= value->size()) return {};
         return value->substr(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
@@ -320,7 +324,8 @@ private:
         if (colon) rest.remove_prefix(1);
         if (rest.empty()) fail("bad substitution " + std::string(original));
         // bash's ${VAR:offset[:length]} in a RUN script: the shell evaluates it, not BuildKit.
-        if (script_ && colon && (std::isdigit(static_cast<unsigned char>(rest[0])) || rest[0] == ' ')) {
+        if (script_ && colon &&
+            (std::isdigit(static_cast<unsigned char>(rest[0])) || rest[0] == ' ')) {
             return substring(value, rest, unset_text());
         }
         if (script_ && std::string_view("-=+?#%/").find(rest[0]) == std::string_view::npos) {
@@ -331,10 +336,14 @@ private:
         const bool set = value && (!colon || !value->empty());
         switch (op) {
             case '-':
-            case '=': return set ? *value : sub_word(arg);
-            case '+': return set ? sub_word(arg) : std::string();
-            case '?': return set ? *value : unset_text();
-            default: break;
+            case '=':
+                return set ? *value : sub_word(arg);
+            case '+':
+                return set ? sub_word(arg) : std::string();
+            case '?':
+                return set ? *value : unset_text();
+            default:
+                break;
         }
         if (colon) fail("bad substitution " + std::string(original));
         if (op == '#' || op == '%') {
@@ -366,8 +375,8 @@ private:
 };
 
 constexpr std::array<std::string_view, 17> reserved_words = {
-    "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for",
-    "case", "esac", "{", "}", "!", "time", "in"};
+    "if",  "then", "else", "elif", "fi", "do", "done", "while", "until",
+    "for", "case", "esac", "{",    "}",  "!",  "time", "in"};
 
 bool is_assignment(const std::string& word) {
     if (word.empty() || !is_name_start(word[0])) return false;
@@ -401,10 +410,10 @@ std::vector<std::string> unwrap(std::vector<std::string> words) {
                    b == "xargs" || b == "stdbuf" || b == "builtin" || b == "nice" || b == "time") {
             ++i;
             while (i < words.size() && (words[i].starts_with("-") || is_assignment(words[i]))) {
-                const bool takes_value = (b == "sudo" && (words[i] == "-u" || words[i] == "-g")) ||
-                                         (b == "nice" && words[i] == "-n") ||
-                                         (b == "xargs" && (words[i] == "-n" || words[i] == "-I" ||
-                                                           words[i] == "-P"));
+                const bool takes_value =
+                    (b == "sudo" && (words[i] == "-u" || words[i] == "-g")) ||
+                    (b == "nice" && words[i] == "-n") ||
+                    (b == "xargs" && (words[i] == "-n" || words[i] == "-I" || words[i] == "-P"));
                 i += takes_value ? 2 : 1;
             }
         } else if (b == "timeout") {
@@ -415,7 +424,8 @@ std::vector<std::string> unwrap(std::vector<std::string> words) {
             break;
         }
     }
-    words.erase(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(std::min(i, words.size())));
+    words.erase(words.begin(),
+                words.begin() + static_cast<std::ptrdiff_t>(std::min(i, words.size())));
     return words;
 }
 
@@ -501,7 +511,7 @@ void split_into(std::string_view script, const Lookup& outer, int depth,
         } else if (c == ';' || c == '&' || c == '|' || c == '(' || c == ')') {
             finish();
             lexer.set_pos(p + 1);
-        } else if (c == '#' ) {
+        } else if (c == '#') {
             std::size_t nl = s.find('\n', p);
             lexer.set_pos(nl == std::string_view::npos ? s.size() : nl);
         } else if (c == '<' || c == '>') {
@@ -572,8 +582,10 @@ std::vector<std::string> expand_words(std::string_view text, const Lookup& looku
         while (end < text.size()) {
             const char c = text[end];
             if (quote) {
-                if (c == quote) quote = 0;
-                else if (c == options.escape && quote == '"') ++end;
+                if (c == quote)
+                    quote = 0;
+                else if (c == options.escape && quote == '"')
+                    ++end;
             } else if (c == '\'' || c == '"') {
                 quote = c;
             } else if (c == options.escape) {

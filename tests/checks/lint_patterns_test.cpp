@@ -1,9 +1,8 @@
 // The Dockerfile patterns real GPU projects use (issue 12), each as a minimal
 // Dockerfile of our own: install commands the facts must understand, the new
 // CUVL11–CUVL14 checks, and the false alarms the older checks must not raise.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <iterator>
 
 #include "cuvet/dockerfile/facts.hpp"
@@ -66,12 +65,14 @@ TEST_CASE("install commands: python -m pip, uv, conda run, shell variables", "[l
         "RUN python -m uv pip install xformers==0.0.28\n"
         "RUN conda run -n env pip install onnxruntime-gpu==1.19.2\n"
         "RUN micromamba run -n base python -m pip install bitsandbytes==0.44.1\n"
-        "RUN PIP_INSTALL=\"python -m pip --no-cache-dir install\" && $PIP_INSTALL flash-attn==2.6.3\n");
+        "RUN PIP_INSTALL=\"python -m pip --no-cache-dir install\" && $PIP_INSTALL "
+        "flash-attn==2.6.3\n");
     const auto* torch = package(facts, "torch");
     REQUIRE(torch);
     CHECK(torch->version == "2.5.1+cu124");
     CHECK(torch->cuda == "12.4");
-    for (const char* name : {"jax", "cupy-cuda12x", "xformers", "onnxruntime-gpu", "bitsandbytes", "flash-attn"}) {
+    for (const char* name :
+         {"jax", "cupy-cuda12x", "xformers", "onnxruntime-gpu", "bitsandbytes", "flash-attn"}) {
         INFO(name);
         CHECK(package(facts, name));
     }
@@ -99,7 +100,8 @@ TEST_CASE("bash substring expansion in RUN is not a parse error", "[lint][facts]
     auto facts = facts_of(
         "FROM ubuntu:22.04\n"
         "ARG CUDA_VERSION=12.4.1\n"
-        "RUN if [ \"${CUDA_VERSION:0:2}\" = \"12\" ]; then apt-get install -y cuda-toolkit-12-4; fi\n");
+        "RUN if [ \"${CUDA_VERSION:0:2}\" = \"12\" ]; then apt-get install -y cuda-toolkit-12-4; "
+        "fi\n");
     CHECK(package(facts, "cuda-toolkit-12-4"));
 }
 
@@ -151,7 +153,8 @@ TEST_CASE("CUVL12 driver packages in the image", "[lint][CUVL12]") {
     found = lint_ids("FROM ubuntu:22.04\nRUN apt-get install -y cuda\n", "CUVL12");
     REQUIRE(found.size() == 1);
     CHECK_THAT(found[0].fix, Catch::Contains("cuda-toolkit-X-Y"));
-    CHECK(lint_ids("FROM ubuntu:22.04\nRUN apt-get install -y cuda-toolkit-12-4 cuda-compat-12-4\n", "CUVL12")
+    CHECK(lint_ids("FROM ubuntu:22.04\nRUN apt-get install -y cuda-toolkit-12-4 cuda-compat-12-4\n",
+                   "CUVL12")
               .empty());
 }
 
@@ -197,7 +200,8 @@ TEST_CASE("CUVL14 says when the GPU framework is out of sight", "[lint][CUVL14]"
                    "RUN pip install torch==2.5.1 -r requirements.txt\n",
                    "CUVL14")
               .empty());
-    CHECK(lint_ids("FROM python:3.12-slim\nRUN pip install -r requirements.txt\n", "CUVL14").empty());
+    CHECK(
+        lint_ids("FROM python:3.12-slim\nRUN pip install -r requirements.txt\n", "CUVL14").empty());
 }
 
 TEST_CASE("CUVL07 stays quiet on stages that compile CUDA code", "[lint][CUVL07]") {
@@ -205,10 +209,13 @@ TEST_CASE("CUVL07 stays quiet on stages that compile CUDA code", "[lint][CUVL07]
                             "RUN python setup.py build_ext --inplace", "RUN pip install -e .",
                             "ENV TORCH_CUDA_ARCH_LIST=\"8.0;9.0\"", "ENV FORCE_CUDA=1"}) {
         INFO(run);
-        CHECK(lint_ids(std::string("FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n") + run + "\n", "CUVL07").empty());
+        CHECK(lint_ids(std::string("FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n") + run + "\n",
+                       "CUVL07")
+                  .empty());
     }
-    auto found = lint_ids("FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\nRUN pip install onnxruntime-gpu==1.19.2\n",
-                          "CUVL07");
+    auto found = lint_ids(
+        "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\nRUN pip install onnxruntime-gpu==1.19.2\n",
+        "CUVL07");
     REQUIRE(found.size() == 1);
     CHECK_THAT(found[0].fix, Catch::Contains("12.4.1-runtime-ubuntu22.04"));
 }
@@ -219,21 +226,26 @@ TEST_CASE("CUVL03 pins and wording", "[lint][CUVL03]") {
     auto found = lint_ids("FROM python:3.11\nRUN pip install bitsandbytes\n", "CUVL03");
     REQUIRE(found.size() == 1);
     CHECK_THAT(found[0].message, !Catch::Contains("torch"));
-    found = lint_ids("FROM python:3.11\nRUN pip install torch --extra-index-url https://download.pytorch.org/whl/cu118\n",
-                     "CUVL03");
+    found = lint_ids(
+        "FROM python:3.11\nRUN pip install torch --extra-index-url "
+        "https://download.pytorch.org/whl/cu118\n",
+        "CUVL03");
     REQUIRE(found.size() == 1);
     CHECK_THAT(found[0].message, Catch::Contains("extra-index-url"));
-    CHECK(lint_ids("FROM python:3.11\nRUN pip install torch --index-url https://download.pytorch.org/whl/cpu\n",
+    CHECK(lint_ids("FROM python:3.11\nRUN pip install torch --index-url "
+                   "https://download.pytorch.org/whl/cpu\n",
                    "CUVL03")
               .empty());
 }
 
 TEST_CASE("CUVL05 tensorflow-gpu before 2.1 was the GPU build", "[lint][CUVL05]") {
     CHECK(lint_ids("FROM python:3.7\nRUN pip install tensorflow-gpu==1.15.5\n", "CUVL05").empty());
-    CHECK(lint_ids("FROM python:3.9\nRUN pip install tensorflow-gpu==2.10.0\n", "CUVL05").size() == 1);
-    CHECK(lint_ids("FROM python:3.9\nRUN pip install pytorch==1.8.0\n", "CUVL05").size() == 1);
-    CHECK(lint_ids("FROM python:3.9\nRUN pip install onnxruntime==1.17.0 onnxruntime-gpu==1.17.0\n", "CUVL05").size() ==
+    CHECK(lint_ids("FROM python:3.9\nRUN pip install tensorflow-gpu==2.10.0\n", "CUVL05").size() ==
           1);
+    CHECK(lint_ids("FROM python:3.9\nRUN pip install pytorch==1.8.0\n", "CUVL05").size() == 1);
+    CHECK(lint_ids("FROM python:3.9\nRUN pip install onnxruntime==1.17.0 onnxruntime-gpu==1.17.0\n",
+                   "CUVL05")
+              .size() == 1);
 }
 
 TEST_CASE("CUVL02 accepts LD_LIBRARY_PATH entries of the wheel's own libraries", "[lint][CUVL02]") {

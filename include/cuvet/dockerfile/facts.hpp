@@ -22,13 +22,13 @@ struct ImageRef {
 ImageRef parse_image_ref(std::string_view reference);
 
 enum class BaseKind {
-    other,       // an image we know nothing CUDA-specific about
+    other,  // an image we know nothing CUDA-specific about
     scratch,
-    unresolved,  // FROM $X with X unknown at lint time
-    nvidia_cuda, // nvidia/cuda:<cuda>-[cudnnN-]<flavor>-<os>
-    pytorch,     // pytorch/pytorch:<torch>-cuda<x.y>-cudnn<N>-<runtime|devel>
-    tensorflow,  // tensorflow/tensorflow:<tf>-gpu
-    ngc,         // nvcr.io/nvidia/<framework>:<YY.MM>-py3
+    unresolved,   // FROM $X with X unknown at lint time
+    nvidia_cuda,  // nvidia/cuda:<cuda>-[cudnnN-]<flavor>-<os>
+    pytorch,      // pytorch/pytorch:<torch>-cuda<x.y>-cudnn<N>-<runtime|devel>
+    tensorflow,   // tensorflow/tensorflow:<tf>-gpu
+    ngc,          // nvcr.io/nvidia/<framework>:<YY.MM>-py3
 };
 
 struct BaseFacts {
@@ -68,8 +68,8 @@ struct Package {
     bool pypi_also = false;
     int line = 0;
     int end_line = 0;
-    std::size_t stage = 0;  // the stage whose RUN installed it
-    bool inherited = false; // installed in a parent stage (FROM) or copied (COPY --from)
+    std::size_t stage = 0;   // the stage whose RUN installed it
+    bool inherited = false;  // installed in a parent stage (FROM) or copied (COPY --from)
 };
 
 // An install whose packages the linter cannot see: a requirements/environment/lock
@@ -79,7 +79,7 @@ struct RequirementsFile {
     std::string path;  // the file, URL or path as written; content unknown to the linter
     int line = 0;
     std::string kind = "requirements file";  // "lock file", "git URL", "local project", …
-    bool constraints = false;  // -c: limits versions, installs nothing
+    bool constraints = false;                // -c: limits versions, installs nothing
 };
 
 struct Hold {
@@ -91,7 +91,7 @@ struct StageFacts {
     std::size_t stage = 0;
     BaseFacts base;  // for a stage built FROM another stage: that stage's (resolved) base
     std::optional<std::size_t> parent;  // FROM an earlier stage
-    std::vector<Package> packages;  // parents' and COPY --from sources' first, inherited = true
+    std::vector<Package> packages;      // parents' and COPY --from sources' first, inherited = true
     std::vector<RequirementsFile> requirements;
     std::vector<Hold> holds;
     std::vector<std::string> conda_channels;

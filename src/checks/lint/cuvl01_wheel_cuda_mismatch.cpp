@@ -15,24 +15,26 @@ std::string cudart_soname(int major) {
     return "libcudart.so." + std::to_string(major) + (major == 11 ? ".0" : "");
 }
 
-std::string describe(const dockerfile::Package& p) {
-    return p.word.empty() ? p.name : p.word;
-}
+std::string describe(const dockerfile::Package& p) { return p.word.empty() ? p.name : p.word; }
 
 // A build of `framework` for CUDA `cuda` that the rules know exists: the same
 // release's variant when there is one, else the newest release built for that CUDA.
-std::string existing_build(const rules::Database& db, const std::string& framework, const std::string& display,
-                           const std::optional<rules::Version>& version, const rules::Version& cuda) {
+std::string existing_build(const rules::Database& db, const std::string& framework,
+                           const std::string& display, const std::optional<rules::Version>& version,
+                           const rules::Version& cuda) {
     const rules::FrameworkBuild* best = nullptr;
     for (const auto& b : db.framework_builds()) {
-        if (b.framework != framework || !b.cuda || !lint::same_cuda(*b.cuda, cuda) || !b.version) continue;
+        if (b.framework != framework || !b.cuda || !lint::same_cuda(*b.cuda, cuda) || !b.version)
+            continue;
         if (version && b.matches(*version)) {
-            return display + "==" + version->str() + " (" + (b.variant.empty() ? "default" : b.variant) + " build)";
+            return display + "==" + version->str() + " (" +
+                   (b.variant.empty() ? "default" : b.variant) + " build)";
         }
         if (!best || *b.version > *best->version) best = &b;
     }
     if (!best) return {};
-    return display + " " + best->version->str() + (best->variant.empty() ? "" : " (" + best->variant + " build)");
+    return display + " " + best->version->str() +
+           (best->variant.empty() ? "" : " (" + best->variant + " build)");
 }
 
 std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
@@ -45,8 +47,8 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
             if (p.inherited) continue;
             std::optional<lint::WheelStack> wheel;
             if (p.manager == Manager::conda && !p.cuda.empty() && p.name != "cuda-version") {
-                wheel = lint::WheelStack{p.name, rules::Version::parse(p.cuda), {}, {}, true, false,
-                                         p.cuda_evidence};
+                wheel = lint::WheelStack{
+                    p.name, rules::Version::parse(p.cuda), {}, {}, true, false, p.cuda_evidence};
             } else {
                 wheel = lint::wheel_stack(p, db);
             }
@@ -54,49 +56,64 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
             if (!reported.insert({p.line, wheel->framework + wheel->cuda->str()}).second) continue;
             const bool cuda_differs = !lint::same_cuda(*base.cuda, *wheel->cuda);
             const bool major_differs = base.cuda->major() != wheel->cuda->major();
-            const bool cudnn_differs = base.cudnn_major && wheel->cudnn_major &&
-                                       *base.cudnn_major != *wheel->cudnn_major;
-            const std::string what = describe(p) + " is built for CUDA " + wheel->cuda->str() +
-                                     (wheel->cudnn_major ? " / cuDNN " + std::to_string(*wheel->cudnn_major) : "");
+            const bool cudnn_differs =
+                base.cudnn_major && wheel->cudnn_major && *base.cudnn_major != *wheel->cudnn_major;
+            const std::string what =
+                describe(p) + " is built for CUDA " + wheel->cuda->str() +
+                (wheel->cudnn_major ? " / cuDNN " + std::to_string(*wheel->cudnn_major) : "");
             auto f = lint::finding(facts, "CUVL01", p.line, p.end_line);
             f.evidence.push_back("base " + base.description + ", from the " + base.evidence);
             f.evidence.push_back(what + " (" + wheel->evidence + ")");
             auto version = rules::Version::parse(p.version.substr(0, p.version.find('+')));
             if (wheel->bundles_libraries) {
                 if (!cuda_differs && !cudnn_differs) continue;
-                const bool builds_here = wheel->framework == "pytorch" && stage.base.flavor == "devel" &&
-                                         major_differs && lint::stage_builds_code(facts, stage.stage);
+                const bool builds_here = wheel->framework == "pytorch" &&
+                                         stage.base.flavor == "devel" && major_differs &&
+                                         lint::stage_builds_code(facts, stage.stage);
                 if (builds_here) {
                     f.severity = report::Severity::error;
-                    f.message = what + ", but this stage compiles extensions with the base's nvcc " +
-                                base.cuda->truncated(2).str() + ": torch refuses ('The detected CUDA version (" +
-                                base.cuda->truncated(2).str() + ") mismatches the version that was used to compile "
-                                "PyTorch (" + wheel->cuda->truncated(2).str() + ")').";
+                    f.message = what +
+                                ", but this stage compiles extensions with the base's nvcc " +
+                                base.cuda->truncated(2).str() +
+                                ": torch refuses ('The detected CUDA version (" +
+                                base.cuda->truncated(2).str() +
+                                ") mismatches the version that was used to compile "
+                                "PyTorch (" +
+                                wheel->cuda->truncated(2).str() + ")').";
                 } else {
                     f.severity = report::Severity::warning;
                     f.message = what + "; the base image has CUDA " + base.cuda->str() +
-                                ". The wheel runs its own CUDA libraries, so the base's are dead weight and the "
-                                "driver must support CUDA " + wheel->cuda->str() + ".";
+                                ". The wheel runs its own CUDA libraries, so the base's are dead "
+                                "weight and the "
+                                "driver must support CUDA " +
+                                wheel->cuda->str() + ".";
                 }
-                const std::string match = existing_build(db, wheel->framework, p.name, version, *base.cuda);
+                const std::string match =
+                    existing_build(db, wheel->framework, p.name, version, *base.cuda);
                 f.fix = match.empty()
                             ? "Use a base image for CUDA " + wheel->cuda->truncated(2).str() +
-                                  " (or one without CUDA libraries, such as the -base flavour) so the two agree."
-                            : "Install " + match + " to match the base, or use a base image for CUDA " +
+                                  " (or one without CUDA libraries, such as the -base flavour) so "
+                                  "the two agree."
+                            : "Install " + match +
+                                  " to match the base, or use a base image for CUDA " +
                                   wheel->cuda->truncated(2).str() + ".";
             } else {
                 if (!major_differs && !cudnn_differs) continue;
                 f.severity = report::Severity::error;
                 f.message = what + " and loads the system's libraries, but the base image has " +
-                            (major_differs ? "CUDA " + base.cuda->str() + ": " + cudart_soname(wheel->cuda->major()) +
-                                                 " is missing"
-                                           : "cuDNN " + std::to_string(*base.cudnn_major) + ": libcudnn.so." +
-                                                 std::to_string(*wheel->cudnn_major) + " is missing") +
+                            (major_differs
+                                 ? "CUDA " + base.cuda->str() + ": " +
+                                       cudart_soname(wheel->cuda->major()) + " is missing"
+                                 : "cuDNN " + std::to_string(*base.cudnn_major) + ": libcudnn.so." +
+                                       std::to_string(*wheel->cudnn_major) + " is missing") +
                             ", so its GPU code fails to load.";
-                const std::string match = existing_build(db, wheel->framework, p.name, std::nullopt, *base.cuda);
+                const std::string match =
+                    existing_build(db, wheel->framework, p.name, std::nullopt, *base.cuda);
                 f.fix = "Use a base image with CUDA " + wheel->cuda->truncated(2).str() +
-                        (wheel->cudnn_major ? " and cuDNN " + std::to_string(*wheel->cudnn_major) : "") +
-                        (match.empty() ? "." : ", or install " + match + ", built for the base's CUDA.");
+                        (wheel->cudnn_major ? " and cuDNN " + std::to_string(*wheel->cudnn_major)
+                                            : "") +
+                        (match.empty() ? "."
+                                       : ", or install " + match + ", built for the base's CUDA.");
             }
             out.push_back(std::move(f));
         }
@@ -122,8 +139,9 @@ CheckInfo info() {
     i.passing_example =
         "FROM nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04\n"
         "RUN pip install torch==2.1.0 --index-url https://download.pytorch.org/whl/cu121";
-    i.fix = "Install the framework build for the base image's CUDA, or use a base without CUDA "
-            "libraries and let the wheel bring its own.";
+    i.fix =
+        "Install the framework build for the base image's CUDA, or use a base without CUDA "
+        "libraries and let the wheel bring its own.";
     return i;
 }
 

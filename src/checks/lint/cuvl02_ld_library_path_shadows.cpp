@@ -11,20 +11,25 @@ namespace {
 // /usr/local/nvidia/lib* is where the container runtime mounts the driver: both fine.
 std::string system_cuda_dir(const std::string& dir, const dockerfile::StageFacts& stage,
                             const lint::BaseStack& base) {
-    if (dir.empty() || dir.starts_with("/usr/local/nvidia") || dir.find("-packages/") != std::string::npos) return {};
+    if (dir.empty() || dir.starts_with("/usr/local/nvidia") ||
+        dir.find("-packages/") != std::string::npos)
+        return {};
     bool apt_cudnn = false, conda_cuda = false;
     for (const auto& p : stage.packages) {
-        apt_cudnn = apt_cudnn || (p.manager == dockerfile::Manager::apt && lint::is_cudnn_package(p));
-        conda_cuda = conda_cuda || (p.manager == dockerfile::Manager::conda && (!p.cuda.empty() || lint::is_cudnn_package(p)));
+        apt_cudnn =
+            apt_cudnn || (p.manager == dockerfile::Manager::apt && lint::is_cudnn_package(p));
+        conda_cuda = conda_cuda || (p.manager == dockerfile::Manager::conda &&
+                                    (!p.cuda.empty() || lint::is_cudnn_package(p)));
     }
-    const bool multiarch = dir.starts_with("/usr/lib/x86_64-linux-gnu") || dir.starts_with("/usr/lib/aarch64-linux-gnu") ||
-                           dir == "/usr/lib64";
+    const bool multiarch = dir.starts_with("/usr/lib/x86_64-linux-gnu") ||
+                           dir.starts_with("/usr/lib/aarch64-linux-gnu") || dir == "/usr/lib64";
     if (multiarch && (base.cudnn_major || apt_cudnn)) return "cuDNN";
-    if ((dir.starts_with("/usr/local/cuda") || dir.find("/cuda-") != std::string::npos) && base.cuda_libraries &&
-        dir.find("CUPTI") == std::string::npos) {
+    if ((dir.starts_with("/usr/local/cuda") || dir.find("/cuda-") != std::string::npos) &&
+        base.cuda_libraries && dir.find("CUPTI") == std::string::npos) {
         return "CUDA";
     }
-    if ((dir.starts_with("/opt/conda") || dir.find("conda/") != std::string::npos) && conda_cuda) return "conda CUDA";
+    if ((dir.starts_with("/opt/conda") || dir.find("conda/") != std::string::npos) && conda_cuda)
+        return "conda CUDA";
     return {};
 }
 
@@ -40,8 +45,10 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     const std::string& value = variable->value;
     while (start <= value.size()) {
         std::size_t colon = value.find(':', start);
-        std::string dir = value.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
-        if (auto what = system_cuda_dir(dir, stage, base); !what.empty()) system_dirs.push_back(dir + " (" + what + ")");
+        std::string dir =
+            value.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+        if (auto what = system_cuda_dir(dir, stage, base); !what.empty())
+            system_dirs.push_back(dir + " (" + what + ")");
         if (colon == std::string::npos) break;
         start = colon + 1;
     }
@@ -57,13 +64,20 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     if (!bundler) return out;
     auto f = lint::finding(facts, "CUVL02", variable->line, variable->line);
     f.severity = report::Severity::warning;
-    f.message = "LD_LIBRARY_PATH lists " + lint::join(system_dirs, ", ") + ", which the loader searches before the "
-                "RUNPATH of " + bundler->word + "'s bundled libraries: it loads the system's copies, not the ones "
+    f.message = "LD_LIBRARY_PATH lists " + lint::join(system_dirs, ", ") +
+                ", which the loader searches before the "
+                "RUNPATH of " +
+                bundler->word +
+                "'s bundled libraries: it loads the system's copies, not the ones "
                 "it was built with.";
-    f.evidence.push_back("ENV LD_LIBRARY_PATH=" + value + " (line " + std::to_string(variable->line) + ")");
-    f.evidence.push_back(bundler->word + " (line " + std::to_string(bundler->line) + ") brings its own CUDA/cuDNN wheels");
-    f.fix = "Drop the CUDA/cuDNN directories from LD_LIBRARY_PATH in the shipped stage; set them only where "
-            "code is compiled against the system CUDA.";
+    f.evidence.push_back("ENV LD_LIBRARY_PATH=" + value + " (line " +
+                         std::to_string(variable->line) + ")");
+    f.evidence.push_back(bundler->word + " (line " + std::to_string(bundler->line) +
+                         ") brings its own CUDA/cuDNN wheels");
+    f.fix =
+        "Drop the CUDA/cuDNN directories from LD_LIBRARY_PATH in the shipped stage; set them only "
+        "where "
+        "code is compiled against the system CUDA.";
     out.push_back(std::move(f));
     return out;
 }

@@ -40,7 +40,9 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     std::map<std::pair<std::size_t, int>, Group> groups;
     for (const auto& stage : facts.stages) {
         for (const auto& p : stage.packages) {
-            if (p.inherited || p.manager == dockerfile::Manager::apt || pinned_enough(p) || p.cuda == "cpu") continue;
+            if (p.inherited || p.manager == dockerfile::Manager::apt || pinned_enough(p) ||
+                p.cuda == "cpu")
+                continue;
             if (!lint::needs_cuda(p, db) && !lint::is_cudnn_package(p)) continue;
             Group& g = groups[{stage.stage, p.line}];
             if (!g.first) g.first = &p;
@@ -56,16 +58,18 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
         const dockerfile::Package& p = *g.first;
         auto f = lint::finding(facts, "CUVL03", p.line, p.end_line);
         f.severity = report::Severity::warning;
-        f.message = std::string(dockerfile::to_string(p.manager)) + " installs " + lint::join(g.words) +
-                    " without a version: each rebuild takes the newest release, built for whatever CUDA "
-                    "that release targets.";
+        f.message =
+            std::string(dockerfile::to_string(p.manager)) + " installs " + lint::join(g.words) +
+            " without a version: each rebuild takes the newest release, built for whatever CUDA "
+            "that release targets.";
         if (g.extra_index) {
             f.message += " With --extra-index-url, pip picks the newest of PyPI and " +
                          g.extra_index->index_url + ", often PyPI's default build, not the cu" +
                          lint::cuda_digits(g.extra_index->cuda) + " one.";
         }
         f.evidence.push_back("unpinned: " + lint::join(g.words, ", "));
-        f.fix = "Pin " + std::string(g.words.size() > 1 ? "them" : "it") + ": " + lint::join(g.pins) +
+        f.fix = "Pin " + std::string(g.words.size() > 1 ? "them" : "it") + ": " +
+                lint::join(g.pins) +
                 (g.extra_index ? ", and use --index-url for the CUDA build." : ".");
         out.push_back(std::move(f));
     }
@@ -79,8 +83,10 @@ CheckInfo info() {
     i.severity = report::Severity::warning;
     i.title = "GPU framework, CUDA-dependent package or cuDNN installed without a version";
     i.rationale =
-        "A release of a GPU package fixes the CUDA and cuDNN it was built with. Without a pin, a rebuild "
-        "silently changes the GPU stack, and the image stops matching its base image or the drivers it "
+        "A release of a GPU package fixes the CUDA and cuDNN it was built with. Without a pin, a "
+        "rebuild "
+        "silently changes the GPU stack, and the image stops matching its base image or the "
+        "drivers it "
         "was tested on. ~= and ==X.* pins are enough: they stay on one release line.";
     i.failing_example = "FROM python:3.11-slim\nRUN pip install torch torchvision";
     i.passing_example = "FROM python:3.11-slim\nRUN pip install torch==2.4.1 torchvision==0.19.1";

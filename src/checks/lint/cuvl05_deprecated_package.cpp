@@ -7,16 +7,19 @@
 namespace cuvet::checks {
 namespace {
 
-std::optional<report::Finding> tensorflow_gpu(const dockerfile::Facts& facts, const dockerfile::Package& p) {
+std::optional<report::Finding> tensorflow_gpu(const dockerfile::Facts& facts,
+                                              const dockerfile::Package& p) {
     // Before 2.1 tensorflow-gpu *was* the GPU build: replacing it with tensorflow drops the GPU.
     const auto version = rules::Version::parse(p.version.substr(0, p.version.find('+')));
     if (version && *version < rules::Version::parse("2.1").value()) return std::nullopt;
     auto f = lint::finding(facts, "CUVL05", p.line, p.end_line);
     f.severity = report::Severity::warning;
-    f.message = version ? "tensorflow-gpu " + version->str() + " is a retired name: since 2.1 the tensorflow "
-                          "package runs on GPUs, and tensorflow-gpu releases stopped in 2022."
-                        : "unpinned tensorflow-gpu takes its last release, which only fails the install "
-                          "('tensorflow-gpu has been removed'), or an old 2.x on older Pythons.";
+    f.message =
+        version ? "tensorflow-gpu " + version->str() +
+                      " is a retired name: since 2.1 the tensorflow "
+                      "package runs on GPUs, and tensorflow-gpu releases stopped in 2022."
+                : "unpinned tensorflow-gpu takes its last release, which only fails the install "
+                  "('tensorflow-gpu has been removed'), or an old 2.x on older Pythons.";
     f.evidence.push_back("tensorflow-gpu " + (version ? version->str() : std::string("unpinned")) +
                          "; TensorFlow 2.1 and later ship GPU support in the tensorflow package");
     f.fix = "Install tensorflow" + (version ? "==" + version->str() : std::string("==<version>")) +
@@ -39,9 +42,12 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
             } else if (p.name == "pytorch") {
                 auto f = lint::finding(facts, "CUVL05", p.line, p.end_line);
                 f.severity = report::Severity::error;
-                f.message = "pip installs " + p.word + ": on PyPI 'pytorch' is a placeholder that fails the build "
-                            "('You tried to install \"pytorch\". The package named for PyTorch is \"torch\"').";
-                f.fix = "Install torch" + (p.version.empty() ? std::string() : " (torch==" + p.version + ")") +
+                f.message = "pip installs " + p.word +
+                            ": on PyPI 'pytorch' is a placeholder that fails the build "
+                            "('You tried to install \"pytorch\". The package named for PyTorch is "
+                            "\"torch\"').";
+                f.fix = "Install torch" +
+                        (p.version.empty() ? std::string() : " (torch==" + p.version + ")") +
                         " from the CUDA index that matches the base image.";
                 out.push_back(std::move(f));
             }
@@ -50,11 +56,15 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
             const auto& later = ort_cpu->line > ort_gpu->line ? *ort_cpu : *ort_gpu;
             auto f = lint::finding(facts, "CUVL05", later.line, later.end_line);
             f.severity = report::Severity::warning;
-            f.message = "onnxruntime and onnxruntime-gpu are both installed: they ship the same onnxruntime "
-                        "module, and with the CPU package's files on top CUDAExecutionProvider is missing.";
-            f.evidence.push_back(ort_cpu->word + " (line " + std::to_string(ort_cpu->line) + "), " + ort_gpu->word +
-                                 " (line " + std::to_string(ort_gpu->line) + ")");
-            f.fix = "Install only onnxruntime-gpu (uninstall onnxruntime first if a dependency pulls it in).";
+            f.message =
+                "onnxruntime and onnxruntime-gpu are both installed: they ship the same "
+                "onnxruntime "
+                "module, and with the CPU package's files on top CUDAExecutionProvider is missing.";
+            f.evidence.push_back(ort_cpu->word + " (line " + std::to_string(ort_cpu->line) + "), " +
+                                 ort_gpu->word + " (line " + std::to_string(ort_gpu->line) + ")");
+            f.fix =
+                "Install only onnxruntime-gpu (uninstall onnxruntime first if a dependency pulls "
+                "it in).";
             out.push_back(std::move(f));
         }
     }
@@ -67,9 +77,10 @@ CheckInfo info() {
     i.name = "deprecated-package";
     i.severity = report::Severity::warning;
     i.title = "Retired, placeholder or conflicting GPU package";
-    i.rationale = "tensorflow-gpu is no longer published (from 2.1 tensorflow itself runs on GPUs); "
-                  "PyPI's 'pytorch' is a placeholder that fails; onnxruntime and onnxruntime-gpu "
-                  "overwrite each other's module.";
+    i.rationale =
+        "tensorflow-gpu is no longer published (from 2.1 tensorflow itself runs on GPUs); "
+        "PyPI's 'pytorch' is a placeholder that fails; onnxruntime and onnxruntime-gpu "
+        "overwrite each other's module.";
     i.failing_example = "FROM python:3.10\nRUN pip install tensorflow-gpu==2.10.0";
     i.passing_example = "FROM python:3.10\nRUN pip install tensorflow[and-cuda]==2.15.0";
     i.fix = "Use tensorflow or tensorflow[and-cuda].";

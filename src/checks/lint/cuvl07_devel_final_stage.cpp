@@ -18,10 +18,13 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     f.message = "the shipped stage is built on " + stage.base.reference +
                 " but compiles nothing: nvcc, headers and static libraries add gigabytes the "
                 "-runtime image does not carry.";
-    if (stage.parent) f.evidence.push_back("through stage '" + facts.build.stages.at(*stage.parent).name + "'");
+    if (stage.parent)
+        f.evidence.push_back("through stage '" + facts.build.stages.at(*stage.parent).name + "'");
     std::string runtime = stage.base.reference;
-    if (auto pos = runtime.rfind("-devel"); pos != std::string::npos) runtime.replace(pos, 6, "-runtime");
-    f.fix = "Build FROM " + runtime + " instead, or compile in a devel stage and copy the results into it.";
+    if (auto pos = runtime.rfind("-devel"); pos != std::string::npos)
+        runtime.replace(pos, 6, "-runtime");
+    f.fix = "Build FROM " + runtime +
+            " instead, or compile in a devel stage and copy the results into it.";
     out.push_back(std::move(f));
     return out;
 }
@@ -32,8 +35,9 @@ CheckInfo info() {
     i.name = "devel-final-stage";
     i.severity = report::Severity::warning;
     i.title = "Final stage uses a -devel CUDA image";
-    i.rationale = "devel images add the compiler toolchain and static libraries; only the runtime "
-                  "libraries are needed to run.";
+    i.rationale =
+        "devel images add the compiler toolchain and static libraries; only the runtime "
+        "libraries are needed to run.";
     i.failing_example = "FROM nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04\nCMD [\"python3\"]";
     i.passing_example =
         "FROM nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04 AS build\nRUN make\n"

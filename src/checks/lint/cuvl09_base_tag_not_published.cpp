@@ -9,7 +9,8 @@ namespace cuvet::checks {
 namespace {
 
 // FROM nvidia/11.6.0-runtime-ubuntu20.04: the repository name was left out of the tag.
-std::optional<report::Finding> missing_repository(const dockerfile::Facts& facts, const dockerfile::StageFacts& stage) {
+std::optional<report::Finding> missing_repository(const dockerfile::Facts& facts,
+                                                  const dockerfile::StageFacts& stage) {
     const auto& image = stage.base.image;
     if (stage.base.kind != dockerfile::BaseKind::other || image.registry != "docker.io" ||
         !image.repository.starts_with("nvidia/") || image.repository.size() < 8 ||
@@ -20,7 +21,8 @@ std::optional<report::Finding> missing_repository(const dockerfile::Facts& facts
     const int line = facts.build.stages.at(stage.stage).from_line;
     auto f = lint::finding(facts, "CUVL09", line, line);
     f.severity = report::Severity::error;
-    f.message = stage.base.reference + " names no image: NVIDIA publishes CUDA images as nvidia/cuda:<tag>, "
+    f.message = stage.base.reference +
+                " names no image: NVIDIA publishes CUDA images as nvidia/cuda:<tag>, "
                 "so the pull fails ('repository does not exist').";
     f.fix = "Use nvidia/cuda:" + tag + " (check that the tag is still published).";
     return f;
@@ -42,7 +44,8 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
         auto f = lint::finding(facts, "CUVL09", line, line);
         f.severity = report::Severity::error;
         if (base.flavor != "base" && base.flavor != "runtime" && base.flavor != "devel") {
-            f.message = base.reference + ": '" + base.flavor + "' is not an nvidia/cuda flavour "
+            f.message = base.reference + ": '" + base.flavor +
+                        "' is not an nvidia/cuda flavour "
                         "(base, runtime, devel), so the tag does not exist and the pull fails.";
             f.fix = "Use <cuda>-[cudnn-]runtime-<os> or <cuda>-[cudnn-]devel-<os>.";
             out.push_back(std::move(f));
@@ -50,7 +53,8 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
         }
         if (base.cudnn_token.empty()) continue;
         if (base.flavor == "base") {
-            f.message = base.reference + ": cuDNN flavours exist only for runtime and devel images; "
+            f.message = base.reference +
+                        ": cuDNN flavours exist only for runtime and devel images; "
                         "the tag does not exist and the pull fails.";
             f.fix = "Use the " + base.cudnn_token + "-runtime flavour.";
             out.push_back(std::move(f));
@@ -67,8 +71,10 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
         }
         if (found) continue;
         f.message = base.reference + ": nvidia/cuda publishes no '" + base.cudnn_token +
-                    "' flavour for CUDA " + cuda->str() + "; for that release the cuDNN flavour is "
-                    "spelled " + spelled + ". The pull fails with 'manifest unknown'.";
+                    "' flavour for CUDA " + cuda->str() +
+                    "; for that release the cuDNN flavour is "
+                    "spelled " +
+                    spelled + ". The pull fails with 'manifest unknown'.";
         f.evidence.push_back("rules: nvidia_cuda_tags cudnn_flavors (" +
                              flavors.front()->provenance.source.url + ")");
         f.fix = "Use " + cuda->str() + "-" + flavors.front()->flavor_prefix + "-" + base.flavor +
@@ -85,9 +91,10 @@ CheckInfo info() {
     i.name = "base-tag-not-published";
     i.severity = report::Severity::error;
     i.title = "nvidia/cuda tag that does not exist in the published tag scheme";
-    i.rationale = "nvidia/cuda spells its cuDNN flavour differently per CUDA release (cudnn8 up to "
-                  "12.2, cudnn9 for 12.3, plain cudnn from 12.4); a tag outside the scheme never "
-                  "existed and the build fails at the first FROM.";
+    i.rationale =
+        "nvidia/cuda spells its cuDNN flavour differently per CUDA release (cudnn8 up to "
+        "12.2, cudnn9 for 12.3, plain cudnn from 12.4); a tag outside the scheme never "
+        "existed and the build fails at the first FROM.";
     i.failing_example = "FROM nvidia/cuda:12.4.1-cudnn8-runtime-ubuntu22.04";
     i.passing_example = "FROM nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04";
     i.fix = "Use the flavour spelling published for that CUDA release.";

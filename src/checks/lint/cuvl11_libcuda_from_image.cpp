@@ -17,7 +17,8 @@ enum class Kind { none, stub, compat };
 Kind classify(std::string dir) {
     while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
     const bool cuda = dir.find("cuda") != std::string::npos;
-    if (cuda && (dir.ends_with("/stubs") || dir.find("/stubs/") != std::string::npos)) return Kind::stub;
+    if (cuda && (dir.ends_with("/stubs") || dir.find("/stubs/") != std::string::npos))
+        return Kind::stub;
     if (cuda && dir.ends_with("/compat")) return Kind::compat;
     return Kind::none;
 }
@@ -27,7 +28,8 @@ std::vector<std::string> split_path(const std::string& value) {
     std::size_t start = 0;
     while (start <= value.size()) {
         std::size_t colon = value.find(':', start);
-        dirs.push_back(value.substr(start, colon == std::string::npos ? std::string::npos : colon - start));
+        dirs.push_back(
+            value.substr(start, colon == std::string::npos ? std::string::npos : colon - start));
         if (colon == std::string::npos) break;
         start = colon + 1;
     }
@@ -50,23 +52,28 @@ void scan_runs(const dockerfile::Facts& facts, std::size_t stage, std::vector<Hi
         const bool conf = text.find("ld.so.conf") != std::string::npos;
         // `ldconfig /usr/local/cuda-$(echo $V | cut -d. -f1,2)/compat/`: the command
         // substitution splits the word, so read the directory from the text.
-        static const std::regex ldconfig_dir(R"(ldconfig\s+(/[^\s;&|]*cuda[^\n;&]*?/(compat|stubs))/?(\s|$|;|&))");
+        static const std::regex ldconfig_dir(
+            R"(ldconfig\s+(/[^\s;&|]*cuda[^\n;&]*?/(compat|stubs))/?(\s|$|;|&))");
         std::smatch m;
-        if (text.find("ldconfig") != std::string::npos && std::regex_search(text, m, ldconfig_dir)) {
-            hits.push_back({m[2] == "stubs" ? Kind::stub : Kind::compat, run.start_line, run.end_line,
-                            "ldconfig adds " + m[1].str()});
+        if (text.find("ldconfig") != std::string::npos &&
+            std::regex_search(text, m, ldconfig_dir)) {
+            hits.push_back({m[2] == "stubs" ? Kind::stub : Kind::compat, run.start_line,
+                            run.end_line, "ldconfig adds " + m[1].str()});
             continue;
         }
         for (const auto& command : run.commands) {
             const auto& w = command.words;
             if (w.empty()) continue;
-            const std::string program = w[0].substr(w[0].rfind('/') == std::string::npos ? 0 : w[0].rfind('/') + 1);
+            const std::string program =
+                w[0].substr(w[0].rfind('/') == std::string::npos ? 0 : w[0].rfind('/') + 1);
             for (std::size_t i = 1; i < w.size(); ++i) {
                 const Kind kind = classify(w[i]);
                 if (kind == Kind::none) continue;
                 if (program == "ldconfig" || (program == "echo" && conf)) {
-                    hits.push_back({kind, run.start_line, run.end_line,
-                                    (program == "ldconfig" ? "ldconfig adds " : "ld.so.conf.d lists ") + w[i]});
+                    hits.push_back(
+                        {kind, run.start_line, run.end_line,
+                         (program == "ldconfig" ? "ldconfig adds " : "ld.so.conf.d lists ") +
+                             w[i]});
                     break;
                 }
             }
@@ -76,7 +83,8 @@ void scan_runs(const dockerfile::Facts& facts, std::size_t stage, std::vector<Hi
                 const bool stub_source = source.find("stubs/libcuda.so") != std::string::npos;
                 const bool into_stubs = target.find("/stubs") != std::string::npos;
                 if (stub_source && !into_stubs && target.find("libcuda.so") != std::string::npos) {
-                    hits.push_back({Kind::stub, run.start_line, run.end_line, program + " " + source + " " + target});
+                    hits.push_back({Kind::stub, run.start_line, run.end_line,
+                                    program + " " + source + " " + target});
                 }
             }
         }
@@ -89,31 +97,40 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     if (const auto* v = facts.env_variable(final_stage, "LD_LIBRARY_PATH")) {
         for (const auto& dir : split_path(v->value)) {
             const Kind kind = classify(dir);
-            if (kind != Kind::none) hits.push_back({kind, v->line, v->line, "LD_LIBRARY_PATH lists " + dir});
+            if (kind != Kind::none)
+                hits.push_back({kind, v->line, v->line, "LD_LIBRARY_PATH lists " + dir});
         }
     }
     for (std::size_t stage : lint::shipped_stages(facts)) scan_runs(facts, stage, hits);
     std::vector<report::Finding> out;
     for (Kind kind : {Kind::stub, Kind::compat}) {
-        auto first = std::find_if(hits.begin(), hits.end(), [&](const Hit& h) { return h.kind == kind; });
+        auto first =
+            std::find_if(hits.begin(), hits.end(), [&](const Hit& h) { return h.kind == kind; });
         if (first == hits.end()) continue;
         auto f = lint::finding(facts, "CUVL11", first->line, first->end_line);
         for (const auto& h : hits) {
-            if (h.kind == kind) f.evidence.push_back(h.how + " (line " + std::to_string(h.line) + ")");
+            if (h.kind == kind)
+                f.evidence.push_back(h.how + " (line " + std::to_string(h.line) + ")");
         }
         if (kind == Kind::stub) {
             f.severity = report::Severity::error;
-            f.message = first->how + ": at run time the loader finds the toolkit's stub libcuda instead of the "
+            f.message = first->how +
+                        ": at run time the loader finds the toolkit's stub libcuda instead of the "
                         "host driver, and CUDA calls fail with CUDA_ERROR_STUB_LIBRARY.";
-            f.fix = "Keep the stub directory for linking only (LIBRARY_PATH or -L at build time); never put it "
-                    "on LD_LIBRARY_PATH or in ld.so.conf of the shipped image.";
+            f.fix =
+                "Keep the stub directory for linking only (LIBRARY_PATH or -L at build time); "
+                "never put it "
+                "on LD_LIBRARY_PATH or in ld.so.conf of the shipped image.";
         } else {
             f.severity = report::Severity::warning;
-            f.message = first->how + ": the image's forward-compatibility libcuda replaces the host driver for "
+            f.message = first->how +
+                        ": the image's forward-compatibility libcuda replaces the host driver for "
                         "every process; on a host with a newer driver CUDA fails with error 803 "
                         "(unsupported display driver / cuda driver combination).";
-            f.fix = "Leave cuda-compat off the default loader path; enable it only on hosts whose driver is older "
-                    "than the image's CUDA (LD_LIBRARY_PATH at docker run).";
+            f.fix =
+                "Leave cuda-compat off the default loader path; enable it only on hosts whose "
+                "driver is older "
+                "than the image's CUDA (LD_LIBRARY_PATH at docker run).";
         }
         out.push_back(std::move(f));
     }
@@ -127,8 +144,10 @@ CheckInfo info() {
     i.severity = report::Severity::error;
     i.title = "The image puts its own libcuda (stub or cuda-compat) ahead of the host driver";
     i.rationale =
-        "libcuda.so.1 must come from the host: the NVIDIA container runtime mounts the driver's copy. "
-        "The toolkit's stubs/libcuda.so exists only to link against; loaded at run time it fails every "
+        "libcuda.so.1 must come from the host: the NVIDIA container runtime mounts the driver's "
+        "copy. "
+        "The toolkit's stubs/libcuda.so exists only to link against; loaded at run time it fails "
+        "every "
         "call. The cuda-compat libcuda works only on hosts whose driver is older than it.";
     i.failing_example =
         "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n"

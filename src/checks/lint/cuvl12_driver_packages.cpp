@@ -12,25 +12,30 @@ namespace cuvet::checks {
 namespace {
 
 bool all_digits(std::string_view text) {
-    return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c));
+    });
 }
 
 // "cuda-12-2" → true: the versioned form of the `cuda` metapackage.
 bool cuda_version_suffix(std::string_view rest) {
     auto dash = rest.find('-');
-    return dash != std::string_view::npos && all_digits(rest.substr(0, dash)) && all_digits(rest.substr(dash + 1));
+    return dash != std::string_view::npos && all_digits(rest.substr(0, dash)) &&
+           all_digits(rest.substr(dash + 1));
 }
 
 // The package, or what it pulls in, is the driver. Empty when it is not.
 std::string driver_reason(const std::string& n) {
-    if (n.starts_with("nvidia-driver") || n.starts_with("libnvidia-compute-") || n.starts_with("nvidia-kernel-") ||
-        n.starts_with("kmod-nvidia") || n.starts_with("nvidia-dkms-") || n.starts_with("libnvidia-gl-") ||
-        n.starts_with("nvidia-utils-") || n == "libcuda1" || n.starts_with("libcuda1-") || n == "nvidia-cuda-driver" ||
-        n.starts_with("xserver-xorg-video-nvidia")) {
+    if (n.starts_with("nvidia-driver") || n.starts_with("libnvidia-compute-") ||
+        n.starts_with("nvidia-kernel-") || n.starts_with("kmod-nvidia") ||
+        n.starts_with("nvidia-dkms-") || n.starts_with("libnvidia-gl-") ||
+        n.starts_with("nvidia-utils-") || n == "libcuda1" || n.starts_with("libcuda1-") ||
+        n == "nvidia-cuda-driver" || n.starts_with("xserver-xorg-video-nvidia")) {
         return "a driver package";
     }
     if (n == "cuda-drivers" || n.starts_with("cuda-drivers-")) return "the driver metapackage";
-    if (n == "cuda" || (n.starts_with("cuda-") && cuda_version_suffix(std::string_view(n).substr(5))) ||
+    if (n == "cuda" ||
+        (n.starts_with("cuda-") && cuda_version_suffix(std::string_view(n).substr(5))) ||
         (n.starts_with("cuda-runtime-") && cuda_version_suffix(std::string_view(n).substr(13)))) {
         return "depends on cuda-drivers";
     }
@@ -50,20 +55,27 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     for (const auto& [line, packages] : by_line) {
         std::vector<std::string> names;
         for (const auto* p : packages) {
-            if (std::find(names.begin(), names.end(), p->name) == names.end()) names.push_back(p->name);
+            if (std::find(names.begin(), names.end(), p->name) == names.end())
+                names.push_back(p->name);
         }
         auto f = lint::finding(facts, "CUVL12", line, packages.front()->end_line);
         f.severity = report::Severity::error;
         f.message = "apt installs " + lint::join(names, ", ") +
-                    ", which puts a driver (libcuda, libnvidia-ml) into the image; it clashes with the host "
-                    "driver the container runtime mounts: 'Driver/library version mismatch' or CUDA error 803.";
-        for (const auto* p : packages) f.evidence.push_back(p->name + ": " + driver_reason(p->name));
+                    ", which puts a driver (libcuda, libnvidia-ml) into the image; it clashes with "
+                    "the host "
+                    "driver the container runtime mounts: 'Driver/library version mismatch' or "
+                    "CUDA error 803.";
+        for (const auto* p : packages)
+            f.evidence.push_back(p->name + ": " + driver_reason(p->name));
         const bool metapackage = std::any_of(packages.begin(), packages.end(), [](const auto* p) {
             return driver_reason(p->name) == "depends on cuda-drivers";
         });
-        f.fix = metapackage ? "Install the toolkit without the driver (cuda-toolkit-X-Y, or cuda-libraries-X-Y "
-                              "for run time) and let the container runtime provide the driver."
-                            : "Remove the driver packages; the NVIDIA container runtime provides the host's driver.";
+        f.fix =
+            metapackage
+                ? "Install the toolkit without the driver (cuda-toolkit-X-Y, or cuda-libraries-X-Y "
+                  "for run time) and let the container runtime provide the driver."
+                : "Remove the driver packages; the NVIDIA container runtime provides the host's "
+                  "driver.";
         out.push_back(std::move(f));
     }
     return out;
@@ -78,7 +90,8 @@ CheckInfo info() {
     i.rationale =
         "The kernel driver lives on the host and the container runtime mounts its user-space half "
         "(libcuda, libnvidia-ml) into the container. Driver packages in the image bring a second, "
-        "mismatched copy; NVML and CUDA then refuse to start. The `cuda` and `cuda-X-Y` metapackages "
+        "mismatched copy; NVML and CUDA then refuse to start. The `cuda` and `cuda-X-Y` "
+        "metapackages "
         "depend on cuda-drivers.";
     i.failing_example = "FROM ubuntu:22.04\nRUN apt-get install -y cuda-12-4";
     i.passing_example = "FROM ubuntu:22.04\nRUN apt-get install -y cuda-toolkit-12-4";

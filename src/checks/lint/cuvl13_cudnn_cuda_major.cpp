@@ -19,10 +19,12 @@ struct Target {
 
 // The CUDA the stage's libraries come from: conda's own toolkit for conda packages,
 // otherwise the base image, or the CUDA libraries apt installs into a plain base.
-std::optional<Target> target_cuda(const dockerfile::StageFacts& stage, const rules::Database& db, Manager manager) {
+std::optional<Target> target_cuda(const dockerfile::StageFacts& stage, const rules::Database& db,
+                                  Manager manager) {
     if (manager == Manager::conda) {
         for (const auto& p : stage.packages) {
-            if (p.manager == Manager::conda && (p.name == "cudatoolkit" || p.name == "cuda-version") && !p.cuda.empty()) {
+            if (p.manager == Manager::conda &&
+                (p.name == "cudatoolkit" || p.name == "cuda-version") && !p.cuda.empty()) {
                 if (auto v = rules::Version::parse(p.cuda)) return Target{*v, "conda " + p.word};
             }
         }
@@ -32,7 +34,8 @@ std::optional<Target> target_cuda(const dockerfile::StageFacts& stage, const rul
     if (base.cuda) return Target{*base.cuda, "the base image " + stage.base.reference};
     for (const auto& p : stage.packages) {
         if (p.manager != Manager::apt || lint::is_cudnn_package(p) || p.cuda.empty()) continue;
-        if (p.name.starts_with("cuda-") || p.name.starts_with("libcublas") || p.name.starts_with("libcudart")) {
+        if (p.name.starts_with("cuda-") || p.name.starts_with("libcublas") ||
+            p.name.starts_with("libcudart")) {
             if (auto v = rules::Version::parse(p.cuda)) return Target{*v, "apt " + p.word};
         }
     }
@@ -42,17 +45,21 @@ std::optional<Target> target_cuda(const dockerfile::StageFacts& stage, const rul
 // cuDNN major from the package name or version: libcudnn8, libcudnn9-cuda-12, cudnn=8.9.
 std::optional<int> cudnn_major(const dockerfile::Package& p) {
     std::string digits;
-    std::size_t i = p.name.starts_with("libcudnn") ? 8 : (p.name.starts_with("cudnn") ? 5 : std::string::npos);
+    std::size_t i =
+        p.name.starts_with("libcudnn") ? 8 : (p.name.starts_with("cudnn") ? 5 : std::string::npos);
     if (i != std::string::npos) {
-        while (i < p.name.size() && std::isdigit(static_cast<unsigned char>(p.name[i]))) digits += p.name[i++];
+        while (i < p.name.size() && std::isdigit(static_cast<unsigned char>(p.name[i])))
+            digits += p.name[i++];
     }
     if (!digits.empty()) return std::stoi(digits);
-    if (auto v = rules::Version::parse(p.version.substr(0, p.version.find_first_of("-+=")))) return v->major();
+    if (auto v = rules::Version::parse(p.version.substr(0, p.version.find_first_of("-+="))))
+        return v->major();
     return std::nullopt;
 }
 
 // The CUDA majors cuDNN `major` (or the exact release) was published for; empty: unknown.
-std::set<int> published_cuda_majors(const dockerfile::Package& p, int major, const rules::Database& db) {
+std::set<int> published_cuda_majors(const dockerfile::Package& p, int major,
+                                    const rules::Database& db) {
     std::set<int> majors;
     const std::string plain = p.version.substr(0, p.version.find_first_of("-+="));
     if (auto v = rules::Version::parse(plain); v && v->size() >= 2) {
@@ -70,7 +77,8 @@ std::set<int> published_cuda_majors(const dockerfile::Package& p, int major, con
 
 std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
     std::vector<report::Finding> out;
-    std::set<std::pair<std::size_t, int>> reported;  // libcudnn9-cuda-12 and -dev-cuda-12: one per command
+    std::set<std::pair<std::size_t, int>>
+        reported;  // libcudnn9-cuda-12 and -dev-cuda-12: one per command
     for (const auto& stage : facts.stages) {
         for (const auto& p : stage.packages) {
             if (p.inherited || p.manager == Manager::pip || !lint::is_cudnn_package(p)) continue;
@@ -90,21 +98,25 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
                 std::vector<std::string> listed;
                 for (int m : majors) listed.push_back(std::to_string(m));
                 built_for = "CUDA " + lint::join(listed, "/") + " only";
-                evidence = "rules: cuDNN " + (p.version.empty() ? std::to_string(*major) : p.version) +
+                evidence = "rules: cuDNN " +
+                           (p.version.empty() ? std::to_string(*major) : p.version) +
                            " was published for CUDA " + lint::join(listed, ", ");
             }
             reported.insert({stage.stage, p.line});
             auto f = lint::finding(facts, "CUVL13", p.line, p.end_line);
             f.severity = report::Severity::error;
-            f.message = p.word + " is cuDNN " + std::to_string(*major) + " for " + built_for + ", but " +
-                        target->source + " has CUDA " + std::to_string(target->cuda.major()) +
-                        ": it needs the other major's libcublas/libcudart, so cuDNN fails to load or the install fails.";
+            f.message = p.word + " is cuDNN " + std::to_string(*major) + " for " + built_for +
+                        ", but " + target->source + " has CUDA " +
+                        std::to_string(target->cuda.major()) +
+                        ": it needs the other major's libcublas/libcudart, so cuDNN fails to load "
+                        "or the install fails.";
             f.evidence.push_back(evidence);
             f.evidence.push_back(target->source + ": CUDA " + target->cuda.str());
             const std::string want = std::to_string(target->cuda.major());
             f.fix = p.manager == Manager::apt
-                        ? "Install the cuDNN package for CUDA " + want + " (libcudnn" + std::to_string(*major) +
-                              "-cuda-" + want + " from cuDNN 9 on), or use a base image of the CUDA it was built for."
+                        ? "Install the cuDNN package for CUDA " + want + " (libcudnn" +
+                              std::to_string(*major) + "-cuda-" + want +
+                              " from cuDNN 9 on), or use a base image of the CUDA it was built for."
                         : "Pin a cudnn build for CUDA " + want + " (or let cuda-version=" + want +
                               " pick it), or change cudatoolkit/cuda-version to the cuDNN's CUDA.";
             out.push_back(std::move(f));
@@ -121,10 +133,13 @@ CheckInfo info() {
     i.title = "cuDNN package built for another CUDA major than the image's CUDA";
     i.rationale =
         "Each cuDNN package is built against one CUDA major and links that major's libcublas and "
-        "libcudart (libcudnn9-cuda-12 needs libcublasLt.so.12). On a base image or conda environment "
+        "libcudart (libcudnn9-cuda-12 needs libcublasLt.so.12). On a base image or conda "
+        "environment "
         "of another major the libraries are missing and cuDNN cannot be loaded.";
-    i.failing_example = "FROM nvidia/cuda:13.0.1-runtime-ubuntu24.04\nRUN apt-get install -y libcudnn9-cuda-12";
-    i.passing_example = "FROM nvidia/cuda:13.0.1-runtime-ubuntu24.04\nRUN apt-get install -y libcudnn9-cuda-13";
+    i.failing_example =
+        "FROM nvidia/cuda:13.0.1-runtime-ubuntu24.04\nRUN apt-get install -y libcudnn9-cuda-12";
+    i.passing_example =
+        "FROM nvidia/cuda:13.0.1-runtime-ubuntu24.04\nRUN apt-get install -y libcudnn9-cuda-13";
     i.fix = "Install the cuDNN package built for the image's CUDA major.";
     return i;
 }

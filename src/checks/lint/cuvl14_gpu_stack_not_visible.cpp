@@ -18,10 +18,13 @@ bool mentions_gpu(std::string text) {
 }
 
 // Signs that the image is meant to run on a GPU at all.
-bool gpu_image(const dockerfile::Facts& facts, const dockerfile::StageFacts& stage, const rules::Database& db) {
+bool gpu_image(const dockerfile::Facts& facts, const dockerfile::StageFacts& stage,
+               const rules::Database& db) {
     if (lint::base_stack(stage.base, db).cuda || mentions_gpu(stage.base.reference)) return true;
     for (const auto& p : stage.packages) {
-        if (p.manager == dockerfile::Manager::apt && (p.name.starts_with("cuda") || lint::is_cudnn_package(p))) return true;
+        if (p.manager == dockerfile::Manager::apt &&
+            (p.name.starts_with("cuda") || lint::is_cudnn_package(p)))
+            return true;
     }
     for (const auto& r : stage.requirements) {
         if (mentions_gpu(r.path)) return true;
@@ -36,10 +39,12 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     std::vector<report::Finding> out;
     const auto& stage = facts.final_stage();
     const BaseKind kind = stage.base.kind;
-    if (kind == BaseKind::pytorch || kind == BaseKind::tensorflow || kind == BaseKind::ngc) return out;
+    if (kind == BaseKind::pytorch || kind == BaseKind::tensorflow || kind == BaseKind::ngc)
+        return out;
     for (const auto& p : stage.packages) {
         // The stack is (partly) visible and judged by the other checks; TensorRT from apt too.
-        if (lint::is_framework(p) || (p.manager == dockerfile::Manager::apt && p.name.starts_with("libnvinfer"))) {
+        if (lint::is_framework(p) ||
+            (p.manager == dockerfile::Manager::apt && p.name.starts_with("libnvinfer"))) {
             return out;
         }
     }
@@ -48,20 +53,24 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
         if (!r.constraints) hidden.push_back(&r);
     }
     if (hidden.empty() || !gpu_image(facts, stage, db)) return out;
-    std::sort(hidden.begin(), hidden.end(), [](const auto* a, const auto* b) { return a->line < b->line; });
+    std::sort(hidden.begin(), hidden.end(),
+              [](const auto* a, const auto* b) { return a->line < b->line; });
     const auto* first = hidden.front();
     auto f = lint::finding(facts, "CUVL14", first->line, first->line);
     f.severity = report::Severity::info;
     auto describe = [](const dockerfile::RequirementsFile& r) {
         return r.kind == "command" ? "`" + r.path + "`" : r.kind + " " + r.path;
     };
-    f.message = "the GPU framework comes from " + describe(*first) + ", which cuvet cannot read: "
+    f.message = "the GPU framework comes from " + describe(*first) +
+                ", which cuvet cannot read: "
                 "no CUDA/cuDNN check covers it. Run cuvet validate on the built image.";
     for (const auto* r : hidden) {
         f.evidence.push_back("line " + std::to_string(r->line) + ": " + describe(*r));
     }
-    f.fix = "Validate the built image (cuvet validate IMAGE), or install the framework with an explicit "
-            "pinned requirement in the Dockerfile.";
+    f.fix =
+        "Validate the built image (cuvet validate IMAGE), or install the framework with an "
+        "explicit "
+        "pinned requirement in the Dockerfile.";
     out.push_back(std::move(f));
     return out;
 }
@@ -77,9 +86,11 @@ CheckInfo info() {
         "the framework build, and with it the CUDA and cuDNN the image needs; the Dockerfile alone "
         "does not say which. A silent lint would read as a clean bill of health.";
     i.failing_example =
-        "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\nCOPY requirements.txt .\nRUN pip install -r requirements.txt";
+        "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\nCOPY requirements.txt .\nRUN pip install -r "
+        "requirements.txt";
     i.passing_example =
-        "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\nRUN pip install torch==2.5.1 -r requirements.txt";
+        "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\nRUN pip install torch==2.5.1 -r "
+        "requirements.txt";
     i.fix = "Run cuvet validate on the built image.";
     return i;
 }

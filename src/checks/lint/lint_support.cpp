@@ -30,7 +30,8 @@ BaseStack base_stack(const dockerfile::BaseFacts& base, const rules::Database& d
                 out.cudnn_major = base.cudnn_major;
             } else if (!base.cudnn_token.empty() && out.cuda) {
                 for (const auto* flavor : db.cudnn_flavors_for(*out.cuda)) {
-                    if (flavor->flavor_prefix == base.cudnn_token) out.cudnn_major = flavor->cudnn_major;
+                    if (flavor->flavor_prefix == base.cudnn_token)
+                        out.cudnn_major = flavor->cudnn_major;
                 }
             }
             break;
@@ -78,7 +79,8 @@ BaseStack base_stack(const dockerfile::BaseFacts& base, const rules::Database& d
 
 Family family_of(const dockerfile::Package& p) {
     const std::string& n = p.name;
-    if (n == "torch" || n == "torchvision" || n == "torchaudio" || n == "pytorch") return Family::torch;
+    if (n == "torch" || n == "torchvision" || n == "torchaudio" || n == "pytorch")
+        return Family::torch;
     if (n == "tensorflow" || n == "tensorflow-gpu" || n == "tensorflow-cpu" || n == "tf-nightly") {
         return Family::tensorflow;
     }
@@ -87,7 +89,8 @@ Family family_of(const dockerfile::Package& p) {
     if (n.starts_with("cupy-cuda") || n == "cupy") return Family::cupy;
     if (n == "paddlepaddle-gpu") return Family::paddle;
     if (n == "tensorrt" || n.starts_with("tensorrt-")) return Family::tensorrt;
-    if (n.starts_with("nvidia-") && (n.ends_with("-cu11") || n.ends_with("-cu12") || n.ends_with("-cu13"))) {
+    if (n.starts_with("nvidia-") &&
+        (n.ends_with("-cu11") || n.ends_with("-cu12") || n.ends_with("-cu13"))) {
         return Family::nvidia_lib;
     }
     return Family::none;
@@ -107,14 +110,15 @@ bool needs_cuda(const dockerfile::Package& p, const rules::Database&) {
     if (p.manager == dockerfile::Manager::apt) return false;
     if (family_of(p) != Family::none) {
         if (p.name == "onnxruntime" || p.name == "tensorflow-cpu") return false;
-        if (family_of(p) == Family::jax) return p.extras.find("cuda") != std::string::npos || !p.cuda.empty();
+        if (family_of(p) == Family::jax)
+            return p.extras.find("cuda") != std::string::npos || !p.cuda.empty();
         return true;
     }
     const std::string& n = p.name;
-    return n == "pytorch-nightly" || n == "tf-nightly" || n.starts_with("mxnet-cu") || n == "vllm" ||
-           n == "xformers" || n == "flash-attn" || n == "bitsandbytes" || n == "deepspeed" || n == "ctranslate2" ||
-           n == "faster-whisper" || n == "cuda-python" || n == "pytorch-cuda" ||
-           n == "cudatoolkit" || n == "cuda-toolkit";
+    return n == "pytorch-nightly" || n == "tf-nightly" || n.starts_with("mxnet-cu") ||
+           n == "vllm" || n == "xformers" || n == "flash-attn" || n == "bitsandbytes" ||
+           n == "deepspeed" || n == "ctranslate2" || n == "faster-whisper" || n == "cuda-python" ||
+           n == "pytorch-cuda" || n == "cudatoolkit" || n == "cuda-toolkit";
 }
 
 std::string cuda_digits(const std::string& cuda) {
@@ -149,12 +153,15 @@ std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules:
             out.bundles_libraries = true;
             if (p.name != "torch" || !v) break;
             std::string variant;
-            if (out.cuda) variant = "cu" + std::to_string(out.cuda->major()) + std::to_string(out.cuda->minor());
+            if (out.cuda)
+                variant =
+                    "cu" + std::to_string(out.cuda->major()) + std::to_string(out.cuda->minor());
             const rules::FrameworkBuild* build = db.framework_build("pytorch", *v, variant);
             if (build) {
                 if (!out.cuda && build->cuda) {
                     out.cuda = build->cuda;
-                    out.evidence = "torch " + v->str() + " on PyPI is the " + build->variant + " build";
+                    out.evidence =
+                        "torch " + v->str() + " on PyPI is the " + build->variant + " build";
                 }
                 out.cudnn = build->cudnn;
                 out.cudnn_major = build->cudnn_major;
@@ -191,7 +198,8 @@ std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules:
                 out.cudnn = build->cudnn;
                 out.cudnn_major = build->cudnn_major;
                 out.evidence = "onnxruntime-gpu " + v->str() + " on PyPI is the " +
-                               (build->variant.empty() ? std::string("default") : build->variant) + " build";
+                               (build->variant.empty() ? std::string("default") : build->variant) +
+                               " build";
             }
             break;
         }
@@ -242,8 +250,11 @@ std::string join(const std::vector<std::string>& items, const std::string& separ
 namespace {
 
 bool has_word(const std::string& text, std::string_view word) {
-    for (std::size_t pos = text.find(word); pos != std::string::npos; pos = text.find(word, pos + 1)) {
-        auto boundary = [](char c) { return !(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'); };
+    for (std::size_t pos = text.find(word); pos != std::string::npos;
+         pos = text.find(word, pos + 1)) {
+        auto boundary = [](char c) {
+            return !(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-');
+        };
         const bool left = pos == 0 || boundary(text[pos - 1]);
         const std::size_t end = pos + word.size();
         const bool right = end >= text.size() || boundary(text[end]);
@@ -259,8 +270,9 @@ bool builds_in(const dockerfile::Facts& facts, std::size_t index) {
         if (has_word(stage.name, word)) return true;
     }
     for (const auto& v : stage.env) {
-        for (std::string_view name : {"TORCH_CUDA_ARCH_LIST", "FORCE_CUDA", "CUDA_ARCH_LIST", "CMAKE_CUDA_ARCHITECTURES",
-                                      "TORCH_NVCC_FLAGS", "CUDA_NVCC_FLAGS", "NVCC_FLAGS", "CMAKE_ARGS"}) {
+        for (std::string_view name :
+             {"TORCH_CUDA_ARCH_LIST", "FORCE_CUDA", "CUDA_ARCH_LIST", "CMAKE_CUDA_ARCHITECTURES",
+              "TORCH_NVCC_FLAGS", "CUDA_NVCC_FLAGS", "NVCC_FLAGS", "CMAKE_ARGS"}) {
             if (v.name == name) return true;
         }
     }
@@ -269,21 +281,25 @@ bool builds_in(const dockerfile::Facts& facts, std::size_t index) {
     }
     for (const auto& run : stage.runs) {
         const std::string text = run_text(facts, run);
-        for (std::string_view word : {"build_ext", "bdist_wheel", "setup.py", "TORCH_CUDA_ARCH_LIST", "FORCE_CUDA",
-                                      "CMAKE_ARGS", "--no-build-isolation", "--cuda_ext", "BUILD_EXT", "DS_BUILD_OPS"}) {
+        for (std::string_view word :
+             {"build_ext", "bdist_wheel", "setup.py", "TORCH_CUDA_ARCH_LIST", "FORCE_CUDA",
+              "CMAKE_ARGS", "--no-build-isolation", "--cuda_ext", "BUILD_EXT", "DS_BUILD_OPS"}) {
             if (has_word(text, word)) return true;
         }
         for (const auto& command : run.commands) {
             if (command.words.empty()) continue;
             const std::string& w0 = command.words[0];
-            const std::string program = w0.substr(w0.rfind('/') == std::string::npos ? 0 : w0.rfind('/') + 1);
-            for (std::string_view tool : {"nvcc", "cmake", "make", "ninja", "bazel", "configure", "gcc", "g++", "cc", "c++"}) {
+            const std::string program =
+                w0.substr(w0.rfind('/') == std::string::npos ? 0 : w0.rfind('/') + 1);
+            for (std::string_view tool : {"nvcc", "cmake", "make", "ninja", "bazel", "configure",
+                                          "gcc", "g++", "cc", "c++"}) {
                 if (program == tool) return true;
             }
             for (const auto& w : command.words) {
                 if (w == "-e" || w == "--editable") return true;
             }
-            // A project's own install script (bash install_x.sh, ./build.sh): cuvet cannot see inside.
+            // A project's own install script (bash install_x.sh, ./build.sh): cuvet cannot see
+            // inside.
             const bool shell = program == "bash" || program == "sh";
             if ((shell && command.words.size() > 1 && !command.words[1].starts_with("-")) ||
                 (w0.starts_with("./") && (w0.ends_with(".sh") || w0.ends_with(".bash")))) {
@@ -298,7 +314,8 @@ bool builds_in(const dockerfile::Facts& facts, std::size_t index) {
         }
     }
     for (const auto& p : sf.packages) {
-        // jaxlib on the system CUDA runs ptxas/nvlink from the toolkit; CuPy's JIT needs its headers.
+        // jaxlib on the system CUDA runs ptxas/nvlink from the toolkit; CuPy's JIT needs its
+        // headers.
         if ((p.name == "jaxlib" && p.version.find("+cuda") != std::string::npos) ||
             p.extras.find("_local") != std::string::npos || p.name.starts_with("cupy")) {
             return true;
@@ -318,7 +335,8 @@ bool stage_builds_code(const dockerfile::Facts& facts, std::size_t stage) {
     return false;
 }
 
-report::Finding finding(const dockerfile::Facts& facts, const std::string& id, int line, int end_line) {
+report::Finding finding(const dockerfile::Facts& facts, const std::string& id, int line,
+                        int end_line) {
     report::Finding f;
     f.id = id;
     report::Location location;

@@ -17,8 +17,9 @@ struct BaseStack {
     std::optional<int> cudnn_major;
     std::optional<rules::Version> cudnn;
     bool cuda_libraries = false;  // ships cudart/cublas/… (runtime/devel), not just "base"
-    std::string description;      // "nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04 (CUDA 12.1.1, cuDNN 8)"
-    std::string evidence;         // how CUDA was learned: "tag", "NGC release table 24.01", …
+    std::string
+        description;       // "nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04 (CUDA 12.1.1, cuDNN 8)"
+    std::string evidence;  // how CUDA was learned: "tag", "NGC release table 24.01", …
 };
 
 // Unknown parts stay nullopt; an image we know nothing about yields no CUDA.
@@ -48,7 +49,8 @@ struct WheelStack {
 };
 
 // pip packages only; nullopt for a non-GPU package.
-std::optional<WheelStack> wheel_stack(const dockerfile::Package& package, const rules::Database& db);
+std::optional<WheelStack> wheel_stack(const dockerfile::Package& package,
+                                      const rules::Database& db);
 
 // True when `a` and `b` name the same CUDA, where a one-component version
 // ("12") covers every minor of that major.
@@ -70,6 +72,7 @@ std::string join(const std::vector<std::string>& items, const std::string& separ
 
 // A finding of check `id` at Dockerfile lines [line, end_line]. The id is set
 // here so that the severity a check picks per finding is kept by the registry.
-report::Finding finding(const dockerfile::Facts& facts, const std::string& id, int line, int end_line);
+report::Finding finding(const dockerfile::Facts& facts, const std::string& id, int line,
+                        int end_line);
 
 }  // namespace cuvet::checks::lint
