@@ -463,6 +463,8 @@ void record_assignments(const std::vector<std::string>& words,
         if (!is_assignment(words[j])) return;
     }
     for (; i < words.size(); ++i) {
+        // `A=$A$A` repeated doubles a value each time: real install commands are short.
+        if (words[i].size() > 4096) continue;
         const auto eq = words[i].find('=');
         variables[words[i].substr(0, eq)] = words[i].substr(eq + 1);
     }
