@@ -26,7 +26,7 @@ bool starts_with(std::string_view s, std::string_view head) {
 // has thousands of others; their dir names are all it needs).
 bool relevant_dist(std::string_view dist_dir) {
     static const std::regex names(
-        R"((nvidia[-_].*|torch|tensorflow.*|tf[-_]nightly|onnxruntime.*|jax.*|cupy.*|paddlepaddle.*|tensorrt.*)-[^-/]+\.dist-info)",
+        R"((nvidia[-_].*|torch|tensorflow.*|tf[-_]nightly|onnxruntime.*|jax.*|cupy.*|triton|paddlepaddle.*|tensorrt.*)-[^-/]+\.dist-info)",
         std::regex::icase);
     return std::regex_match(dist_dir.begin(), dist_dir.end(), names);
 }
@@ -60,11 +60,18 @@ bool wants_text(const image::FileEntry& entry) {
         return true;
     auto base = detail::base_of(p);
     if (ends_with(p, ".h")) {
-        return starts_with(base, "cudnn_version") || base == "cudnn.h" || base == "nccl.h" ||
-               base == "NvInferVersion.h" || base == "cuda_runtime_api.h";
+        static const std::set<std::string, std::less<>> headers = {
+            "cudnn.h", "nccl.h",   "NvInferVersion.h", "cuda_runtime_api.h", "cublas_api.h",
+            "cufft.h", "curand.h", "cusparse.h",       "cusolver_common.h",  "nppversion.h"};
+        return starts_with(base, "cudnn_version") || headers.count(base) != 0;
     }
     if (base == "version.json" || base == "version.txt") return p.find("cuda") != std::string::npos;
     if (base == "METADATA") return relevant_dist(detail::base_of(detail::dir_of(p)));
+    // NVIDIA wheels' file lists say where their libraries went (a toolkit made of wheels).
+    if (base == "RECORD") {
+        auto dist = detail::base_of(detail::dir_of(p));
+        return starts_with(dist, "nvidia_") && relevant_dist(dist);
+    }
     if (ends_with(p, ".json") && ends_with(detail::dir_of(p), "/conda-meta"))
         return relevant_conda(base);
     if (ends_with(p, ".py")) {

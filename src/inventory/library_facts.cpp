@@ -14,12 +14,28 @@ struct LibraryKind {
     std::string_view category;
 };
 
-constexpr std::array<LibraryKind, 14> library_kinds = {{
+constexpr std::array<LibraryKind, 29> library_kinds = {{
     {"libcudnn.so", "cudnn", "cuda-library"},
     {"libcudart.so", "cudart", "cuda-library"},
     {"libcublas.so", "cublas", "cuda-library"},
     {"libcublasLt.so", "cublas", "cuda-library"},
     {"libcufft.so", "cufft", "cuda-library"},
+    {"libcufftw.so", "cufft", "cuda-library"},
+    {"libcupti.so", "cupti", "cuda-library"},
+    {"libcusolverMg.so", "cusolver", "cuda-library"},
+    {"libnvblas.so", "cublas", "cuda-library"},
+    // NPP: one core library and one per function group, all of one release.
+    {"libnppc.so", "npp", "cuda-library"},
+    {"libnppial.so", "npp", "cuda-library"},
+    {"libnppicc.so", "npp", "cuda-library"},
+    {"libnppidei.so", "npp", "cuda-library"},
+    {"libnppif.so", "npp", "cuda-library"},
+    {"libnppig.so", "npp", "cuda-library"},
+    {"libnppim.so", "npp", "cuda-library"},
+    {"libnppist.so", "npp", "cuda-library"},
+    {"libnppisu.so", "npp", "cuda-library"},
+    {"libnppitc.so", "npp", "cuda-library"},
+    {"libnpps.so", "npp", "cuda-library"},
     {"libcurand.so", "curand", "cuda-library"},
     {"libcusolver.so", "cusolver", "cuda-library"},
     {"libcusparse.so", "cusparse", "cuda-library"},

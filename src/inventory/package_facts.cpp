@@ -1,4 +1,5 @@
 // Versions from package managers: pip dist-info, dpkg status, conda-meta.
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -16,14 +17,17 @@ struct Mapping {
 // pip distribution names (normalised: lower case, '-' and '.' as '_').
 std::optional<Mapping> pip_mapping(const std::string& dist) {
     static const std::regex nvidia_lib(
-        R"(nvidia_(cudnn|cublas|cufft|curand|cusolver|cusparse|nccl|nvjitlink|cuda_runtime|cuda_nvrtc)(_cu\d+)?)");
+        R"(nvidia_(cudnn|cublas|cufft|curand|cusolver|cusparse|npp|nccl|nvjitlink|cuda_runtime|cuda_nvrtc|cuda_cupti|cuda_nvcc)(_cu\d+)?)");
     std::smatch m;
     if (std::regex_match(dist, m, nvidia_lib)) {
         static const std::map<std::string, std::string> names = {{"cuda_runtime", "cudart"},
-                                                                 {"cuda_nvrtc", "nvrtc"}};
+                                                                 {"cuda_nvrtc", "nvrtc"},
+                                                                 {"cuda_cupti", "cupti"},
+                                                                 {"cuda_nvcc", "nvcc"}};
         auto lib = m[1].str();
         auto it = names.find(lib);
-        return Mapping{it == names.end() ? lib : it->second, "cuda-library", "nvidia/" + lib};
+        return Mapping{it == names.end() ? lib : it->second,
+                       lib == "cuda_nvcc" ? "toolkit" : "cuda-library", "nvidia/" + lib};
     }
     static const std::vector<std::pair<std::regex, Mapping>> frameworks = {
         {std::regex("torch"), {"torch", "framework", "torch"}},
@@ -33,8 +37,9 @@ std::optional<Mapping> pip_mapping(const std::string& dist) {
         {std::regex("jax"), {"jax", "framework", "jax"}},
         {std::regex("jaxlib"), {"jaxlib", "framework", "jaxlib"}},
         {std::regex("jax_cuda\\d+_plugin"), {"jax-cuda-plugin", "framework", ""}},
-        {std::regex("jax_cuda\\d+_pjrt"), {"jax-cuda-pjrt", "framework", "jax_plugins"}},
+        {std::regex("jax_cuda\\d+_pjrt"), {"jax-cuda-pjrt", "framework", ""}},
         {std::regex("cupy(_cuda\\d+x?)?"), {"cupy", "framework", "cupy"}},
+        {std::regex("triton"), {"triton", "framework", "triton"}},
         {std::regex("paddlepaddle(_gpu)?"), {"paddle", "framework", "paddle"}},
         {std::regex("tensorrt(_cu\\d+)?_libs"), {"tensorrt", "cuda-library", "tensorrt_libs"}},
         {std::regex("tensorrt(_cu\\d+)?(_bindings)?"),
@@ -43,6 +48,27 @@ std::optional<Mapping> pip_mapping(const std::string& dist) {
     for (const auto& [re, mapping] : frameworks)
         if (std::regex_match(dist, re)) return mapping;
     return std::nullopt;
+}
+
+// The package dir a framework distribution installs, when it is not named
+// after the distribution: jax-cuda13-pjrt puts its plugin in jax_plugins/xla_cuda13.
+std::string package_dir(const std::string& dist, const Mapping& mapping) {
+    static const std::regex pjrt(R"(jax_cuda(\d+)_pjrt)");
+    std::smatch m;
+    if (std::regex_match(dist, m, pjrt)) return "jax_plugins/xla_cuda" + m[1].str();
+    return mapping.dir.empty() ? dist : mapping.dir;
+}
+
+// The CUDA major a framework's GPU distribution is built for, from its name:
+// jax-cuda13-plugin / -pjrt, cupy-cuda12x, cupy-cuda102 (CuPy's pre-11 names carry the minor).
+std::string cuda_of_dist(const std::string& dist) {
+    static const std::regex named(R"((?:jax_cuda(\d+)_(?:plugin|pjrt))|(?:cupy_cuda(\d+)(x?)))");
+    std::smatch m;
+    if (!std::regex_match(dist, m, named)) return "";
+    if (m[1].matched) return m[1].str();
+    auto digits = m[2].str();
+    if (m[3].length() > 0 || digits.size() < 3) return digits;
+    return digits.substr(0, digits.size() - 1) + "." + digits.substr(digits.size() - 1);
 }
 
 std::string normalise_dist(std::string name) {
@@ -76,26 +102,90 @@ std::string header_field(std::string_view text, std::string_view field) {
     return "";
 }
 
-// The cuDNN a framework wheel pins ("Requires-Dist: nvidia-cudnn-cu13==9.19.0.56;
-// platform_system == 'Linux'"): the release it was built against.
-std::string pinned_cudnn(std::string_view metadata) {
-    static const std::regex pin(R"(Requires-Dist:\s*nvidia[-_.]cudnn[-_.]cu\d+\s*(?:\[[^\]]*\])?\s*\(?\s*==\s*([0-9][0-9.]*))",
-                                std::regex::icase);
+struct Requirement {
+    std::string name;  // as written: "nvidia-cudnn-cu13"
+    std::string spec;  // "<10.0,>=9.8"; "" when unpinned
+};
+
+// The `Requires-Dist:` lines of a METADATA header naming NVIDIA wheels, in both
+// spellings pip has written: "nvidia-cudnn-cu13<10.0,>=9.8; extra == \"with-cuda\""
+// and "nvidia-cudnn-cu12 (>=9.1,<10.0) ; extra == 'with_cuda'".
+std::vector<Requirement> nvidia_requirements(std::string_view metadata) {
+    static const std::regex line_re(
+        R"(Requires-Dist:\s*(nvidia[-_.][A-Za-z0-9._-]+)\s*(?:\[[^\]]*\])?\s*\(?\s*([^;)]*))",
+        std::regex::icase);
+    std::vector<Requirement> out;
     std::size_t at = 0;
     while (at < metadata.size()) {
         auto nl = metadata.find('\n', at);
         auto line = std::string(metadata.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at));
-        if (line.empty()) break;  // end of the header block
+        if (line.empty() || line == "\r") break;  // end of the header block
         std::smatch m;
-        if (std::regex_search(line, m, pin) && m.position(0) == 0) return m[1].str();
+        if (std::regex_search(line, m, line_re) && m.position(0) == 0) {
+            std::string spec;
+            for (char c : m[2].str())
+                if (c != ' ' && c != '\r') spec += c;
+            out.push_back({m[1].str(), spec});
+        }
         if (nl == std::string_view::npos) break;
         at = nl + 1;
+    }
+    return out;
+}
+
+// The cuDNN a framework wheel pins exactly (nvidia-cudnn-cu13==9.19.0.56): the release it was built
+// against.
+std::string pinned_cudnn(const std::vector<Requirement>& requirements) {
+    static const std::regex cudnn(R"(nvidia[-_.]cudnn[-_.]cu\d+)", std::regex::icase);
+    for (const auto& r : requirements)
+        if (std::regex_match(r.name, cudnn) && r.spec.rfind("==", 0) == 0) return r.spec.substr(2);
+    return "";
+}
+
+// The copy a distribution's files make: the root of the dir of the first
+// library its RECORD lists, where the image has it. RECORD paths are relative
+// to the dir holding the dist-info (site-packages, a `pip --target` tree); a
+// toolkit assembled from wheels keeps its dist-infos in <prefix>/dist-info
+// and its libraries in <prefix>/lib.
+std::string root_from_record(const Analysis& analysis, const std::string& base,
+                             const std::string& record) {
+    std::istringstream lines(record);
+    for (std::string line; std::getline(lines, line);) {
+        auto path = line.substr(0, line.find(','));
+        auto name = base_of(path);
+        if (name.rfind("lib", 0) != 0 || name.find(".so") == std::string::npos) continue;
+        for (const auto& candidate :
+             {base + "/" + path, dir_of(base) + "/lib/" + name, dir_of(base) + "/lib64/" + name}) {
+            auto resolved = analysis.tree.resolve(candidate);
+            if (resolved.status == image::Resolution::Status::ok && resolved.entry != nullptr)
+                return root_of_dir(dir_of(resolved.path));
+        }
     }
     return "";
 }
 
+std::string root_of_dist(const Analysis& analysis, const std::string& base, const std::string& dist,
+                         const Mapping& mapping, const std::string& dist_info) {
+    if (mapping.category != "framework") {
+        auto record = analysis.texts.find(dist_info + "/RECORD");
+        if (record != analysis.texts.end())
+            if (auto root = root_from_record(analysis, base, record->second); !root.empty())
+                return root;
+    }
+    std::string root = base + "/" + package_dir(dist, mapping);
+    // CUDA 13 wheels share one tree: site-packages/nvidia/cu13/lib.
+    if (mapping.dir.rfind("nvidia/", 0) == 0 && analysis.tree.find(root) == nullptr &&
+        analysis.tree.find(base + "/nvidia/cu13") != nullptr)
+        return base + "/nvidia/cu13";
+    // <prefix>/dist-info/<dist>.dist-info describes <prefix>.
+    if (mapping.category != "framework" && base_of(base) == "dist-info" &&
+        analysis.tree.find(root) == nullptr)
+        return dir_of(base);
+    return root;
+}
+
 void pip_facts(const Analysis& analysis, Facts& out) {
-    static const std::regex dist_info(R"((.*/(?:site|dist)-packages)/([^/]+)-([^/-]+)\.dist-info)");
+    static const std::regex dist_info(R"((.*)/([^/]+)-([^/-]+)\.dist-info)");
     auto ends_with = [](const std::string& s, std::string_view tail) {
         return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
     };
@@ -113,7 +203,7 @@ void pip_facts(const Analysis& analysis, Facts& out) {
         auto dist = normalise_dist(m[2].str());
         auto mapping = pip_mapping(dist);
         if (!mapping) continue;
-        std::string site = m[1].str(), version = m[3].str(), evidence_path = path;
+        std::string base = m[1].str(), version = m[3].str(), evidence_path = path;
         auto metadata = analysis.texts.find(path + "/METADATA");
         if (metadata != analysis.texts.end()) {
             auto v = header_field(metadata->second, "Version");
@@ -124,16 +214,25 @@ void pip_facts(const Analysis& analysis, Facts& out) {
         fact.component = mapping->component;
         fact.category = mapping->category;
         fact.version = version;
-        fact.root = site + "/" + (mapping->dir.empty() ? dist : mapping->dir);
-        // CUDA 13 wheels share one tree: site-packages/nvidia/cu13/lib.
-        if (mapping->dir.rfind("nvidia/", 0) == 0 && analysis.tree.find(fact.root) == nullptr &&
-            analysis.tree.find(site + "/nvidia/cu13") != nullptr)
-            fact.root = site + "/nvidia/cu13";
+        fact.root = root_of_dist(analysis, base, dist, *mapping, path);
         fact.source = "pip";
         fact.rank = rank_package;
         fact.evidence = {"dist-info", evidence_path, version, m[2].str()};
+        if (mapping->category == "framework") {
+            if (auto cuda = cuda_of_dist(dist); !cuda.empty()) fact.attributes["cuda"] = cuda;
+            fact.attributes["package"] =
+                header_field(metadata != analysis.texts.end() ? metadata->second : "", "Name");
+            if (fact.attributes["package"].empty()) fact.attributes["package"] = m[2].str();
+        }
         if (mapping->category == "framework" && metadata != analysis.texts.end()) {
-            if (auto cudnn = pinned_cudnn(metadata->second); !cudnn.empty()) fact.attributes["cudnn"] = cudnn;
+            auto requirements = nvidia_requirements(metadata->second);
+            if (auto cudnn = pinned_cudnn(requirements); !cudnn.empty())
+                fact.attributes["cudnn"] = cudnn;
+            for (const auto& r : requirements) {
+                auto key = normalise_dist(r.name);
+                std::replace(key.begin(), key.end(), '_', '-');
+                fact.attributes["requires:" + key] = r.spec;
+            }
         }
         out.push_back(std::move(fact));
     }

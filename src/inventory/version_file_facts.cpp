@@ -1,6 +1,8 @@
 // Versions from files that state them: cudnn_version.h, nccl.h,
 // NvInferVersion.h, the toolkit's version.json, torch/version.py,
 // TensorFlow's build_info.py, and their kin.
+#include <cctype>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "facts.hpp"
@@ -26,7 +28,7 @@ Fact make(const std::string& component, const std::string& category, const std::
     return fact;
 }
 
-std::string join_defines(std::string_view text, std::initializer_list<std::string_view> names) {
+std::string join_defines(std::string_view text, std::initializer_list<std::string> names) {
     std::string version;
     for (auto name : names) {
         auto value = c_define(text, name);
@@ -34,6 +36,29 @@ std::string join_defines(std::string_view text, std::initializer_list<std::strin
         version += (version.empty() ? "" : ".") + value;
     }
     return version;
+}
+
+// The CUDA math libraries state their version in one header each:
+// cublas_api.h CUBLAS_VER_MAJOR/MINOR/PATCH/BUILD, and the same scheme in
+// cufft.h, curand.h, cusparse.h, cusolver_common.h and nppversion.h.
+// (nvrtc.h and nvJitLink.h state none: only a call answers; their versions
+// come from packages, version.json and file names.)
+std::string math_library_header(std::string_view name) {
+    static const std::map<std::string_view, std::string_view> headers = {
+        {"cublas_api.h", "cublas"},
+        {"cufft.h", "cufft"},
+        {"curand.h", "curand"},
+        {"cusparse.h", "cusparse"},
+        {"cusolver_common.h", "cusolver"},
+        {"nppversion.h", "npp"}};
+    auto it = headers.find(name);
+    return it == headers.end() ? "" : std::string(it->second);
+}
+
+std::string library_define_prefix(std::string_view name) {
+    auto library = math_library_header(name);
+    for (auto& c : library) c = char(std::toupper(static_cast<unsigned char>(c)));
+    return library + "_VER_";
 }
 
 void header_fact(const std::string& path, const std::string& text, Facts& out) {
@@ -52,6 +77,15 @@ void header_fact(const std::string& path, const std::string& text, Facts& out) {
             join_defines(text, {"NV_TENSORRT_MAJOR", "NV_TENSORRT_MINOR", "NV_TENSORRT_PATCH"});
         if (!version.empty())
             out.push_back(make("tensorrt", "cuda-library", version, root, "header", path));
+    } else if (auto library = math_library_header(name); !library.empty()) {
+        auto prefix = library_define_prefix(name);
+        auto version = join_defines(
+            text, {prefix + "MAJOR", prefix + "MINOR", prefix + "PATCH", prefix + "BUILD"});
+        if (version.empty() && name == "nppversion.h")
+            version = join_defines(text, {"NPP_VERSION_MAJOR", "NPP_VERSION_MINOR",
+                                          "NPP_VERSION_PATCH", "NPP_VERSION_BUILD"});
+        if (!version.empty())
+            out.push_back(make(library, "cuda-library", version, root, "header", path));
     } else if (name == "cuda_runtime_api.h") {
         auto v = c_define(text, "CUDART_VERSION");  // 12040 = 12.4
         if (v.size() >= 4) {
