@@ -29,6 +29,9 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
                     needs_runtime = true;
                     own_runtime = own_runtime || (!r.path.empty() && !r.provided_by_host);
                 }
+        // A framework that opens its CUDA libraries itself (JAX's plugin, CuPy's cuda-pathfinder)
+        // is judged by what it really finds: CUV015 reports what it does not.
+        if (!fw.loads.empty()) continue;
         if (own_runtime) continue;
         report::Finding f;
         f.message = fw.name + " " + fw.version.str() + (fw.variant.empty() ? "" : "+" + fw.variant) + " (" + fw.root +

@@ -12,6 +12,7 @@
 #include "cuvet/core/error.hpp"
 #include "cuvet/loader/driver_libs.hpp"
 #include "cuvet/loader/loader.hpp"
+#include "framework_models.hpp"
 
 namespace cuvet::validate {
 
@@ -176,8 +177,8 @@ std::vector<LibraryCopy> driver_copies(const inventory::Analysis& analysis, bool
 
 std::string framework_name(const std::string& component) {
     static const std::map<std::string, std::string> names = {
-        {"torch", "pytorch"}, {"tensorflow", "tensorflow"}, {"onnxruntime", "onnxruntime"},
-        {"jaxlib", "jax"}, {"tensorrt-python", "tensorrt"}};
+        {"torch", "pytorch"}, {"tensorflow", "tensorflow"},    {"onnxruntime", "onnxruntime"},
+        {"jaxlib", "jax"},    {"tensorrt-python", "tensorrt"}, {"cupy", "cupy"}};
     auto it = names.find(component);
     return it == names.end() ? "" : it->second;
 }
@@ -210,6 +211,7 @@ std::vector<FrameworkInstall> frameworks(const inventory::Analysis& analysis) {
                     fw.bundled_library_dirs.push_back(it->first);
             }
         }
+        attach_gpu_package(analysis.inventory, c, fw);
         out.push_back(std::move(fw));
     }
     return out;
@@ -351,6 +353,7 @@ Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::s
                 // A root the loader cannot start from (not an object it can load) has nothing to resolve.
             }
         }
+        model_framework_loads(analysis, loader, stack);
     } catch (...) {
         for (const auto& [root, size] : original_size) analysis.elfs.find(root)->second.needed.resize(size);
         throw;

@@ -21,6 +21,8 @@
 //   CUV012 glibc-too-new               elfs (version_needs GLIBC_x.y), glibc_version
 //   CUV013 driver-libs-baked           driver_libraries (files in the image)
 //   CUV014 env-contradicts             env, cuda_version, libraries (cudnn)
+//   CUV015 framework-gpu-libraries     frameworks[].loads, gpu_package, libraries (cudart)
+//   CUV016 framework-gpu-compiler      frameworks[].tools
 #include <map>
 #include <optional>
 #include <string>
@@ -68,6 +70,21 @@ struct LibraryCopy {
     std::string dir() const { return path.substr(0, path.rfind('/')); }
 };
 
+// One library a framework opens itself at start-up (not a DT_NEEDED), found the way the
+// framework finds it: JAX's plugin dlopens cuDNN, cuBLAS… from the nvidia wheel dirs, then ld.so.
+struct FrameworkLoad {
+    std::string component;             // as the framework names it in its errors: "cuSPARSE"
+    Resolution resolution;             // path empty: not found
+    std::vector<std::string> missing;  // DT_NEEDED under the found file that do not resolve
+};
+
+// A tool or data dir a framework needs to compile for the GPU: XLA's ptxas and libdevice.
+struct FrameworkTool {
+    std::string name;                   // "ptxas", "libdevice", "CUDA headers"
+    std::string path;                   // the first candidate the image has; "" when none
+    std::vector<std::string> searched;  // every candidate, in the framework's order
+};
+
 // A framework installed in the image and what it was built with.
 struct FrameworkInstall {
     std::string name;                 // "pytorch", "tensorflow", "onnxruntime", "jax"
@@ -79,6 +96,12 @@ struct FrameworkInstall {
     std::vector<std::string> libraries;         // its ELF objects (paths into objects)
     std::vector<std::string> bundled_library_dirs;  // where it expects CUDA libs (nvidia/*/lib)
     std::vector<std::string> provenance;
+    // How its GPU side really starts (validate/framework_models.cpp): JAX, CuPy, ONNX Runtime.
+    std::string gpu_package;             // "jax-cuda13-plugin 0.11.2"; "" without a GPU part
+    std::vector<std::string> gpu_roots;  // its GPU code dirs: jax_cuda13_plugin, jax_plugins/xla_…
+    std::vector<FrameworkLoad> loads;
+    std::vector<FrameworkTool> tools;
+    std::map<std::string, std::string> pins;  // GPU package's Requires-Dist: wheel -> specifier
 };
 
 // What the user validates against: --driver, --gpu and .cuvet.yaml.

@@ -1,0 +1,128 @@
+// CUV016 framework-gpu-compiler
+#include "check_util.hpp"
+#include "checks.hpp"
+
+namespace cuvet::checks {
+
+namespace {
+
+const FrameworkTool* tool(const FrameworkInstall& fw, std::string_view name) {
+    for (const auto& t : fw.tools)
+        if (t.name == name) return &t;
+    return nullptr;
+}
+
+bool starts(const FrameworkInstall& fw) {
+    for (const auto& load : fw.loads)
+        if (!load.resolution.provided_by_host &&
+            (load.resolution.path.empty() || load.resolution.error || !load.missing.empty()))
+            return false;  // CUV015: it runs on the CPU and never compiles for the GPU
+    return true;
+}
+
+void add_searched(report::Finding& f, const FrameworkTool& t) {
+    for (const auto& c : t.searched) f.evidence.push_back("  looked for " + t.name + " at " + c);
+}
+
+std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
+    std::vector<report::Finding> out;
+    for (const auto& fw : stack.frameworks) {
+        if (fw.name == "cupy") {
+            const auto* headers = tool(fw, "CUDA headers");
+            if (headers == nullptr || !headers->path.empty()) continue;
+            report::Finding f;
+            // CuPy 14's own words (testdata/gpu/env/framework_variants.log, the runtime wheel
+            // removed).
+            f.message = "cupy " + fw.version.str() + " (" + fw.gpu_package +
+                        ") finds no CUDA headers, so no kernel compiles: \"RuntimeError: Failed to "
+                        "find CUDA headers. "
+                        "Please install CUDA toolkit headers (e.g., pip install cupy-cuda12x[ctk]) "
+                        "or specify CUDA_PATH "
+                        "environment variable.\"";
+            f.locations = {{fw.root}};
+            add_searched(f, *headers);
+            std::string major = fw.built_cuda ? std::to_string(fw.built_cuda->major()) : "";
+            f.fix = "pip install nvidia-cuda-runtime" +
+                    std::string(major == "13" ? "" : "-cu" + major) + " (or '" +
+                    fw.gpu_package.substr(0, fw.gpu_package.find(' ')) +
+                    "[ctk]'), or set CUDA_PATH to a CUDA " + major + " toolkit.";
+            out.push_back(std::move(f));
+            continue;
+        }
+        if (fw.name != "jax" || !starts(fw)) continue;
+        const auto* ptxas = tool(fw, "ptxas");
+        const auto* libdevice = tool(fw, "libdevice");
+        std::string major = fw.built_cuda ? std::to_string(fw.built_cuda->major()) : "";
+        std::string where = fw.gpu_roots.empty() ? fw.root : fw.gpu_roots.back();
+        if (ptxas && ptxas->path.empty()) {
+            report::Finding f;
+            // The user-visible failure on JAX 0.11.2 (H100,
+            // testdata/gpu/env/framework_variants.log); XLA's autotuner cannot compile a single
+            // candidate without ptxas.
+            f.message =
+                "jax " + fw.version.str() + " (" + fw.gpu_package +
+                ") finds no ptxas where XLA looks, so its first GPU computation fails to compile: "
+                "\"JaxRuntimeError: INTERNAL: Failed to get configs for: … instructions. … No "
+                "candidates "
+                "could be compiled.\"";
+            f.locations = {{where}};
+            f.evidence.push_back(
+                "XLA assembles every kernel with ptxas (xla_gpu_cuda_data_dir, PATH, then its CUDA "
+                "roots)");
+            add_searched(f, *ptxas);
+            f.fix = "pip install nvidia-cuda-nvcc" +
+                    std::string(major == "13" || major.empty() ? "" : "-cu" + major) +
+                    " (the jax[cuda" + major + "] extra; it puts ptxas in site-packages/nvidia/" +
+                    (major == "13" ? "cu13" : "cuda_nvcc") + "/bin), or install a CUDA " + major +
+                    " toolkit at /usr/local/cuda (nvidia/cuda:*-devel), or set CUDA_ROOT to one.";
+            out.push_back(std::move(f));
+            continue;
+        }
+        if (libdevice && libdevice->path.empty()) {
+            report::Finding f;
+            f.id = "CUV016";
+            f.severity = report::Severity::warning;
+            f.message = "jax " + fw.version.str() + " (" + fw.gpu_package +
+                        ") finds no libdevice where XLA looks: \"Can't find libdevice directory "
+                        "${CUDA_DIR}/nvvm/libdevice. This may result in compilation or runtime "
+                        "failures, if the "
+                        "program we try to run uses routines from libdevice.\"";
+            f.locations = {{where}};
+            add_searched(f, *libdevice);
+            f.fix = "pip install nvidia-nvvm (part of jax[cuda" + major + "]), or install a CUDA " +
+                    major + " toolkit at /usr/local/cuda.";
+            out.push_back(std::move(f));
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+const ValidateCheck cuv016_framework_gpu_compiler{
+    CheckInfo{
+        .id = "CUV016",
+        .severity = report::Severity::error,
+        .title = "A GPU framework that compiles its kernels finds no PTX assembler",
+        .rationale = "XLA (JAX) generates PTX and assembles it with ptxas at run time. It looks in "
+                     "xla_gpu_cuda_data_dir (CUDA_ROOT, or site-packages/nvidia/cu13 when the "
+                     "nvidia-cuda-nvcc wheel put bin/ptxas there), then every PATH dir, then "
+                     "/usr/local/cuda, /opt/cuda and dirs relative to its plugin. A ptxas "
+                     "elsewhere (torch/bin, triton's backend) is not used. Without one JAX starts "
+                     "on the GPU and fails at the first jit: \"Failed to get configs for … No "
+                     "candidates could be compiled.\" libdevice (nvvm/libdevice) is looked for in "
+                     "the same roots. CuPy compiles its kernels with NVRTC and needs the CUDA "
+                     "headers: the cuda-runtime wheel's include dir, CUDA_PATH, nvcc's toolkit on "
+                     "PATH or /usr/local/cuda; without them: \"Failed to find CUDA headers\".",
+        .failing_example = "FROM python:3.12\nRUN pip install 'jax[cuda13-local]'   # the plugin "
+                           "without the nvcc wheel\n# → CUV016 jax finds no ptxas where XLA looks",
+        .passing_example =
+            "FROM nvidia/cuda:13.0.2-cudnn-devel-ubuntu24.04\nRUN pip install 'jax[cuda13-local]'",
+        .fix = "Install ptxas where XLA looks: pip install nvidia-cuda-nvcc (part of jax[cuda13]), "
+               "a CUDA toolkit at /usr/local/cuda, or its bin dir on PATH.",
+        .name = "framework-gpu-compiler",
+    },
+    &run,
+};
+
+}  // namespace cuvet::checks

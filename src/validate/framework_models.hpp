@@ -1,0 +1,25 @@
+#pragma once
+// How GPU frameworks really start, as facts for the checks: which package
+// gives a framework its GPU side (JAX's jax-cudaNN-plugin), which CUDA
+// libraries it opens itself and from where (its own preload dirs first, then
+// ld.so from the object that dlopens them), and where its compiler looks for
+// ptxas and libdevice. Private to src/validate; stack_builder calls it.
+#include "cuvet/checks/stack.hpp"
+#include "cuvet/inventory/analysis.hpp"
+#include "cuvet/loader/loader.hpp"
+
+namespace cuvet::validate {
+
+// Fills the GPU package facts of one framework install from the inventory:
+// JAX's plugin and PJRT packages (CUDA major from the name, "cuda13" variant),
+// a CPU-only jaxlib ("cpu" variant), CuPy's cupy-cudaNNx name.
+void attach_gpu_package(const inventory::Inventory& inventory,
+                        const inventory::Component& component, checks::FrameworkInstall& install);
+
+// Resolves what each framework opens itself (FrameworkInstall::loads) and
+// finds its compiler tools (FrameworkInstall::tools). `analysis` ELF `needed`
+// lists are touched while resolving and restored.
+void model_framework_loads(inventory::Analysis& analysis, const loader::Loader& loader,
+                           checks::Stack& stack);
+
+}  // namespace cuvet::validate
