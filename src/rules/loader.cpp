@@ -250,7 +250,8 @@ private:
 
     std::size_t nvidia_cuda_tags() {
         root_.expect_object({"table", "data_version", "description", "sources", "tag_pattern",
-                             "cudnn_flavors", "image_env", "ngc_pytorch"});
+                             "cudnn_flavors", "published", "deleted", "deleted_tag_forms",
+                             "image_env", "ngc_pytorch"});
         JsonNode pattern = root_.at("tag_pattern");
         pattern.expect_object({"pattern", "flavors", "source", "confidence", "note"});
         pattern.at("pattern").string();
@@ -264,6 +265,34 @@ private:
                                provenance(e)};
             if (flavor.cuda_max < flavor.cuda_min) e.at("cuda_max").fail("cuda_max is below cuda_min");
             db_.cudnn_flavors_.push_back(std::move(flavor));
+        }
+        for (const auto& e : root_.at("published").array()) {
+            e.expect_object(
+                {"cuda", "support", "complete", "tags", "source", "confidence", "note"});
+            CudaImageTags row = cuda_image_tags(e);
+            JsonNode support = e.at("support");
+            if (!support.is_null()) {
+                row.support = support.string();
+                if (row.support != "supported" && row.support != "end_of_life") {
+                    support.fail("expected \"supported\", \"end_of_life\" or null");
+                }
+            }
+            row.complete = e.at("complete").boolean();
+            db_.cuda_image_tags_.push_back(std::move(row));
+        }
+        for (const auto& e : root_.at("deleted").array()) {
+            e.expect_object({"cuda", "replacement", "tags", "source", "confidence", "note"});
+            CudaImageTags row = cuda_image_tags(e);
+            row.replacement = e.at("replacement").version().str();
+            db_.deleted_cuda_image_tags_.push_back(std::move(row));
+        }
+        for (const auto& e : root_.at("deleted_tag_forms").array()) {
+            e.expect_object({"form", "source", "confidence", "note"});
+            std::string form = e.at("form").string();
+            if (form != "latest" && form != "without_os") {
+                e.at("form").fail("expected \"latest\" or \"without_os\"");
+            }
+            db_.deleted_cuda_tag_forms_.emplace_back(form, provenance(e));
         }
         for (const auto& e : root_.at("image_env").array()) {
             e.expect_object({"name", "meaning", "source", "confidence", "note"});
@@ -282,7 +311,23 @@ private:
             r.provenance = provenance(e);
             db_.ngc_pytorch_.push_back(std::move(r));
         }
-        return db_.cudnn_flavors_.size() + db_.image_env_.size() + db_.ngc_pytorch_.size() + 1;
+        return db_.cudnn_flavors_.size() + db_.cuda_image_tags_.size() +
+               db_.deleted_cuda_image_tags_.size() + db_.deleted_cuda_tag_forms_.size() +
+               db_.image_env_.size() + db_.ngc_pytorch_.size() + 1;
+    }
+
+    // The fields published and deleted rows share: the release and its tags per OS.
+    CudaImageTags cuda_image_tags(const JsonNode& e) const {
+        CudaImageTags row;
+        row.cuda = e.at("cuda").version().str();
+        for (const auto& [os, flavors] : e.at("tags").members()) {
+            if (os.empty() || os.find('-') != std::string::npos) {
+                flavors.fail("expected an OS name like \"ubuntu22.04\"");
+            }
+            row.tags.emplace_back(os, flavors.string_array());
+        }
+        row.provenance = provenance(e);
+        return row;
     }
 
     Database& db_;

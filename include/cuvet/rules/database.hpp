@@ -134,6 +134,31 @@ struct CudnnFlavor {
     Provenance provenance;
 };
 
+// One CUDA release's nvidia/cuda tags: published (still on Docker Hub) or deleted.
+struct CudaImageTags {
+    std::string cuda;       // as spelled in the tags: "12.4.1", "10.2"
+    std::string support;    // published: "supported", "end_of_life", "" unknown
+    bool complete = false;  // published: every tag of the release is listed
+    std::vector<std::pair<std::string, std::vector<std::string>>> tags;  // os → flavours
+    std::string replacement;  // deleted: the release whose tags to use instead
+    Provenance provenance;
+
+    const std::vector<std::string>* flavors(std::string_view os) const;
+};
+
+enum class CudaTagStatus { published, deleted, not_published, unknown };
+
+// Answer of Database::nvidia_cuda_tag.
+struct CudaTagAnswer {
+    CudaTagStatus status = CudaTagStatus::unknown;
+    std::string cuda;        // "11.4.0"; empty for `latest`
+    std::string flavor;      // "cudnn8-runtime"
+    std::string os;          // "ubuntu20.04"; empty when the tag has no OS suffix
+    std::string support;     // published: "supported", "end_of_life" or ""
+    std::string suggestion;  // deleted / not_published: the nearest live tag, "" when none
+    Provenance provenance;   // the row that decided; empty for unknown
+};
+
 struct ImageEnvFact {
     std::string name;
     std::string meaning;
@@ -221,6 +246,14 @@ public:
     // --- nvidia/cuda images (Dockerfile linter)
     std::vector<const CudnnFlavor*> cudnn_flavors_for(const Version& cuda) const;
     const std::vector<CudnnFlavor>& cudnn_flavors() const { return cudnn_flavors_; }
+    // A tag of nvidia/cuda ("11.4.0-cudnn8-runtime-ubuntu20.04"; "" or "latest" for the
+    // untagged pull): published, deleted by NVIDIA, never published, or unknown (a release
+    // the table does not list completely). See rules/SCHEMA.md.
+    CudaTagAnswer nvidia_cuda_tag(std::string_view tag) const;
+    const std::vector<CudaImageTags>& cuda_image_tags() const { return cuda_image_tags_; }
+    const std::vector<CudaImageTags>& deleted_cuda_image_tags() const {
+        return deleted_cuda_image_tags_;
+    }
     const std::vector<ImageEnvFact>& image_env() const { return image_env_; }
     const std::vector<NgcPytorchRelease>& ngc_pytorch() const { return ngc_pytorch_; }
 
@@ -238,6 +271,10 @@ private:
     std::vector<GpuArch> gpus_;
     std::vector<SonameFact> sonames_;
     std::vector<CudnnFlavor> cudnn_flavors_;
+    std::vector<CudaImageTags> cuda_image_tags_;
+    std::vector<CudaImageTags> deleted_cuda_image_tags_;
+    std::vector<std::pair<std::string, Provenance>>
+        deleted_cuda_tag_forms_;  // "latest", "without_os"
     std::vector<ImageEnvFact> image_env_;
     std::vector<NgcPytorchRelease> ngc_pytorch_;
 };
