@@ -183,3 +183,22 @@ TEST_CASE("NGC PyTorch container contents", "[rules]") {
     CHECK(found->torch->str() == "2.10");
     CHECK_FALSE(found->cudnn);  // not read from the release notes: unknown, not guessed
 }
+
+TEST_CASE("facts issue 11 found wrong stay fixed", "[rules]") {
+    // cuDNN 9.5.x also ships a CUDA 11.0-11.7 build (dynamic linking only).
+    for (const char* version : {"9.5.0", "9.5.1"}) {
+        INFO(version);
+        const auto* release = db().cudnn_release(v(version));
+        REQUIRE(release);
+        bool has_11_0 = false;
+        for (const auto& build : release->builds) {
+            for (const auto& cuda : build.cuda) has_11_0 |= cuda == v("11.0");
+        }
+        CHECK(has_11_0);
+    }
+    // CUDA 11.0 still ships libcusolver.so.10, so the soname pins no single major.
+    const auto* cusolver10 = db().soname("libcusolver.so.10");
+    REQUIRE(cusolver10);
+    CHECK(cusolver10->cuda_majors == std::vector<int>{10, 11});
+    CHECK_FALSE(db().cuda_major_for_soname("libcusolver.so.10"));
+}
