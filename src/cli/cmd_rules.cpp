@@ -41,6 +41,8 @@ int run_rules(const RulesArgs& args) {
         for (const auto& table : db.tables()) {
             out["tables"].push_back({{"name", table.name},
                                      {"data_version", table.data_version},
+                                     {"data_date", table.data_date},
+                                     {"newest", table.newest},
                                      {"origin", table.origin},
                                      {"facts", table.facts},
                                      {"description", table.description}});
@@ -61,6 +63,14 @@ int run_rules(const RulesArgs& args) {
         std::cout << "  " << std::left << std::setw(17) << table.name << " " << std::setw(13)
                   << table.data_version << " " << std::right << std::setw(4) << table.facts << " facts  "
                   << table.origin << "\n";
+    }
+    // How current cuvet is: a release newer than these is judged "unknown", never guessed.
+    std::cout << "\nNewest facts\n";
+    for (const auto& table : db.tables()) {
+        if (table.newest.empty()) continue;
+        std::cout << "  " << table.name << ": newest " << table.newest;
+        if (!table.data_date.empty()) std::cout << " (data " << table.data_date << ")";
+        std::cout << "\n";
     }
     return 0;
 }

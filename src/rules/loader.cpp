@@ -60,6 +60,17 @@ nlohmann::json parse_json(const Database::File& file) {
     }
 }
 
+// "2026.11.23-3" → "2026-11-23": data_version starts with the day the facts were checked.
+std::string data_date(const std::string& data_version) {
+    if (data_version.size() < 10 || data_version[4] != '.' || data_version[7] != '.') return {};
+    for (std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
+        if (data_version[i] < '0' || data_version[i] > '9') return {};
+    }
+    std::string date = data_version.substr(0, 10);
+    date[4] = date[7] = '-';
+    return date;
+}
+
 }  // namespace
 
 class Loader {
@@ -373,6 +384,8 @@ Database Database::from_files(const std::vector<File>& files) {
         info.description = root.at("description").string();
         Loader loader(db, root, name);
         info.facts = loader.load();
+        info.newest = db.newest_entry(name);
+        info.data_date = data_date(info.data_version);
         db.tables_.push_back(std::move(info));
     }
     return db;

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cuvet/rules/database.hpp"
 #include "cuvet/rules/embedded.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
@@ -17,6 +18,24 @@ TEST_CASE("cuvet rules lists every check and fact table", "[cli][rules]") {
                                  "sonames", "nvidia_cuda_tags", "(built-in)"}) {
         INFO(expected);
         CHECK(result.out.find(expected) != std::string::npos);
+    }
+}
+
+TEST_CASE("cuvet rules shows each table's newest entry and data date", "[cli][rules]") {
+    auto db = rules::Database::load();
+    auto result = test::run_cuvet({"rules"});
+    REQUIRE(result.exit_code == 0);
+    for (const auto& table : db.tables()) {
+        if (table.newest.empty()) continue;
+        std::string line = table.name + ": newest " + table.newest + " (data " + table.data_date + ")";
+        INFO(line);
+        CHECK(result.out.find(line) != std::string::npos);
+    }
+    CHECK(result.out.find("cuda_drivers: newest 13.") != std::string::npos);
+    auto json = nlohmann::json::parse(test::run_cuvet({"rules", "--format", "json"}).out);
+    for (const auto& table : json["tables"]) {
+        INFO(table["name"]);
+        CHECK(table["data_date"].get<std::string>().size() == 10);
     }
 }
 

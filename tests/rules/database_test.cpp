@@ -202,3 +202,20 @@ TEST_CASE("facts issue 11 found wrong stay fixed", "[rules]") {
     CHECK(cusolver10->cuda_majors == std::vector<int>{10, 11});
     CHECK_FALSE(db().cuda_major_for_soname("libcusolver.so.10"));
 }
+
+TEST_CASE("each table names its newest entry and the day its facts were checked", "[rules]") {
+    for (const auto& table : db().tables()) {
+        INFO(table.name);
+        CHECK(table.newest == db().newest_entry(table.name));
+        REQUIRE(table.data_date.size() == 10);
+        CHECK(table.data_date.substr(0, 2) == "20");
+        CHECK(table.data_date[4] == '-');
+    }
+    // The newest CUDA release is the greatest one, not the first row.
+    Version newest = v(db().newest_entry("cuda_drivers").c_str());
+    for (const auto& e : db().driver_entries()) CHECK(e.cuda <= newest);
+    CHECK(db().newest_entry("cudnn") == db().cudnn_releases().front().version.str());
+    CHECK(db().newest_entry("gpus").rfind("compute capability ", 0) == 0);
+    CHECK(db().newest_entry("nvidia_cuda_tags").rfind("nvidia/cuda 13.", 0) == 0);
+    CHECK(db().newest_entry("no_such_table").empty());
+}

@@ -179,6 +179,8 @@ struct TableInfo {
     std::string name;          // "cudnn"
     std::string origin;        // "built-in" or the override's path
     std::string data_version;
+    std::string data_date;  // "2026-11-23" from a data_version "2026.11.23-3"; "" otherwise
+    std::string newest;     // the newest entry, "13.4.1" (newest_entry()); "" when none
     std::string description;
     std::size_t facts = 0;
 };
@@ -199,6 +201,10 @@ public:
     static const std::vector<std::string>& table_names();  // "cuda_drivers", "cudnn", …
 
     const std::vector<TableInfo>& tables() const { return tables_; }
+    // The newest entry of a table, so a user sees how current the facts are: the newest
+    // CUDA release (cuda_drivers), cuDNN release, compute capability, CUDA major with a
+    // soname, CUDA release with published nvidia/cuda tags; "" for a table without one.
+    std::string newest_entry(std::string_view table) const;
 
     // --- CUDA toolkit and driver
     // The row with the greatest CUDA <= `cuda` in the same major.minor; nullopt when
