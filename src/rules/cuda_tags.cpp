@@ -186,6 +186,14 @@ CudaTagAnswer Database::nvidia_cuda_tag(std::string_view tag) const {
         answer.suggestion = suggest(row.replacement, answer.flavor, answer.os);
         return answer;
     }
+    // An OS no listed release has (opensuse15: Dockerfiles exist for 13.x, the tag lists
+    // name none) says nothing about what exists.
+    auto known_os = [&](const std::vector<CudaImageTags>& rows) {
+        return std::any_of(rows.begin(), rows.end(), [&](const CudaImageTags& row) {
+            return row.flavors(answer.os) != nullptr;
+        });
+    };
+    if (!known_os(cuda_image_tags_) && !known_os(deleted_cuda_image_tags_)) return answer;
     // A release listed in full (published, or every tag it ever had) never had this tag.
     if ((published && published->complete) || (!published && deleted_release)) {
         answer.status = CudaTagStatus::not_published;
