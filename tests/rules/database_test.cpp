@@ -219,3 +219,22 @@ TEST_CASE("each table names its newest entry and the day its facts were checked"
     CHECK(db().newest_entry("nvidia_cuda_tags").rfind("nvidia/cuda 13.", 0) == 0);
     CHECK(db().newest_entry("no_such_table").empty());
 }
+
+TEST_CASE("CUDA 13.x drivers and the Thor renaming", "[rules]") {
+    REQUIRE(db().min_driver_for(v("13.2.1")));
+    CHECK(db().min_driver_for(v("13.2.1"))->min_driver->str() == "595.58.03");
+    CHECK(db().min_driver_for(v("13.3.0"))->min_driver->str() == "610.43.02");
+    // Listed releases whose minimum nobody read stay unknown rather than borrowing 12.9.1's.
+    auto runfile_only = db().min_driver_for(v("12.9.2"));
+    REQUIRE(runfile_only);
+    CHECK(runfile_only->exact);
+    CHECK_FALSE(runfile_only->min_driver);
+    CHECK_FALSE(db().min_driver_for(v("13.4.1"))->min_driver);
+    // Jetson Thor: sm_101 up to CUDA 12.9, sm_110 from 13.0.
+    REQUIRE(db().gpu("Jetson AGX Thor"));
+    CHECK(db().gpu("Jetson AGX Thor")->compute_capability.str() == "11.0");
+    CHECK(db().gpu("sm_101")->last_cuda->str() == "12.9");
+    CHECK(db().gpu("sm_110")->first_cuda->str() == "13.0");
+    CHECK(db().gpu("V100")->last_cuda->str() == "12.9");
+    CHECK(db().gpu("sm_30")->last_cuda->str() == "10.2");
+}
