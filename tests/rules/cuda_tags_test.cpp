@@ -97,7 +97,8 @@ TEST_CASE("nvidia/cuda: beyond the table stays unknown", "[rules][cuda_tags]") {
     // NVIDIA has Dockerfiles for opensuse15 but lists no such tag: unknown, not absent.
     CHECK(db().nvidia_cuda_tag("13.1.0-runtime-opensuse15").status == CudaTagStatus::unknown);
     // A listed OS that this release lacks is a tag that never existed.
-    CHECK(db().nvidia_cuda_tag("12.4.1-runtime-ubuntu24.04").status == CudaTagStatus::not_published);
+    CHECK(db().nvidia_cuda_tag("12.4.1-runtime-ubuntu24.04").status ==
+          CudaTagStatus::not_published);
     CHECK(db().nvidia_cuda_tag("not-a-tag").status == CudaTagStatus::unknown);
     CHECK(db().nvidia_cuda_tag("12.4.1-").status == CudaTagStatus::unknown);
     CHECK(db().nvidia_cuda_tag("12.4.1").status == CudaTagStatus::unknown);
