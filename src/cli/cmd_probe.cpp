@@ -116,7 +116,7 @@ int run_probe_command(const ProbeCommandArgs& args) {
     options.env_overrides = args.env;
     options.self_test = args.self_test;
     options.keep_rootfs = args.keep_rootfs;
-    const auto opened = image::open_image(args.image.path, args.image.open_options());
+    const auto opened = image::open_image(args.image.path, args.image.open_options(), args.image.access());
     const sandbox::ProbeOutcome outcome = sandbox::run_live_check(*opened, options);
     if (args.format == "json") {
         nlohmann::json out = {{"schema_version", 1},

@@ -21,7 +21,7 @@
 #include "cuvet/report/fail_on.hpp"
 #include "cuvet/report/renderer.hpp"
 #include "cuvet/rules/database.hpp"
-#include "cuvet/validate/validate.hpp"
+#include "cuvet/validate/with_access.hpp"
 #include "cuvet/sandbox/live_check.hpp"
 #include "exit_codes.hpp"
 
@@ -90,7 +90,7 @@ int run_validate(const ValidateArgs& args) {
     }
     bool bar = !args.no_progress && isatty(STDERR_FILENO) != 0;
     if (bar) options.on_progress = progress_bar();
-    auto result = validate::validate(args.image.path, options, db, config);
+    auto result = validate::validate(args.image.path, options, args.image.access(), db, config);
     if (bar) std::cerr << "\r" << std::string(45, ' ') << "\r" << std::flush;
 
     report::ReportContext context;
@@ -105,7 +105,7 @@ int run_validate(const ValidateArgs& args) {
         probe.probe_binary = sandbox::find_probe_binary();
         probe.timeout = std::chrono::seconds(args.probe_timeout);
         probe.env_overrides = args.env;
-        const auto opened = image::open_image(args.image.path, args.image.open_options());
+        const auto opened = image::open_image(args.image.path, args.image.open_options(), args.image.access());
         sandbox::ProbeOutcome outcome = sandbox::run_live_check(*opened, probe);
         for (auto& finding : outcome.findings) result.findings.push_back(std::move(finding));
     }

@@ -4,8 +4,10 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <optional>
 #include <string>
 
+#include "cuvet/image/access.hpp"
 #include "cuvet/image/image.hpp"
 
 namespace cuvet::cli {
@@ -23,9 +25,15 @@ struct ImageArgs {
     std::string platform;
     bool no_verify = false;
     unsigned workers = 0;  // 0: one per core
+    std::string username;  // registries: --username, the password from --password-stdin
+    bool password_stdin = false;
+    bool insecure = false;
 
     void add_to(CLI::App& command);
     image::OpenOptions open_options() const;
+    // Reads the password from stdin on first use only: a command may open its image twice.
+    image::Access access() const;
+    mutable std::optional<std::string> password_read;
 };
 
 void add_files_command(CLI::App& app, Dispatch& dispatch);

@@ -1,15 +1,24 @@
+#include <iostream>
+#include <string>
+
 #include "commands.hpp"
+#include "cuvet/core/error.hpp"
 
 namespace cuvet::cli {
 
 void ImageArgs::add_to(CLI::App& command) {
-    command.add_option("IMAGE", path, "docker-save tarball, OCI layout (dir or tar), or rootfs dir")
+    command.add_option("IMAGE", path,
+                       "docker-save tarball, OCI layout (dir or tar), rootfs dir, docker://HOST/REPO:TAG, "
+                       "docker-daemon:REPO:TAG, containers-storage:REPO:TAG, or REPO:TAG")
         ->required();
     command.add_option("--image", image, "which image of a multi-image archive (repo:tag)");
     command.add_option("--platform", platform, "os/arch[/variant] of a multi-platform index")
         ->default_str("linux/amd64");
     command.add_flag("--no-verify", no_verify, "skip sha256 verification of blobs");
     command.add_option("--workers", workers, "layers read in parallel (default: one per core)");
+    command.add_option("--username", username, "registry user name (with --password-stdin)");
+    command.add_flag("--password-stdin", password_stdin, "read the registry password from standard input");
+    command.add_flag("--insecure", insecure, "allow plain HTTP and unverified TLS to the registry");
 }
 
 image::OpenOptions ImageArgs::open_options() const {
@@ -18,6 +27,23 @@ image::OpenOptions ImageArgs::open_options() const {
     if (!platform.empty()) options.platform = image::Platform::parse(platform);
     options.verify_digests = !no_verify;
     return options;
+}
+
+image::Access ImageArgs::access() const {
+    image::Access access;
+    access.username = username;
+    access.insecure = insecure;
+    if (password_stdin && username.empty()) fail_usage("--password-stdin needs --username");
+    if (!username.empty() && !password_stdin)
+        fail_usage("--username needs --password-stdin (a password on the command line would show in ps)");
+    if (password_stdin && !password_read) {
+        std::string line;
+        std::getline(std::cin, line);
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        password_read = line;
+    }
+    access.password = password_read.value_or("");
+    return access;
 }
 
 }  // namespace cuvet::cli

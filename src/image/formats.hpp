@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "blob_store.hpp"
+#include "cuvet/image/access.hpp"
 #include "cuvet/image/image.hpp"
 
 namespace cuvet::image {
@@ -13,5 +14,8 @@ std::unique_ptr<Image> open_docker_archive(std::unique_ptr<BlobStore> store, con
 std::unique_ptr<Image> open_oci_layout(std::unique_ptr<BlobStore> store, const std::string& path,
                                        const std::string& format, const OpenOptions& options);
 std::unique_ptr<Image> open_rootfs_dir(const std::filesystem::path& root);
+// `reference` without its "docker://" prefix.
+std::unique_ptr<Image> open_registry_image(const std::string& reference, const OpenOptions& options,
+                                           const Access& access);
 
 }  // namespace cuvet::image

@@ -6,13 +6,36 @@
 #include <nlohmann/json.hpp>
 
 #include "cuvet/core/error.hpp"
+#include "daemon.hpp"
 #include "formats.hpp"
+#include "registry_reference.hpp"
 
 namespace cuvet::image {
 
 namespace fs = std::filesystem;
 
 namespace {
+
+constexpr std::string_view registry_prefix = "docker://";
+constexpr std::string_view daemon_prefix = "docker-daemon:";
+constexpr std::string_view storage_prefix = "containers-storage:";
+
+std::unique_ptr<Image> open_from_daemon(const std::string& name, const OpenOptions& options) {
+    std::vector<std::string> tried;
+    if (auto image = open_daemon_image(name, options, &tried)) return image;
+    std::string reasons;
+    for (const auto& reason : tried) reasons += "; " + reason;
+    fail_input("docker-daemon:" + name + ": not found" +
+               (tried.empty() ? " (no Docker or podman API socket here)" : reasons));
+}
+
+// A bare REPO:TAG that names no file: the local daemons first (what a CI job
+// just built), then the registry it names, as docker run would.
+std::unique_ptr<Image> open_by_name(const std::string& name, const OpenOptions& options, const Access& access) {
+    std::vector<std::string> tried;
+    if (auto image = open_daemon_image(name, options, &tried)) return image;
+    return open_registry_image(name, options, access);
+}
 
 std::string read_head(const fs::path& path, std::size_t length) {
     std::ifstream in(path, std::ios::binary);
@@ -44,9 +67,24 @@ std::unique_ptr<Image> open_store(std::unique_ptr<BlobStore> store, const std::s
 }  // namespace
 
 std::unique_ptr<Image> open_image(const fs::path& path, const OpenOptions& options) {
+    return open_image(path, options, Access{});
+}
+
+std::unique_ptr<Image> open_image(const fs::path& path, const OpenOptions& options, const Access& access) {
+    const std::string text = path.string();
+    if (text.rfind(registry_prefix, 0) == 0)
+        return open_registry_image(text.substr(registry_prefix.size()), options, access);
+    if (text.rfind(daemon_prefix, 0) == 0) return open_from_daemon(text.substr(daemon_prefix.size()), options);
+    if (text.rfind(storage_prefix, 0) == 0) return open_containers_storage(text.substr(storage_prefix.size()), options);
     std::error_code error;
     auto status = fs::status(path, error);
-    if (error || !fs::exists(status)) fail_io(path.string() + ": no such file or directory");
+    if (error || !fs::exists(status)) {
+        // Only a name with a tag or digest is taken for a reference: a
+        // mistyped file name must stay a "no such file" error.
+        if (text.find_first_of(":@") != std::string::npos && looks_like_reference(text))
+            return open_by_name(text, options, access);
+        fail_io(path.string() + ": no such file or directory");
+    }
     if (fs::is_directory(status)) {
         auto layered = open_store(open_dir_store(path), path.string(), false, options);
         return layered ? std::move(layered) : open_rootfs_dir(path);

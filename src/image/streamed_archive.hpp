@@ -1,0 +1,18 @@
+#pragma once
+// A `docker save`-style tar read once, front to back, from a stream (the
+// Docker Engine API's export, skopeo's stdout): layers are recognised by the
+// digest in their member name and read as they pass, so nothing is written
+// to disk. The config (and so the diff_ids) must be known beforehand.
+#include <functional>
+#include <memory>
+
+#include "byte_source.hpp"
+#include "cuvet/image/image.hpp"
+
+namespace cuvet::image {
+
+// `open_export` starts a fresh export for each scan().
+std::unique_ptr<Image> open_streamed_archive(
+    ImageInfo info, std::function<std::unique_ptr<ByteSource>()> open_export, bool verify_digests);
+
+}  // namespace cuvet::image
