@@ -1,0 +1,135 @@
+// What a network and a registry do wrong: a connection cut mid-layer, the
+// registry dying mid-layer, a truncated or altered blob in its storage, 429s.
+// Each ends in a successful retry or one clear error (exit 3) — never in a
+// verdict from bytes that were not the image's.
+#include <atomic>
+
+#include "image/registry_fixtures.hpp"
+
+using namespace cuvet::test;
+
+namespace {
+
+// A 6 MB uncompressed layer (so a cut lands mid-layer and a flipped byte is
+// seen by the digest, not the inflater) under a small second one.
+ImageSpec big_layer_spec() {
+    ImageSpec spec =
+        layered_spec({{dir("data/"), file("data/blob.bin", pseudo_random_bytes(6u << 20, 7))},
+                      {file("etc/hostname", "box\n")}},
+                     Compression::none);
+    return spec;
+}
+
+std::string big_layer_digest() { return encode_image(big_layer_spec()).layers[0].digest; }
+
+bool is_blob_request(const HttpRequestHead& request, const std::string& digest) {
+    return request.method == "GET" && request.target.find("/blobs/" + digest) != std::string::npos;
+}
+
+struct Pushed {
+    RegistryServer registry;
+    TempDir tmp;
+    std::filesystem::path layout;
+    std::string expected;  // `cuvet files` of the layout
+    Pushed() {
+        layout = push_image(registry, tmp, big_layer_spec(), "cuvet/test:big");
+        expected = run_cuvet({"files", layout.string()}).out;
+    }
+    std::string url_through(const HttpTestServer& proxy) const {
+        return "docker://127.0.0.1:" + std::to_string(proxy.port()) + "/cuvet/test:big";
+    }
+};
+
+}  // namespace
+
+TEST_CASE("a connection cut mid-layer is resumed and the image read whole",
+          "[image][registry][fault]") {
+    REQUIRE_REGISTRY_TOOLS();
+    Pushed pushed;
+    const std::string digest = big_layer_digest();
+    std::atomic<int> cuts{0};
+    HttpTestServer proxy(
+        [&](const HttpRequestHead& request) {
+            HttpAction action;
+            if (is_blob_request(request, digest) && cuts++ == 0) action.cut_after = 2u << 20;
+            return action;
+        },
+        pushed.registry.port());
+    auto result = run_cuvet({"files", "--insecure", pushed.url_through(proxy)});
+    INFO("cuvet: " << result.err);
+    CHECK(result.exit_code == 0);
+    CHECK(cuts >= 2);
+    CHECK(result.out == pushed.expected);
+}
+
+TEST_CASE("the registry dying mid-layer is one clear error", "[image][registry][fault]") {
+    REQUIRE_REGISTRY_TOOLS();
+    Pushed pushed;
+    const std::string digest = big_layer_digest();
+    HttpTestServer proxy(
+        [&](const HttpRequestHead& request) {
+            HttpAction action;
+            if (is_blob_request(request, digest)) {
+                action.cut_after = 2u << 20;
+                action.before_cut = [&] { pushed.registry.kill(); };
+            }
+            return action;
+        },
+        pushed.registry.port());
+    auto result = run_cuvet({"validate", "--insecure", pushed.url_through(proxy)});
+    require_bad_input(result, "cuvet/test:big");
+    CHECK(result.err.find(digest) != std::string::npos);
+}
+
+TEST_CASE("a truncated blob in the registry is refused", "[image][registry][fault]") {
+    REQUIRE_REGISTRY_TOOLS();
+    Pushed pushed;
+    const std::string digest = big_layer_digest();
+    std::filesystem::resize_file(pushed.registry.blob_data(digest), 3u << 20);
+    auto result = run_cuvet({"files", "--insecure", pushed.registry.url("cuvet/test:big")});
+    require_bad_input(result, digest);
+}
+
+TEST_CASE("a blob whose bytes do not match its digest is refused", "[image][registry][fault]") {
+    REQUIRE_REGISTRY_TOOLS();
+    Pushed pushed;
+    const std::string digest = big_layer_digest();
+    auto data = pushed.registry.blob_data(digest);
+    std::string bytes = read_file(data);
+    bytes[bytes.size() / 2] ^= 0x01;  // inside blob.bin's data: the tar stays valid
+    write_file(data, bytes);
+    auto result = run_cuvet({"validate", "--insecure", pushed.registry.url("cuvet/test:big")});
+    require_bad_input(result, "digest mismatch");
+    CHECK(result.err.find(digest) != std::string::npos);
+}
+
+TEST_CASE("429 is retried with backoff; a registry that never relents is one clear error",
+          "[image][registry][fault]") {
+    REQUIRE_REGISTRY_TOOLS();
+    Pushed pushed;
+    const std::string digest = big_layer_digest();
+    std::atomic<int> refused{0};
+    std::atomic<int> limit{2};
+    HttpTestServer proxy(
+        [&](const HttpRequestHead& request) {
+            HttpAction action;
+            if (is_blob_request(request, digest) && refused < limit) {
+                ++refused;
+                action.response = http_response(
+                    429, R"({"errors":[{"code":"TOOMANYREQUESTS","message":"slow down"}]})");
+            }
+            return action;
+        },
+        pushed.registry.port());
+    auto retried = run_cuvet({"files", "--insecure", pushed.url_through(proxy)});
+    INFO("cuvet: " << retried.err);
+    CHECK(retried.exit_code == 0);
+    CHECK(refused == 2);
+    CHECK(retried.out == pushed.expected);
+
+    refused = 0;
+    limit = 1000;
+    auto gave_up = run_cuvet({"files", "--insecure", pushed.url_through(proxy)});
+    require_bad_input(gave_up, "HTTP 429");
+    CHECK(gave_up.err.find(digest) != std::string::npos);
+}
