@@ -10,7 +10,8 @@
 # in 3 layers of similar size plus one for include/ and bin/.
 #
 # Environment: CUDA_HOME (default /usr/local/cuda), CUVET_BENCH_DIR, REPEAT
-# (timed runs of each command, best kept; default 1).
+# (timed runs of each command, best kept; default 1), BUILD_ONLY=1 (build the
+# image, print its path, time nothing).
 set -euo pipefail
 
 cuvet=${1:-$(dirname "$0")/../build/cuvet}
@@ -81,6 +82,7 @@ build_image() {
 }
 
 [ -f "$image/index.json" ] && [ "$(cat "$cache/source" 2>/dev/null)" = "$cuda" ] || build_image
+[ "${BUILD_ONLY:-0}" = 1 ] && { echo "$image"; exit 0; }  # bench/registry_image.sh reuses the image
 
 mapfile -t blobs < <("$cuvet" image --format json "$image" | grep -o '"blob": *"[^"]*"' | cut -d'"' -f4)
 [ "${#blobs[@]}" -gt 0 ] || { echo "scan_image: cuvet cannot read $image (delete it to rebuild)" >&2; exit 1; }
