@@ -18,7 +18,10 @@ endif()
 pkg_check_modules(LIBARCHIVE REQUIRED libarchive)
 pkg_check_modules(ISAL REQUIRED libisal)
 pkg_check_modules(ZSTD REQUIRED libzstd)
-find_package(CURL REQUIRED)  # registries and the Docker Engine API (libcurl4-openssl-dev)
+# Registries and the Docker Engine API use libcurl, loaded with dlopen at the
+# first request (src/image/curl_library.cpp): only its headers (in the default
+# include path) are needed to build.
+find_path(CURL_INCLUDE_DIR curl/curl.h REQUIRED)
 
 find_path(LIEF_INCLUDE_DIR LIEF/LIEF.hpp REQUIRED)
 if(CUVET_STATIC)
@@ -38,7 +41,7 @@ add_library(cuvet::deps ALIAS cuvet_deps)
 target_include_directories(cuvet_deps SYSTEM INTERFACE ${LIEF_INCLUDE_DIR} ${LIBARCHIVE_INCLUDE_DIRS}
                            ${ISAL_INCLUDE_DIRS} ${ZSTD_INCLUDE_DIRS})
 target_link_libraries(cuvet_deps INTERFACE ${LIEF_LIBRARY} ${ARCHIVE_LIBRARY} ${ISAL_LIBRARY}
-                      ${ZSTD_LIBRARY} OpenSSL::Crypto CURL::libcurl nlohmann_json::nlohmann_json Threads::Threads)
+                      ${ZSTD_LIBRARY} OpenSSL::Crypto nlohmann_json::nlohmann_json Threads::Threads ${CMAKE_DL_LIBS})
 if(CUVET_STATIC)
   find_library(YAML_CPP_LIBRARY NAMES libyaml-cpp.a REQUIRED)
   target_link_libraries(cuvet_deps INTERFACE ${YAML_CPP_LIBRARY})

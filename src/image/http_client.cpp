@@ -1,12 +1,10 @@
 #include "http_client.hpp"
 
-#include <curl/curl.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cstring>
-#include <mutex>
 
+#include "curl_library.hpp"
 #include "cuvet/core/error.hpp"
 
 namespace cuvet::image {
@@ -15,11 +13,6 @@ namespace {
 // Bytes waiting for read() before curl is paused: caps memory per transfer
 // however far the network runs ahead of the inflater.
 constexpr std::size_t max_pending = 4u << 20;
-
-void global_init() {
-    static std::once_flag once;
-    std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
 
 std::string trim(std::string text) {
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
@@ -37,6 +30,7 @@ bool is_tls_error(CURLcode code) {
 }  // namespace
 
 struct HttpResponse::Transfer {
+    const CurlLibrary* lib = nullptr;
     CURL* easy = nullptr;
     CURLM* multi = nullptr;
     curl_slist* header_list = nullptr;
@@ -56,10 +50,11 @@ struct HttpResponse::Transfer {
     CURLcode result = CURLE_OK;
 
     ~Transfer() {
-        if (multi && easy) curl_multi_remove_handle(multi, easy);
-        if (easy) curl_easy_cleanup(easy);
-        if (multi) curl_multi_cleanup(multi);
-        if (header_list) curl_slist_free_all(header_list);
+        if (!lib) return;
+        if (multi && easy) lib->multi_remove_handle(multi, easy);
+        if (easy) lib->easy_cleanup(easy);
+        if (multi) lib->multi_cleanup(multi);
+        if (header_list) lib->slist_free_all(header_list);
     }
 
     static std::size_t on_header(char* data, std::size_t size, std::size_t count, void* opaque) {
@@ -104,67 +99,69 @@ struct HttpResponse::Transfer {
 };
 
 HttpResponse::HttpResponse(const HttpRequest& request) : transfer_(std::make_unique<Transfer>()) {
-    global_init();
     auto& t = *transfer_;
-    t.easy = curl_easy_init();
-    t.multi = curl_multi_init();
+    t.lib = &curl_library(request.url);
+    const CurlLibrary* lib = t.lib;
+    t.easy = lib->easy_init();
+    t.multi = lib->multi_init();
     if (!t.easy || !t.multi) fail_io("libcurl: cannot create a transfer");
     t.follow = request.follow_redirects;
     CURL* easy = t.easy;
-    curl_easy_setopt(easy, CURLOPT_URL, request.url.c_str());
-    curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, t.error_buffer);
-    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, request.follow_redirects ? 1L : 0L);
-    curl_easy_setopt(easy, CURLOPT_MAXREDIRS, 10L);
-    curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT, 30L);
+    lib->easy_setopt(easy, CURLOPT_URL, request.url.c_str());
+    lib->easy_setopt(easy, CURLOPT_ERRORBUFFER, t.error_buffer);
+    lib->easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    lib->easy_setopt(easy, CURLOPT_FOLLOWLOCATION, request.follow_redirects ? 1L : 0L);
+    lib->easy_setopt(easy, CURLOPT_MAXREDIRS, 10L);
+    lib->easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+    lib->easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    lib->easy_setopt(easy, CURLOPT_CONNECTTIMEOUT, 30L);
     // A stalled connection (no byte for a minute) is a failure, not a hang.
-    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, 60L);
-    curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, 256L * 1024);
-    curl_easy_setopt(easy, CURLOPT_USERAGENT, "cuvet/" CUVET_VERSION);
-    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, &Transfer::on_header);
-    curl_easy_setopt(easy, CURLOPT_HEADERDATA, &t);
-    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &Transfer::on_body);
-    curl_easy_setopt(easy, CURLOPT_WRITEDATA, &t);
+    lib->easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    lib->easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, 60L);
+    lib->easy_setopt(easy, CURLOPT_BUFFERSIZE, 256L * 1024);
+    lib->easy_setopt(easy, CURLOPT_USERAGENT, "cuvet/" CUVET_VERSION);
+    lib->easy_setopt(easy, CURLOPT_HEADERFUNCTION, &Transfer::on_header);
+    lib->easy_setopt(easy, CURLOPT_HEADERDATA, &t);
+    lib->easy_setopt(easy, CURLOPT_WRITEFUNCTION, &Transfer::on_body);
+    lib->easy_setopt(easy, CURLOPT_WRITEDATA, &t);
     if (!request.unix_socket.empty())
-        curl_easy_setopt(easy, CURLOPT_UNIX_SOCKET_PATH, request.unix_socket.c_str());
+        lib->easy_setopt(easy, CURLOPT_UNIX_SOCKET_PATH, request.unix_socket.c_str());
     if (!request.tls.verify) {
-        curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 0L);
-        curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 0L);
+        lib->easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 0L);
+        lib->easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 0L);
     } else if (!request.tls.ca_file.empty()) {
-        curl_easy_setopt(easy, CURLOPT_CAINFO, request.tls.ca_file.c_str());
+        lib->easy_setopt(easy, CURLOPT_CAINFO, request.tls.ca_file.c_str());
     }
     std::string range;
     if (request.range_from > 0) {
         range = std::to_string(request.range_from) + "-";
-        curl_easy_setopt(easy, CURLOPT_RANGE, range.c_str());
+        lib->easy_setopt(easy, CURLOPT_RANGE, range.c_str());
     }
     for (const auto& header : request.headers)
-        t.header_list = curl_slist_append(t.header_list, header.c_str());
-    if (t.header_list) curl_easy_setopt(easy, CURLOPT_HTTPHEADER, t.header_list);
-    curl_multi_add_handle(t.multi, easy);
+        t.header_list = lib->slist_append(t.header_list, header.c_str());
+    if (t.header_list) lib->easy_setopt(easy, CURLOPT_HTTPHEADER, t.header_list);
+    lib->multi_add_handle(t.multi, easy);
 }
 
 HttpResponse::~HttpResponse() = default;
 
 bool HttpResponse::pump() {
     auto& t = *transfer_;
+    const CurlLibrary* lib = t.lib;
     if (t.finished) return false;
     int running = 0;
-    if (curl_multi_perform(t.multi, &running) != CURLM_OK) {
+    if (lib->multi_perform(t.multi, &running) != CURLM_OK) {
         t.finished = true;
         error_ = "libcurl multi interface failed";
         return false;
     }
     int queued = 0;
-    while (CURLMsg* message = curl_multi_info_read(t.multi, &queued)) {
+    while (CURLMsg* message = lib->multi_info_read(t.multi, &queued)) {
         if (message->msg != CURLMSG_DONE) continue;
         t.finished = true;
         t.result = message->data.result;
         if (t.result != CURLE_OK) {
-            error_ = t.error_buffer[0] ? t.error_buffer : curl_easy_strerror(t.result);
+            error_ = t.error_buffer[0] ? t.error_buffer : lib->easy_strerror(t.result);
             tls_failed_ = is_tls_error(t.result);
         }
     }
@@ -173,8 +170,9 @@ bool HttpResponse::pump() {
 
 long HttpResponse::status() {
     auto& t = *transfer_;
+    const CurlLibrary* lib = t.lib;
     while (!t.headers_done && pump())
-        if (!t.headers_done) curl_multi_poll(t.multi, nullptr, 0, 1000, nullptr);
+        if (!t.headers_done) lib->multi_poll(t.multi, nullptr, 0, 1000, nullptr);
     return t.headers_done ? t.status : 0;
 }
 
@@ -192,17 +190,18 @@ std::optional<std::string> HttpResponse::header(const std::string& lower_name) {
 
 std::size_t HttpResponse::read(char* buffer, std::size_t capacity) {
     auto& t = *transfer_;
+    const CurlLibrary* lib = t.lib;
     while (t.pending_pos == t.pending.size()) {
         if (t.paused) {
             t.paused = false;
-            curl_easy_pause(t.easy, CURLPAUSE_CONT);
+            lib->easy_pause(t.easy, CURLPAUSE_CONT);
             continue;
         }
         if (!pump()) {
             if (t.pending_pos == t.pending.size()) return 0;
             break;
         }
-        if (t.pending_pos == t.pending.size()) curl_multi_poll(t.multi, nullptr, 0, 1000, nullptr);
+        if (t.pending_pos == t.pending.size()) lib->multi_poll(t.multi, nullptr, 0, 1000, nullptr);
     }
     std::size_t n = std::min(capacity, t.pending.size() - t.pending_pos);
     std::memcpy(buffer, t.pending.data() + t.pending_pos, n);
