@@ -9,7 +9,10 @@
 using namespace cuvet::test;
 
 TEST_CASE("docker-daemon: through podman's API socket equals the OCI layout", "[image][daemon]") {
-    if (!PodmanService::available()) SKIP("podman or skopeo is not installed");
+    if (!PodmanService::available()) {
+        WARN("skipped: podman or skopeo is not installed");
+        return;
+    }
     PodmanService podman;
     TempDir tmp;
     oci_layout({oci_image(two_layer_spec(), "t")}).write_dir(tmp / "oci");
@@ -48,10 +51,16 @@ TEST_CASE("docker-daemon: through podman's API socket equals the OCI layout", "[
 }
 
 TEST_CASE("validate from the daemon gives the findings of the tar", "[image][daemon]") {
-    if (!PodmanService::available()) SKIP("podman or skopeo is not installed");
+    if (!PodmanService::available()) {
+        WARN("skipped: podman or skopeo is not installed");
+        return;
+    }
     const std::filesystem::path sample =
         std::filesystem::path(CUVET_BUILD_DIR) / "testdata/sample-image.tar";
-    if (!std::filesystem::exists(sample)) SKIP("the sample image is not built");
+    if (!std::filesystem::exists(sample)) {
+        WARN("skipped: the sample image is not built");
+        return;
+    }
     PodmanService podman;
     auto loaded = podman.load("docker-archive:" + sample.string(), "localhost/cuvet/sample:1");
     INFO("skopeo: " << loaded.err);

@@ -5,10 +5,13 @@
 
 namespace cuvet::test {
 
-#define REQUIRE_REGISTRY_TOOLS()                                                   \
-    do {                                                                           \
-        if (!RegistryServer::available())                                          \
-            SKIP("docker-registry, skopeo, openssl or htpasswd is not installed"); \
+// Catch2 2 has no SKIP: a test without its tools warns and passes, as the umoci tests do.
+#define REQUIRE_REGISTRY_TOOLS()                                                            \
+    do {                                                                                    \
+        if (!RegistryServer::available()) {                                                 \
+            WARN("skipped: docker-registry, skopeo, openssl or htpasswd is not installed"); \
+            return;                                                                         \
+        }                                                                                   \
     } while (0)
 
 // Writes `spec` as an OCI layout under tmp/name (ref "t") and pushes it to

@@ -134,7 +134,10 @@ TEST_CASE("validate from a registry gives the findings of the same image's tar",
     REQUIRE_REGISTRY_TOOLS();
     const std::filesystem::path sample =
         std::filesystem::path(CUVET_BUILD_DIR) / "testdata/sample-image.tar";
-    if (!std::filesystem::exists(sample)) SKIP("the sample image is not built");
+    if (!std::filesystem::exists(sample)) {
+        WARN("skipped: the sample image is not built");
+        return;
+    }
     RegistryServer registry;
     auto pushed = registry.push("docker-archive:" + sample.string(), "cuvet/sample:1");
     INFO("skopeo: " << pushed.err);
