@@ -63,6 +63,8 @@ same=$(python3 -c 'import json, sys; a, b = (json.load(open(f)).get("findings") 
 cat "$image"/blobs/sha256/* >/dev/null  # page cache warm for both alike
 disk=$(best_time "$cuvet" validate --no-progress "$image")
 registry=$(best_time "$cuvet" validate --no-progress --insecure "$ref")
+awk -v p="$image" -v c="$(du -cb "$image"/blobs/sha256/* | tail -1 | cut -f1)" -v cores="$(nproc)" \
+    'BEGIN { printf "image: %s, %.0f MB of blobs; %d cores\n", p, c / 1e6, cores }'
 printf '%-48s %8s %8s\n' "command" "wall s" "cpu s"
 printf '%-48s %8s %8s\n' "cuvet validate OCI layout (disk)" ${disk}
 printf '%-48s %8s %8s\n' "cuvet validate $ref" ${registry}
