@@ -277,3 +277,35 @@ TEST_CASE("every lint message stays short", "[lint]") {
         CHECK(words(f.message) <= 45);
     }
 }
+
+TEST_CASE("CUVL01 fixes name only builds that exist", "[lint][CUVL01]") {
+    // torch 2.1 was never built for CUDA 11.6, torch 2.8 never for CUDA 13.0.
+    auto found = lint_ids("FROM nvidia/cuda:11.6.2-cudnn8-runtime-ubuntu20.04\n"
+                          "RUN pip install torch==2.1.0 --index-url https://download.pytorch.org/whl/cu121\n",
+                          "CUVL01");
+    REQUIRE(found.size() == 1);
+    CHECK_THAT(found[0].fix, !Catch::Contains("torch==2.1.0 (cu116"));
+    found = lint_ids("FROM nvidia/cuda:13.0.1-runtime-ubuntu24.04\n"
+                     "RUN pip install torch==2.8.0 --index-url https://download.pytorch.org/whl/cu128\n",
+                     "CUVL01");
+    REQUIRE(found.size() == 1);
+    CHECK_THAT(found[0].fix, !Catch::Contains("torch==2.8.0 (cu130"));
+    // A +cu118 local version is the cu118 build, whatever PyPI's default is.
+    found = lint_ids("FROM nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04\n"
+                     "ARG TORCH=2.1.2\nARG CU=cu118\n"
+                     "RUN pip install torch==${TORCH}+${CU} --extra-index-url https://download.pytorch.org/whl/${CU}\n",
+                     "CUVL01");
+    REQUIRE(found.size() == 1);
+    CHECK_THAT(found[0].message, Catch::Contains("CUDA 11.8") && !Catch::Contains("12.1 build"));
+}
+
+TEST_CASE("CUVL01 torch extensions compiled against another CUDA major", "[lint][CUVL01]") {
+    auto found = lint_ids("FROM nvidia/cuda:12.2.2-devel-ubuntu22.04\n"
+                          "RUN pip install torch==1.13.0\n"
+                          "ENV TORCH_CUDA_ARCH_LIST=\"8.0\"\n"
+                          "RUN pip install -e .\n",
+                          "CUVL01");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].severity == report::Severity::error);
+    CHECK_THAT(found[0].message, Catch::Contains("mismatches the version that was used to compile PyTorch"));
+}
