@@ -309,3 +309,20 @@ TEST_CASE("CUVL01 torch extensions compiled against another CUDA major", "[lint]
     CHECK(found[0].severity == report::Severity::error);
     CHECK_THAT(found[0].message, Catch::Contains("mismatches the version that was used to compile PyTorch"));
 }
+
+TEST_CASE("CUVL09 deleted, untagged and misnamed nvidia/cuda bases", "[lint][CUVL09]") {
+    auto found = lint_ids("FROM nvidia/cuda:11.4.0-cudnn8-runtime-ubuntu20.04\n", "CUVL09");
+    REQUIRE(found.size() == 1);
+    CHECK_THAT(found[0].message, Catch::Contains("manifest unknown"));
+    CHECK_THAT(found[0].fix, Catch::Contains("11.4.3"));
+    found = lint_ids("ARG CUDA=10.1\nFROM nvidia/cuda:${CUDA}-cudnn7-devel-ubuntu18.04\n", "CUVL09");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].locations.at(0).line == 2);
+    CHECK(lint_ids("FROM nvidia/cuda\n", "CUVL09").size() == 1);
+    CHECK(lint_ids("FROM nvidia/cuda:11.2.2-cudnn8-devel\n", "CUVL09").size() == 1);  // no OS suffix
+    found = lint_ids("FROM nvidia/11.8.0-runtime-ubuntu22.04\n", "CUVL09");
+    REQUIRE(found.size() == 1);
+    CHECK_THAT(found[0].fix, Catch::Contains("nvidia/cuda:11.8.0-runtime-ubuntu22.04"));
+    CHECK(lint_ids("FROM nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04\n", "CUVL09").empty());
+    CHECK(lint_ids("FROM nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04\n", "CUVL09").empty());
+}

@@ -28,6 +28,42 @@ std::optional<report::Finding> missing_repository(const dockerfile::Facts& facts
     return f;
 }
 
+void flavour_findings(const dockerfile::Facts& facts, const dockerfile::StageFacts& stage, const rules::Database& db,
+                      std::vector<report::Finding>& out);
+
+std::string suggestion_fix(const rules::CudaTagAnswer& answer) {
+    return answer.suggestion.empty() ? "Use a published CUDA release (see hub.docker.com/r/nvidia/cuda/tags)."
+                                     : "Use nvidia/cuda:" + answer.suggestion + ", the nearest published tag.";
+}
+
+report::Finding deleted_tag(const dockerfile::Facts& facts, const dockerfile::StageFacts& stage,
+                            const rules::CudaTagAnswer& answer) {
+    const int line = facts.build.stages.at(stage.stage).from_line;
+    auto f = lint::finding(facts, "CUVL09", line, line);
+    f.severity = report::Severity::error;
+    const std::string& tag = stage.base.image.tag;
+    f.message = tag == "latest" || tag.empty()
+                    ? stage.base.reference + " has no tag, and nvidia/cuda publishes no 'latest': the pull fails "
+                      "with 'manifest unknown'."
+                    : stage.base.reference + " was deleted: NVIDIA removes end-of-life nvidia/cuda tags, so the "
+                      "pull fails with 'manifest unknown'.";
+    f.evidence.push_back("rules: nvidia_cuda_tags (" + answer.provenance.source.url + ")");
+    f.fix = suggestion_fix(answer);
+    return f;
+}
+
+report::Finding unpublished_tag(const dockerfile::Facts& facts, const dockerfile::StageFacts& stage,
+                                const rules::CudaTagAnswer& answer) {
+    const int line = facts.build.stages.at(stage.stage).from_line;
+    auto f = lint::finding(facts, "CUVL09", line, line);
+    f.severity = report::Severity::error;
+    f.message = stage.base.reference + " was never published (no such flavour or OS for CUDA " + answer.cuda +
+                "): the pull fails with 'manifest unknown'.";
+    f.evidence.push_back("rules: nvidia_cuda_tags (" + answer.provenance.source.url + ")");
+    f.fix = suggestion_fix(answer);
+    return f;
+}
+
 std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
     std::vector<report::Finding> out;
     for (const auto& stage : facts.stages) {
@@ -37,9 +73,29 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
             continue;
         }
         const auto& base = stage.base;
-        if (base.kind != dockerfile::BaseKind::nvidia_cuda || base.cuda.empty()) continue;
+        if (base.kind != dockerfile::BaseKind::nvidia_cuda) continue;
+        const auto answer = base.image.tag.empty() ? rules::CudaTagAnswer{} : db.nvidia_cuda_tag(base.image.tag);
+        if (answer.status == rules::CudaTagStatus::deleted) {
+            out.push_back(deleted_tag(facts, stage, answer));
+            continue;
+        }
+        const std::size_t before = out.size();
+        flavour_findings(facts, stage, db, out);
+        if (out.size() == before && answer.status == rules::CudaTagStatus::not_published) {
+            out.push_back(unpublished_tag(facts, stage, answer));
+        }
+    }
+    return out;
+}
+
+// nvidia/cuda:<tag> spellings: the flavour and its cuDNN prefix per CUDA release.
+void flavour_findings(const dockerfile::Facts& facts, const dockerfile::StageFacts& stage, const rules::Database& db,
+                      std::vector<report::Finding>& out) {
+    {
+        const auto& base = stage.base;
+        if (base.cuda.empty()) return;
         auto cuda = rules::Version::parse(base.cuda);
-        if (!cuda) continue;
+        if (!cuda) return;
         const int line = facts.build.stages.at(stage.stage).from_line;
         auto f = lint::finding(facts, "CUVL09", line, line);
         f.severity = report::Severity::error;
@@ -49,19 +105,19 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
                         "(base, runtime, devel), so the tag does not exist and the pull fails.";
             f.fix = "Use <cuda>-[cudnn-]runtime-<os> or <cuda>-[cudnn-]devel-<os>.";
             out.push_back(std::move(f));
-            continue;
+            return;
         }
-        if (base.cudnn_token.empty()) continue;
+        if (base.cudnn_token.empty()) return;
         if (base.flavor == "base") {
             f.message = base.reference +
                         ": cuDNN flavours exist only for runtime and devel images; "
                         "the tag does not exist and the pull fails.";
             f.fix = "Use the " + base.cudnn_token + "-runtime flavour.";
             out.push_back(std::move(f));
-            continue;
+            return;
         }
         auto flavors = db.cudnn_flavors_for(*cuda);
-        if (flavors.empty()) continue;  // a CUDA release the table does not cover: unknown
+        if (flavors.empty()) return;  // a CUDA release the table does not cover: unknown
         std::string spelled;
         bool found = false;
         for (const auto* flavor : flavors) {
@@ -69,7 +125,7 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
             spelled += (spelled.empty() ? "" : " or ") + std::string("'") + flavor->flavor_prefix +
                        "' (cuDNN " + std::to_string(flavor->cudnn_major) + ")";
         }
-        if (found) continue;
+        if (found) return;
         f.message = base.reference + ": nvidia/cuda publishes no '" + base.cudnn_token +
                     "' flavour for CUDA " + cuda->str() +
                     "; for that release the cuDNN flavour is "
@@ -82,7 +138,6 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
                 ", or a CUDA release that shipped " + base.cudnn_token + ".";
         out.push_back(std::move(f));
     }
-    return out;
 }
 
 CheckInfo info() {
