@@ -31,6 +31,10 @@ bool all_digits(std::string_view text) {
 }  // namespace
 
 bool FrameworkBuild::matches(const Version& framework_version) const {
+    if (version && until) {
+        return *version <= framework_version &&
+               (framework_version <= *until || until->covers(framework_version));
+    }
     return !version || version->covers(framework_version) || *version == framework_version;
 }
 

@@ -8,6 +8,7 @@
 #include "cuvet/rules/database.hpp"
 #include "cuvet/rules/embedded.hpp"
 #include "json_node.hpp"
+#include "table_loaders.hpp"
 
 namespace cuvet::rules {
 
@@ -86,6 +87,9 @@ public:
         if (table_ == "frameworks") return frameworks();
         if (table_ == "gpus") return gpus();
         if (table_ == "sonames") return sonames();
+        detail::ProvenanceReader reader = [this](const JsonNode& fact) { return provenance(fact); };
+        if (table_ == "python_packages") return detail::load_python_packages(root_, reader, db_.python_packages_);
+        if (table_ == "ngc_containers") return detail::load_ngc_containers(root_, reader, db_.ngc_containers_);
         return nvidia_cuda_tags();
     }
 
@@ -173,44 +177,9 @@ private:
     }
 
     std::size_t frameworks() {
-        root_.expect_object({"table", "data_version", "description", "sources", "builds",
-                             "cudnn_load_rules"});
-        static const std::vector<std::string> known = {"pytorch", "tensorflow", "onnxruntime", "jax",
-                                                       "tensorrt"};
-        for (const auto& b : root_.at("builds").array()) {
-            b.expect_object({"framework", "version", "variant", "cuda", "cudnn", "cudnn_major",
-                             "default", "sonames", "source", "confidence", "note"});
-            FrameworkBuild fb;
-            fb.framework = b.at("framework").string();
-            if (std::find(known.begin(), known.end(), fb.framework) == known.end()) {
-                b.at("framework").fail("unknown framework '" + fb.framework + "'");
-            }
-            fb.version = b.at("version").nullable_version();
-            JsonNode variant = b.at("variant");
-            if (!variant.is_null()) fb.variant = variant.string();
-            fb.cuda = b.at("cuda").nullable_version();
-            fb.cudnn = b.at("cudnn").nullable_version();
-            JsonNode major = b.at("cudnn_major");
-            if (!major.is_null()) fb.cudnn_major = major.integer();
-            if (fb.cudnn && fb.cudnn_major && fb.cudnn->major() != *fb.cudnn_major) {
-                major.fail("cudnn_major " + std::to_string(*fb.cudnn_major) + " contradicts cudnn " +
-                           fb.cudnn->str());
-            }
-            fb.is_default = b.at("default").boolean();
-            if (auto sonames = b.get("sonames")) fb.sonames = sonames->string_array();
-            fb.provenance = provenance(b);
-            db_.frameworks_.push_back(std::move(fb));
-        }
-        for (const auto& r : root_.at("cudnn_load_rules").array()) {
-            r.expect_object({"framework", "rule", "message", "source", "confidence", "note"});
-            CudnnLoadRule rule{r.at("framework").string(), r.at("rule").string(),
-                               r.at("message").string(), provenance(r)};
-            if (rule.rule != "same_major_minor_at_least" && rule.rule != "same_major") {
-                r.at("rule").fail("expected \"same_major_minor_at_least\" or \"same_major\"");
-            }
-            db_.cudnn_load_rules_.push_back(std::move(rule));
-        }
-        return db_.frameworks_.size() + db_.cudnn_load_rules_.size();
+        detail::ProvenanceReader reader = [this](const JsonNode& fact) { return provenance(fact); };
+        return detail::load_frameworks(root_, reader, db_.frameworks_, db_.cudnn_load_rules_,
+                                       db_.framework_errors_);
     }
 
     std::size_t gpus() {
@@ -349,7 +318,8 @@ private:
 
 const std::vector<std::string>& Database::table_names() {
     static const std::vector<std::string> names = {"cuda_drivers", "cudnn", "frameworks",
-                                                   "gpus", "nvidia_cuda_tags", "sonames"};
+                                                   "gpus", "nvidia_cuda_tags", "sonames",
+                                                   "python_packages", "ngc_containers"};
     return names;
 }
 
@@ -362,8 +332,9 @@ Database Database::from_files(const std::vector<File>& files) {
                                : file.name;
         const auto& names = table_names();
         if (std::find(names.begin(), names.end(), stem) == names.end()) {
-            fail_input(file.origin + ": unknown rules table '" + stem + "' (known: cuda_drivers, "
-                       "cudnn, frameworks, gpus, nvidia_cuda_tags, sonames)");
+            std::string known;
+            for (const auto& name : names) known += (known.empty() ? "" : ", ") + name;
+            fail_input(file.origin + ": unknown rules table '" + stem + "' (known: " + known + ")");
         }
         by_table[stem] = &file;
     }

@@ -8,25 +8,11 @@
 #include <utility>
 #include <vector>
 
+#include "cuvet/rules/packages.hpp"
+#include "cuvet/rules/provenance.hpp"
 #include "cuvet/rules/version.hpp"
 
 namespace cuvet::rules {
-
-struct Source {
-    std::string url;
-    std::string title;
-};
-
-// Where a fact comes from and how far it was checked.
-struct Provenance {
-    std::string table;       // "cudnn"
-    std::string source_key;  // key in the file's "sources" map
-    Source source;
-    std::string confidence;  // "" (checked against the primary), "secondary", "observed", "B", "C"
-    std::string note;
-
-    bool verified() const { return confidence.empty() || confidence == "secondary" || confidence == "observed"; }
-};
 
 struct DriverEntry {
     Version cuda;
@@ -86,15 +72,23 @@ struct CudnnVersionEncoding {
 };
 
 struct FrameworkBuild {
-    std::string framework;          // "pytorch", "tensorflow", "onnxruntime", "jax", "tensorrt"
+    std::string framework;          // "pytorch", "tensorflow", "onnxruntime", "jax", "cupy", …
     std::optional<Version> version; // nullopt: every version
+    std::optional<Version> until;   // set: the row covers releases version..until (inclusive)
     std::string variant;            // "cu121", "cuda12", "" when none
     std::optional<Version> cuda;    // one component = any minor of that major
     std::optional<Version> cudnn;
     std::optional<int> cudnn_major;
     bool is_default = false;
     std::vector<std::string> sonames;
+    std::optional<Version> cuda_min;        // oldest toolkit the build runs with, when stated
+    std::string package;                    // pip distribution of this build: "jax-cuda12-plugin"
+    std::string index;                      // "pypi" or the index URL serving it; "" unknown
+    std::vector<Requirement> requirements;  // its Requires-Dist pins (CUDA/cuDNN wheels)
     Provenance provenance;
+
+    // The pin on `package_name` ("nvidia-cudnn-cu12"), nullptr when none.
+    const Requirement* requirement(std::string_view package_name) const;
 
     bool matches(const Version& framework_version) const;
 };
@@ -241,6 +235,24 @@ public:
                                           std::string_view variant) const;
     const CudnnLoadRule* cudnn_load_rule(std::string_view framework) const;
     const std::vector<FrameworkBuild>& framework_builds() const { return frameworks_; }
+    // The framework's own text for `kind` as printed by `version` (nullopt: the newest wording).
+    const FrameworkErrorText* framework_error_text(std::string_view framework, std::string_view kind,
+                                                   const std::optional<Version>& version) const;
+    const std::vector<FrameworkErrorText>& framework_error_texts() const { return framework_errors_; }
+
+    // --- Python packages (src/rules/package_lookups.cpp)
+    // By pip/conda name, PEP 503 normalized ("Jax_CUDA12.Plugin" finds jax-cuda12-plugin).
+    const PythonPackage* python_package(std::string_view name, std::string_view ecosystem = "pypi") const;
+    // The framework build a package release installs: its row's framework/variant, or the build
+    // row naming the package. nullptr: unknown (version outside every row, or no such package).
+    const FrameworkBuild* build_for_package(std::string_view name, const Version& version) const;
+    const std::vector<PythonPackage>& python_packages() const { return python_packages_; }
+
+    // --- NGC containers
+    // `image` is "pytorch" or "nvcr.io/nvidia/pytorch"; `release` is "24.05" (a tag such as
+    // "24.05-py3" is accepted too).
+    const NgcContainerRelease* ngc_container(std::string_view image, std::string_view release) const;
+    const std::vector<NgcContainerRelease>& ngc_containers() const { return ngc_containers_; }
 
     // --- GPUs
     // A product ("H100", "rtx 4090"), "sm_90", "sm_90a", "compute_90", "9.0" or "90".
@@ -283,6 +295,9 @@ private:
         deleted_cuda_tag_forms_;  // "latest", "without_os"
     std::vector<ImageEnvFact> image_env_;
     std::vector<NgcPytorchRelease> ngc_pytorch_;
+    std::vector<FrameworkErrorText> framework_errors_;
+    std::vector<PythonPackage> python_packages_;
+    std::vector<NgcContainerRelease> ngc_containers_;
 };
 
 }  // namespace cuvet::rules

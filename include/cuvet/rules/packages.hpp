@@ -1,0 +1,81 @@
+#pragma once
+// Facts about what users install on top of CUDA: pip/conda package names and the
+// framework build they select (python_packages.json), NGC framework containers
+// (ngc_containers.json) and the frameworks' own error texts per release
+// (frameworks.json, error_texts). Schema: rules/SCHEMA.md.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cuvet/rules/provenance.hpp"
+#include "cuvet/rules/version.hpp"
+
+namespace cuvet::rules {
+
+// One Requires-Dist entry of a wheel (or a conda "depends" entry): "nvidia-cudnn-cu12", ">=9.8,<10.0".
+struct Requirement {
+    std::string name;
+    std::string spec;  // PEP 440 specifier set as published, "" = any version
+
+    // The bounds of a ">=A,<B" spec (also "==A", "~=A.B", "<=A"); nullopt when the spec
+    // states none. `upper` is exclusive unless `upper_inclusive`.
+    std::optional<Version> lower() const;
+    std::optional<Version> upper() const;
+    bool upper_inclusive() const;
+};
+
+// A package name a user writes in `pip install` / `conda install` and what it means.
+struct PythonPackage {
+    std::string name;       // PEP 503 normalized: "jax-cuda12-plugin", "cupy-cuda12x"
+    std::string ecosystem;  // "pypi" or "conda"
+    std::string role;       // "framework", "gpu_plugin", "cuda_library", "cpu_only", "extension"
+    std::string framework;  // frameworks.json framework it installs or extends; "" none
+    std::string variant;    // frameworks.json variant it selects; "" = decided by version/index
+    std::optional<int> cuda_major;   // nullopt: depends on the release or index, or none
+    std::optional<int> cudnn_major;  // nullopt: unknown or not needed
+    std::string provides;   // cuda_library: the library it ships ("libcudnn.so.9"), else ""
+    std::string index;      // where it is published: "pypi", an index URL, a conda channel
+    Provenance provenance;
+};
+
+// What one NGC framework container (nvcr.io/nvidia/<image>:<release>-…) ships.
+struct NgcContainerRelease {
+    std::string image;              // "pytorch", "tensorflow", "jax", "tritonserver"
+    std::string release;            // "24.05"
+    std::string framework_version;  // as the release notes print it: "2.4.0a0+07cecf4"; "" unknown
+    std::optional<Version> framework;  // its leading numeric part ("2.4.0"); nullopt unknown
+    std::optional<Version> cuda;
+    std::optional<Version> cudnn;
+    std::optional<Version> tensorrt;
+    std::optional<Version> min_driver_branch;             // "545": R545 or later
+    std::vector<Version> datacenter_drivers;              // older branches allowed on data-center GPUs
+    std::string ubuntu;                                   // "22.04"; "" unknown
+    Provenance provenance;
+};
+
+// A framework's own message for one failure, as printed by the releases in range.
+struct FrameworkErrorText {
+    std::string framework;             // "tensorflow"
+    std::string kind;                  // "cudnn_version_mismatch", "cuda_ep_unavailable", …
+    std::optional<Version> min_version;  // first release printing it; nullopt: since ever/unknown
+    std::optional<Version> max_version;  // last release printing it ("2.11" covers 2.11.x); nullopt: still
+    std::string message;               // {built}/{runtime}/{cuda_major}/{cudnn_major}/{library} placeholders
+    Provenance provenance;
+
+    bool covers(const Version& framework_version) const;
+};
+
+// Values for the placeholders of a framework message (error_texts, cudnn_load_rules).
+struct MessageValues {
+    std::string built;        // {built}: the cuDNN/CUDA version the framework was built with
+    std::string runtime;      // {runtime}: the version found at run time
+    std::string cuda_major;   // {cuda_major}: the build's CUDA major ("12")
+    std::string cudnn_major;  // {cudnn_major}: the build's cuDNN major ("9")
+    std::string library;      // {library}: a soname ("libcudnn.so.9")
+};
+
+// The message with every placeholder that has a value filled in; the others stay as written.
+std::string fill_message(std::string_view text, const MessageValues& values);
+
+}  // namespace cuvet::rules

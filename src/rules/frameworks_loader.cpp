@@ -1,0 +1,112 @@
+// frameworks.json: framework builds, cuDNN load rules and the frameworks' error texts.
+#include <algorithm>
+
+#include "table_loaders.hpp"
+
+namespace cuvet::rules::detail {
+
+namespace {
+
+// Frameworks and CUDA-using libraries whose builds the table may describe.
+const std::vector<std::string>& known_frameworks() {
+    static const std::vector<std::string> known = {
+        "pytorch",  "tensorflow",   "onnxruntime",  "jax",         "tensorrt",
+        "cupy",     "paddlepaddle", "mxnet",        "ctranslate2", "vllm",
+        "xformers", "flash-attn",   "bitsandbytes", "deepspeed"};
+    return known;
+}
+
+void expect_known_framework(const JsonNode& node) {
+    const auto& known = known_frameworks();
+    std::string name = node.string();
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+        node.fail("unknown framework '" + name + "'");
+    }
+}
+
+FrameworkBuild read_build(const JsonNode& b, const ProvenanceReader& provenance) {
+    b.expect_object({"framework", "version", "until", "variant", "cuda", "cuda_min", "cudnn",
+                     "cudnn_major", "default", "sonames", "package", "index", "requires", "source",
+                     "confidence", "note"});
+    FrameworkBuild fb;
+    expect_known_framework(b.at("framework"));
+    fb.framework = b.at("framework").string();
+    fb.version = b.at("version").nullable_version();
+    if (auto until = b.get("until")) {
+        fb.until = until->version();
+        if (!fb.version) until->fail("'until' needs a 'version' to start from");
+        if (*fb.until < *fb.version) until->fail("'until' is below 'version'");
+    }
+    JsonNode variant = b.at("variant");
+    if (!variant.is_null()) fb.variant = variant.string();
+    fb.cuda = b.at("cuda").nullable_version();
+    if (auto cuda_min = b.get("cuda_min")) fb.cuda_min = cuda_min->nullable_version();
+    fb.cudnn = b.at("cudnn").nullable_version();
+    JsonNode major = b.at("cudnn_major");
+    if (!major.is_null()) fb.cudnn_major = major.integer();
+    if (fb.cudnn && fb.cudnn_major && fb.cudnn->major() != *fb.cudnn_major) {
+        major.fail("cudnn_major " + std::to_string(*fb.cudnn_major) + " contradicts cudnn " +
+                   fb.cudnn->str());
+    }
+    fb.is_default = b.at("default").boolean();
+    if (auto sonames = b.get("sonames")) fb.sonames = sonames->string_array();
+    fb.package = b.optional_string("package");
+    fb.index = b.optional_string("index");
+    if (auto requires_ = b.get("requires")) fb.requirements = read_requirements(*requires_);
+    fb.provenance = provenance(b);
+    return fb;
+}
+
+}  // namespace
+
+std::vector<Requirement> read_requirements(const JsonNode& array) {
+    std::vector<Requirement> out;
+    for (const auto& r : array.array()) {
+        r.expect_object({"name", "spec"});
+        Requirement req{r.at("name").string(), r.at("spec").string()};
+        if (req.name.empty()) r.at("name").fail("expected a package name");
+        out.push_back(std::move(req));
+    }
+    return out;
+}
+
+std::size_t load_frameworks(const JsonNode& root, const ProvenanceReader& provenance,
+                            std::vector<FrameworkBuild>& builds,
+                            std::vector<CudnnLoadRule>& load_rules,
+                            std::vector<FrameworkErrorText>& error_texts) {
+    root.expect_object({"table", "data_version", "description", "sources", "builds",
+                        "cudnn_load_rules", "error_texts"});
+    for (const auto& b : root.at("builds").array()) builds.push_back(read_build(b, provenance));
+    for (const auto& r : root.at("cudnn_load_rules").array()) {
+        r.expect_object({"framework", "rule", "message", "source", "confidence", "note"});
+        CudnnLoadRule rule{r.at("framework").string(), r.at("rule").string(),
+                           r.at("message").string(), provenance(r)};
+        if (rule.rule != "same_major_minor_at_least" && rule.rule != "same_major") {
+            r.at("rule").fail("expected \"same_major_minor_at_least\" or \"same_major\"");
+        }
+        load_rules.push_back(std::move(rule));
+    }
+    if (auto texts = root.get("error_texts")) {
+        for (const auto& e : texts->array()) {
+            e.expect_object({"framework", "kind", "min_version", "max_version", "message", "source",
+                             "confidence", "note"});
+            FrameworkErrorText text;
+            expect_known_framework(e.at("framework"));
+            text.framework = e.at("framework").string();
+            text.kind = e.at("kind").string();
+            if (text.kind.empty()) e.at("kind").fail("expected a non-empty kind");
+            text.min_version = e.at("min_version").nullable_version();
+            text.max_version = e.at("max_version").nullable_version();
+            if (text.min_version && text.max_version && *text.max_version < *text.min_version) {
+                e.at("max_version").fail("max_version is below min_version");
+            }
+            text.message = e.at("message").string();
+            if (text.message.empty()) e.at("message").fail("expected the framework's text");
+            text.provenance = provenance(e);
+            error_texts.push_back(std::move(text));
+        }
+    }
+    return builds.size() + load_rules.size() + error_texts.size();
+}
+
+}  // namespace cuvet::rules::detail

@@ -1,0 +1,54 @@
+// python_packages.json: pip/conda package names -> the framework build they select
+// and the CUDA/cuDNN they need.
+#include <algorithm>
+
+#include "package_names.hpp"
+#include "table_loaders.hpp"
+
+namespace cuvet::rules::detail {
+
+std::size_t load_python_packages(const JsonNode& root, const ProvenanceReader& provenance,
+                                 std::vector<PythonPackage>& packages) {
+    root.expect_object({"table", "data_version", "description", "sources", "packages"});
+    static const std::vector<std::string> roles = {"framework", "gpu_plugin", "cuda_library",
+                                                   "cpu_only", "extension"};
+    for (const auto& p : root.at("packages").array()) {
+        p.expect_object({"name", "ecosystem", "role", "framework", "variant", "cuda_major",
+                         "cudnn_major", "provides", "index", "source", "confidence", "note"});
+        PythonPackage package;
+        package.name = p.at("name").string();
+        if (package.name != normalize_package_name(package.name)) {
+            p.at("name").fail("expected the PEP 503 normalized name '" +
+                              normalize_package_name(package.name) + "'");
+        }
+        package.ecosystem = p.at("ecosystem").string();
+        if (package.ecosystem != "pypi" && package.ecosystem != "conda") {
+            p.at("ecosystem").fail("expected \"pypi\" or \"conda\"");
+        }
+        package.role = p.at("role").string();
+        if (std::find(roles.begin(), roles.end(), package.role) == roles.end()) {
+            p.at("role").fail(
+                "expected one of framework, gpu_plugin, cuda_library, cpu_only, extension");
+        }
+        JsonNode framework = p.at("framework");
+        if (!framework.is_null()) package.framework = framework.string();
+        JsonNode variant = p.at("variant");
+        if (!variant.is_null()) package.variant = variant.string();
+        JsonNode cuda_major = p.at("cuda_major");
+        if (!cuda_major.is_null()) package.cuda_major = cuda_major.integer();
+        JsonNode cudnn_major = p.at("cudnn_major");
+        if (!cudnn_major.is_null()) package.cudnn_major = cudnn_major.integer();
+        package.provides = p.optional_string("provides");
+        package.index = p.at("index").string();
+        package.provenance = provenance(p);
+        for (const auto& earlier : packages) {
+            if (earlier.name == package.name && earlier.ecosystem == package.ecosystem) {
+                p.at("name").fail("'" + package.name + "' is listed twice");
+            }
+        }
+        packages.push_back(std::move(package));
+    }
+    return packages.size();
+}
+
+}  // namespace cuvet::rules::detail

@@ -1,0 +1,211 @@
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "cuvet/core/error.hpp"
+#include "cuvet/rules/database.hpp"
+#include "cuvet/rules/embedded.hpp"
+
+using cuvet::rules::Database;
+using cuvet::rules::Version;
+
+namespace {
+
+Version v(const char* text) { return *Version::parse(text); }
+
+const Database& db() {
+    static const Database database = Database::load();
+    return database;
+}
+
+// The built-in files with one of them replaced, for schema-error tests.
+std::vector<Database::File> files_with(const std::string& name, const std::string& text) {
+    std::vector<Database::File> files;
+    for (const auto& [file, contents] : cuvet::rules::embedded_rule_files()) {
+        files.push_back({std::string(file),
+                         std::string(file) == name ? text : std::string(contents),
+                         "rules/" + std::string(file)});
+    }
+    return files;
+}
+
+std::string load_error(const std::string& name, const std::string& text) {
+    try {
+        Database::from_files(files_with(name, text));
+    } catch (const cuvet::Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE(
+    "plain jax is CPU-only; jax[cuda12] and jax[cuda13] are separate builds with their own pins",
+    "[rules]") {
+    const auto* jax = db().python_package("jax");
+    REQUIRE(jax);
+    CHECK(jax->framework == "jax");
+    CHECK(jax->variant.empty());
+    CHECK(db().python_package("jaxlib")->role == "cpu_only");
+
+    const auto* cuda12 = db().build_for_package("jax-cuda12-plugin", v("0.4.31"));
+    REQUIRE(cuda12);
+    CHECK(cuda12->variant == "cuda12");
+    const auto* pin = cuda12->requirement("nvidia_cudnn_cu12");  // normalized lookup
+    REQUIRE(pin);
+    CHECK(pin->spec == ">=9.1,<10.0");
+    CHECK(pin->lower()->str() == "9.1");
+    CHECK(pin->upper()->str() == "10.0");
+    CHECK_FALSE(pin->upper_inclusive());
+
+    // The pin moved to cuDNN >= 9.8 with 0.6.0; the 0.5.3 plugin still accepts 9.1.
+    CHECK(db().build_for_package("jax-cuda12-plugin", v("0.5.3"))->cudnn->str() == "9.1");
+    CHECK(db().build_for_package("Jax_CUDA12.Plugin", v("0.6.0"))->cudnn->str() == "9.8");
+
+    const auto* cuda13 = db().framework_build("jax", v("0.8.1"), "cuda13");
+    REQUIRE(cuda13);
+    CHECK(cuda13->cuda->str() == "13");
+    CHECK(cuda13->requirement("nvidia-cudnn-cu13")->lower()->str() == "9.12.0.46");
+    CHECK(cuda13->package == "jax-cuda13-plugin");
+    // cuda12 and cuda13 are different rows of the same release.
+    CHECK(db().framework_build("jax", v("0.8.1"), "cuda12")->requirement("nvidia-cudnn-cu12"));
+    CHECK_FALSE(
+        db().framework_build("jax", v("0.8.1"), "cuda12")->requirement("nvidia-cudnn-cu13"));
+
+    // Releases past the last one read stay unknown.
+    CHECK_FALSE(db().build_for_package("jax-cuda13-plugin", v("99.0")));
+    CHECK_FALSE(db().build_for_package("no-such-package", v("1.0")));
+}
+
+TEST_CASE("PyTorch 1.12 on PyPI is the CUDA 10.2 build", "[rules]") {
+    const auto* pypi = db().framework_build("pytorch", v("1.12.1"), "");
+    REQUIRE(pypi);
+    CHECK(pypi->variant == "cu102");
+    CHECK(pypi->cuda->str() == "10.2");
+    CHECK_FALSE(pypi->cudnn);  // not in the source: unknown, not guessed
+    const auto* cu113 = db().framework_build("pytorch", v("1.12.1"), "cu113");
+    REQUIRE(cu113);
+    CHECK_FALSE(cu113->is_default);
+    CHECK(cu113->index == "https://download.pytorch.org/whl/cu113");
+}
+
+TEST_CASE("PyTorch 2.11 on PyPI: RELEASE.md's cuDNN and the wheel's pin are both kept", "[rules]") {
+    const auto* pypi = db().framework_build("pytorch", v("2.11.0"), "");
+    REQUIRE(pypi);
+    CHECK(pypi->variant == "cu130");
+    CHECK(pypi->cudnn->str() == "9.17.1.4");  // the build version checks compare against
+    const auto* pin = pypi->requirement("nvidia-cudnn-cu13");
+    REQUIRE(pin);
+    CHECK(pin->lower()->str() == "9.19.0.56");  // what pip installs
+    CHECK(db().framework_build("pytorch", v("2.14.0"), "")->variant == "cu132");
+    CHECK(db().framework_build("pytorch", v("2.12.0"), "")->variant == "cu130");
+    CHECK(db().framework_build("pytorch", v("1.8.0"), "")->variant == "cu102");
+    CHECK_FALSE(db().framework_build("pytorch", v("1.10.1"), ""));  // the source does not say
+}
+
+TEST_CASE("ONNX Runtime's load rule quotes what ORT prints", "[rules]") {
+    const auto* rule = db().cudnn_load_rule("onnxruntime");
+    REQUIRE(rule);
+    CHECK(rule->rule == "same_major");
+    cuvet::rules::MessageValues values;
+    values.cudnn_major = "9";
+    values.cuda_major = "12";
+    std::string text = cuvet::rules::fill_message(rule->message, values);
+    CHECK_THAT(text,
+               Catch::StartsWith(
+                   "Failed to create CUDAExecutionProvider. Require cuDNN 9.* and CUDA 12.*."));
+    CHECK(text.find('{') == std::string::npos);
+
+    const auto* ort = db().framework_error_text("onnxruntime", "cuda_ep_unavailable", v("1.20.1"));
+    REQUIRE(ort);
+    CHECK(ort->message == rule->message);
+    CHECK_FALSE(db().framework_error_text("onnxruntime", "cuda_ep_unavailable", v("1.17.0")));
+}
+
+TEST_CASE("framework messages: placeholders without a value stay as written", "[rules]") {
+    cuvet::rules::MessageValues values;
+    values.runtime = "8.1.0";
+    CHECK(cuvet::rules::fill_message("runtime {runtime}, built {built}, {runtime}", values) ==
+          "runtime 8.1.0, built {built}, 8.1.0");
+    const auto* tf = db().framework_error_text("tensorflow", "cudnn_version_mismatch", v("2.15.0"));
+    REQUIRE(tf);
+    CHECK_THAT(
+        tf->message,
+        Catch::StartsWith(
+            "Loaded runtime CuDNN library: {runtime} but source was compiled with: {built}."));
+}
+
+TEST_CASE("framework error texts follow the release that prints them", "[rules]") {
+    const auto* old_tf =
+        db().framework_error_text("tensorflow", "cudnn_version_mismatch", v("1.12.0"));
+    REQUIRE(old_tf);
+    CHECK_THAT(old_tf->message, Catch::Contains("major and minor version needs to match"));
+    const auto* new_tf =
+        db().framework_error_text("tensorflow", "cudnn_version_mismatch", v("2.16.1"));
+    REQUIRE(new_tf);
+    CHECK_THAT(new_tf->message, Catch::Contains("needs to have matching major version"));
+    // Releases whose wording no source shows get none rather than a neighbour's.
+    CHECK_FALSE(db().framework_error_text("tensorflow", "cudnn_version_mismatch", v("2.6.0")));
+
+    const auto* torch_1120 =
+        db().framework_error_text("pytorch", "cudnn_version_mismatch", v("1.12.0"));
+    const auto* torch_1121 =
+        db().framework_error_text("pytorch", "cudnn_version_mismatch", v("1.12.1"));
+    REQUIRE(torch_1120);
+    REQUIRE(torch_1121);
+    CHECK_THAT(torch_1120->message, Catch::EndsWith("but linked against {runtime}"));
+    CHECK_THAT(torch_1121->message, Catch::Contains("but found runtime version {runtime}"));
+    // Without a version: the current wording.
+    CHECK(db().framework_error_text("pytorch", "cudnn_version_mismatch", std::nullopt) ==
+          torch_1121);
+}
+
+TEST_CASE("CuPy wheels name their CUDA major", "[rules]") {
+    const auto* package = db().python_package("cupy-cuda12x");
+    REQUIRE(package);
+    CHECK(package->cuda_major == 12);
+    const auto* build = db().build_for_package("cupy-cuda11x", v("13.0.0"));
+    REQUIRE(build);
+    CHECK(build->cuda_min->str() == "11.2");
+}
+
+TEST_CASE("NGC containers by image and tag", "[rules]") {
+    const auto* r = db().ngc_container("nvcr.io/nvidia/pytorch", "25.12-py3");
+    REQUIRE(r);
+    CHECK(r->cuda->str() == "13.1.0");
+    CHECK(r->framework_version == "2.10.0a0+b4e4ee81d3");
+    CHECK(r->framework->str() == "2.10.0");
+    CHECK_FALSE(r->cudnn);  // not read: unknown
+    CHECK(db().ngc_container("pytorch", "20.02")->min_driver_branch->str() == "440");
+    CHECK_FALSE(db().ngc_container("pytorch", "07.01"));
+    CHECK_FALSE(db().ngc_container("tensorflow", "25.12"));
+    for (const auto& release : db().ngc_containers()) {
+        CHECK_FALSE(release.provenance.source.url.empty());
+    }
+}
+
+TEST_CASE("the new tables reject bad rows with a pointer to them", "[rules]") {
+    std::string packages = R"({"table": "python_packages", "data_version": "x", "description": "d",
+        "sources": {"s": {"url": "https://x", "title": "t"}},
+        "packages": [{"name": "Jax_Cuda12", "ecosystem": "pypi", "role": "gpu_plugin", "framework": "jax",
+                      "variant": "cuda12", "cuda_major": 12, "cudnn_major": 9, "index": "pypi", "source": "s"}]})";
+    CHECK_THAT(
+        load_error("python_packages.json", packages),
+        Catch::Contains("/packages/0/name: expected the PEP 503 normalized name 'jax-cuda12'"));
+
+    std::string ngc = R"({"table": "ngc_containers", "data_version": "x", "description": "d",
+        "sources": {"s": {"url": "https://x", "title": "t"}},
+        "releases": [{"image": "pytorch", "release": "2405", "framework_version": null, "cuda": null,
+                      "cudnn": null, "tensorrt": null, "min_driver_branch": null, "datacenter_drivers": [],
+                      "ubuntu": null, "source": "s"}]})";
+    CHECK_THAT(load_error("ngc_containers.json", ngc),
+               Catch::Contains("/releases/0/release: expected a YY.MM release"));
+
+    std::string frameworks = R"({"table": "frameworks", "data_version": "x", "description": "d",
+        "sources": {"s": {"url": "https://x", "title": "t"}},
+        "builds": [{"framework": "jax", "version": "0.6.0", "until": "0.5.0", "variant": "cuda12", "cuda": "12",
+                    "cudnn": null, "cudnn_major": 9, "default": false, "source": "s"}],
+        "cudnn_load_rules": []})";
+    CHECK_THAT(load_error("frameworks.json", frameworks),
+               Catch::Contains("/builds/0/until: 'until' is below 'version'"));
+}
