@@ -102,6 +102,7 @@ void add_i386_helpers(CudaImage& img, const std::string& dir) {
 void add_cudnn(CudaImage& img, const std::string& lib) {
     const fs::path real = "/usr/local/cuda/lib64/libcudnn.so.9";
     if (fs::exists(real)) {
+        fs::create_directories(img.fs().host(lib));
         fs::copy_file(fs::canonical(real), img.fs().host(lib + "/libcudnn.so.9"));
         for (const char* sub : {"libcudnn_graph.so.9", "libcudnn_ops.so.9", "libcudnn_cnn.so.9", "libcudnn_adv.so.9",
                                 "libcudnn_heuristic.so.9", "libcudnn_engines_precompiled.so.9",
