@@ -130,7 +130,7 @@ std::optional<RuntimeCuda> runtime_cuda(const Stack& stack) {
         for (const auto& file : load_closure(stack, roots, true)) {
             const auto* copy = stack.library(file);
             if (copy == nullptr || copy->family != "cudart" || !copy->version) continue;
-            return runtime_of(*copy->version, "the libcudart " + base_name(fw.root) + " loads, " + describe(*copy), copy->provenance);
+            return runtime_of(*copy->version, "the libcudart " + base_name(fw.root) + " loads, " + copy->path, copy->provenance);
         }
     }
     for (const auto& fw : stack.frameworks)

@@ -37,7 +37,7 @@ public:
             if (!context.verbose) {
                 out << "  " << paint(colors[severity], finding.id) << "  ";
                 print_block(out, finding.message.empty() ? finding.title : finding.message, "        ", false);
-                if (!finding.loaded_by.empty()) out << "        loaded by " << finding.loaded_by << "\n";
+                if (!finding.loaded_by.empty()) out << "        root: " << finding.loaded_by << "\n";
                 for (const auto& location : finding.locations)
                     if (location.line > 0) out << "        at " << location.file << ":" << location.line << "\n";
                 if (!finding.fix.empty()) {
@@ -48,7 +48,7 @@ public:
             }
             out << "  " << paint(colors[severity], finding.id) << "  " << paint("1", finding.title) << "\n";
             if (!finding.message.empty()) print_block(out, finding.message, "        ");
-            if (!finding.loaded_by.empty()) out << "        loaded by " << finding.loaded_by << "\n";
+            if (!finding.loaded_by.empty()) out << "        root: " << finding.loaded_by << "\n";
             for (const auto& location : finding.locations) {
                 out << "        at " << location.file;
                 if (location.line > 0) out << ":" << location.line;
