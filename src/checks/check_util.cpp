@@ -1,5 +1,6 @@
 #include "check_util.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -65,6 +66,85 @@ std::vector<std::string> load_closure(const Stack& stack, const std::vector<cons
         }
     }
     return order;
+}
+
+std::vector<report::Finding> unloaded_findings(std::string_view id, const std::vector<UnloadedProblem>& problems,
+                                               std::string_view singular, std::string_view plural, std::string fix) {
+    // Directories in path order: a directory below one already seen joins its group.
+    std::map<std::string, std::vector<const UnloadedProblem*>> by_dir;
+    for (const auto& p : problems) by_dir[dir_name(p.file)].push_back(&p);
+    std::map<std::string, std::vector<const UnloadedProblem*>> groups;
+    std::vector<std::string> tops;
+    for (const auto& [dir, list] : by_dir) {
+        std::string top = dir;
+        for (const auto& t : tops)
+            if (dir == t || under(dir, t)) top = t;
+        if (top == dir) tops.push_back(dir);
+        auto& group = groups[top];
+        group.insert(group.end(), list.begin(), list.end());
+    }
+    std::vector<report::Finding> out;
+    for (const auto& [dir, list] : groups) {
+        std::vector<std::string> details;
+        for (const auto* p : list)
+            if (!p->detail.empty() && std::find(details.begin(), details.end(), p->detail) == details.end()) details.push_back(p->detail);
+        std::set<std::string_view> files;
+        for (const auto* p : list) files.insert(p->file);
+        std::string detail_text;
+        for (std::size_t i = 0; i < details.size() && i < 4; ++i) detail_text += (i ? ", " : "") + details[i];
+        if (details.size() > 4) detail_text += " and " + std::to_string(details.size() - 4) + " more";
+        report::Finding f;
+        f.id = std::string(id);
+        f.severity = report::Severity::info;
+        if (files.size() == 1)
+            f.message = list.front()->file + " " + std::string(singular) + (detail_text.empty() ? "" : " (" + detail_text + ")") +
+                        "; nothing in the image loads it";
+        else
+            f.message = std::to_string(files.size()) + " files under " + dir + " " + std::string(plural) +
+                        (detail_text.empty() ? "" : " (" + detail_text + ")") + "; nothing in the image loads them";
+        f.locations = {{files.size() == 1 ? list.front()->file : dir}};
+        constexpr std::size_t shown = 16;
+        for (std::size_t i = 0; i < list.size() && i < shown; ++i)
+            f.evidence.push_back(list[i]->file + (list[i]->detail.empty() ? "" : ": " + list[i]->detail));
+        if (list.size() > shown) f.evidence.push_back("… " + std::to_string(list.size() - shown) + " more");
+        f.evidence.push_back("no ENTRYPOINT/CMD program, framework, Python extension module or interpreter on PATH maps " +
+                             std::string(files.size() == 1 ? "it" : "them") + " (DT_NEEDED and known dlopen names)");
+        f.fix = fix;
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+namespace {
+
+RuntimeCuda runtime_of(const rules::Version& version, std::string source, std::vector<std::string> provenance = {}) {
+    RuntimeCuda out{version, version.size() < 2, std::move(source), std::move(provenance)};
+    return out;
+}
+
+}  // namespace
+
+std::optional<RuntimeCuda> runtime_cuda(const Stack& stack) {
+    for (const auto& fw : stack.frameworks) {
+        const auto roots = objects_of(stack, fw);
+        for (const auto& file : load_closure(stack, roots, true)) {
+            const auto* copy = stack.library(file);
+            if (copy == nullptr || copy->family != "cudart" || !copy->version) continue;
+            return runtime_of(*copy->version, "the libcudart " + base_name(fw.root) + " loads, " + copy->path, copy->provenance);
+        }
+    }
+    for (const auto& fw : stack.frameworks)
+        if (fw.built_cuda)
+            return runtime_of(*fw.built_cuda, base_name(fw.root) + " " + fw.version.str() + "'s build metadata", fw.provenance);
+    if (stack.cuda_version) return runtime_of(*stack.cuda_version, "the CUDA toolkit of the image", stack.cuda_version_provenance);
+    for (const auto& copy : stack.libraries)
+        if (copy.family == "cudart" && copy.version)
+            return runtime_of(*copy.version, describe(copy), copy.provenance);
+    for (const auto& copy : stack.libraries)
+        if (copy.cuda_major && !copy.owner.empty())
+            return runtime_of(rules::Version::parse(std::to_string(*copy.cuda_major)).value(),
+                              copy.owner + ", a package for CUDA " + std::to_string(*copy.cuda_major), copy.provenance);
+    return std::nullopt;
 }
 
 bool is_main_cudnn(std::string_view name) { return starts_with(name, "libcudnn.so."); }

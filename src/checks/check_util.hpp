@@ -45,6 +45,29 @@ std::vector<std::string> load_closure(const Stack& stack, const std::vector<cons
 // "libcudnn.so.8" → true for the main cuDNN library of any major.
 bool is_main_cudnn(std::string_view name);
 bool is_cudart(std::string_view name);
+// A problem of one file that nothing the image runs loads.
+struct UnloadedProblem {
+    std::string file;
+    std::string detail;  // short: "libpsm2.so.2", "GLIBC_2.38", "SASS sm_80"
+};
+// Problems in files nothing loads are info, one finding per directory tree
+// (a directory and the ones below it): "147 files under /usr/lib32 are built
+// for Intel 80386 (…); nothing in the image loads them". `singular` and
+// `plural` are the predicates ("is built for …", "are built for …").
+std::vector<report::Finding> unloaded_findings(std::string_view id, const std::vector<UnloadedProblem>& problems,
+                                               std::string_view singular, std::string_view plural, std::string fix);
+
+// The CUDA runtime the image runs, best known first: the libcudart a
+// framework really loads, the framework's build metadata, the toolkit the
+// image holds, then any libcudart soname or package naming a CUDA major.
+struct RuntimeCuda {
+    rules::Version version;  // "12.1.105", or only the major ("12") when that is all that is known
+    bool major_only = false;
+    std::string source;      // "libcudart.so.12 that torch loads (/usr/…/libcudart.so.12.1.105)"
+    std::vector<std::string> provenance;
+};
+std::optional<RuntimeCuda> runtime_cuda(const Stack& stack);
+
 // The pip package that ships a family for a CUDA major ("nvidia-cudnn-cu12"), for fixes.
 std::string pip_package(std::string_view family, std::optional<int> cuda_major);
 

@@ -32,50 +32,34 @@ std::vector<std::string> copies_named(const Stack& stack, const std::string& nam
     return out;
 }
 
-// Every file a framework maps: its own libraries and what they load. Other
-// libraries in a framework's dependency packages (a wheel's extra plugins,
-// libcusolverMg next to libcusolver) are loaded, if ever, by that framework
-// after their dependencies (torch preloads the nvidia wheels), so a
-// dependency they miss on their own is reported as info only.
-std::set<std::string> framework_closure(const Stack& stack) {
-    std::vector<const ElfObject*> roots;
-    for (const auto& fw : stack.frameworks)
-        for (const auto* o : util::objects_of(stack, fw)) roots.push_back(o);
-    std::set<std::string> files;
-    for (const auto* o : roots) files.insert(o->file);
-    for (auto& file : util::load_closure(stack, roots, true)) files.insert(std::move(file));
-    return files;
-}
-
-bool in_python_packages(std::string_view path) {
-    return path.find("/site-packages/") != std::string_view::npos || path.find("/dist-packages/") != std::string_view::npos;
-}
-
 std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
     std::map<std::string, report::Finding> by_name;
     std::vector<std::string> order;
-    const std::set<std::string> loaded_by_framework = framework_closure(stack);
+    std::vector<util::UnloadedProblem> unloaded;
     for (const auto& o : stack.objects) {
-        const bool only_on_its_own = !stack.frameworks.empty() && in_python_packages(o.path) &&
-                                     loaded_by_framework.count(o.file) == 0;
+        // A file nothing the image runs maps fails only when something loads it
+        // on its own (an optional transport, libcusolverMg beside the libcusolver torch uses).
+        const auto* root = stack.root_of(o.file);
         for (const auto& r : o.resolutions) {
             if (!r.path.empty() || r.provided_by_host) continue;
             if (r.from_dlopen && another_dlopen_resolved(o, r)) continue;
-            auto [it, inserted] = by_name.try_emplace(r.name + (only_on_its_own ? "\n" : ""));
+            const auto elsewhere = copies_named(stack, r.name);
+            if (root == nullptr) {
+                unloaded.push_back({o.path, r.name + (elsewhere.empty() ? "" : " (the image has it at " + elsewhere.front() +
+                                                                                      ", outside that object's search path)")});
+                continue;
+            }
+            auto [it, inserted] = by_name.try_emplace(r.name);
             report::Finding& f = it->second;
             if (inserted) {
                 order.push_back(it->first);
                 // A dlopen() failure does not stop the process: the framework falls back or fails later.
                 if (r.from_dlopen) f.severity = report::Severity::warning, f.id = "CUV001";
-                if (only_on_its_own) f.severity = report::Severity::info, f.id = "CUV001";
-                const auto elsewhere = copies_named(stack, r.name);
+                f.loaded_by = *root;
                 f.message = r.name + (r.from_dlopen ? " (dlopen()ed)" : "") + " is needed by " + o.path +
                             (elsewhere.empty() ? " but nothing in the image provides it"
                                                : " but ld.so does not find it from there: the image has it at " +
                                                      elsewhere.front() + ", outside that object's search path");
-                if (only_on_its_own)
-                    f.message += " (no framework in the image loads " + util::base_name(o.path) +
-                                 "; this fails only when it is loaded on its own)";
                 for (const auto& copy : elsewhere) f.evidence.push_back("a copy not on the search path: " + copy);
                 util::add_trace(f, r);
                 bool cuda_stack = util::starts_with(r.name, "libcu") || util::starts_with(r.name, "libnv") ||
@@ -93,6 +77,10 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
     }
     std::vector<report::Finding> out;
     for (const auto& name : order) out.push_back(std::move(by_name[name]));
+    auto grouped = util::unloaded_findings("CUV001", unloaded, "needs a library ld.so does not find from it",
+                                           "need libraries ld.so does not find from them",
+                                           "Nothing breaks while nothing loads them; install the missing library before something does.");
+    out.insert(out.end(), grouped.begin(), grouped.end());
     return out;
 }
 
@@ -103,7 +91,7 @@ const ValidateCheck cuv001_unresolved_soname{
         .id = "CUV001",
         .severity = report::Severity::error,
         .title = "A needed library the loader cannot find",
-        .rationale = "The dynamic loader searches DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, /etc/ld.so.cache and the default directories for every DT_NEEDED name (and frameworks dlopen() cuDNN and cuBLAS by name). When no copy exists the process dies at start with \"error while loading shared libraries: libcudnn.so.8: cannot open shared object file\", or TensorFlow logs \"Could not load dynamic library 'libcudnn.so.8'\" and silently runs on the CPU. Host-injected driver libraries (libcuda.so.1, libnvidia-ml.so.1) are provided by the container runtime and are not reported. When a copy exists elsewhere in the image the finding names it (the fix is a search path, not a package). A library of a framework's dependency packages that the framework never loads (an optional nvshmem transport, libcusolverMg beside the libcusolver torch uses) is reported as info: it fails only when something loads it on its own.",
+        .rationale = "The dynamic loader searches DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, /etc/ld.so.cache and the default directories for every DT_NEEDED name (and frameworks dlopen() cuDNN and cuBLAS by name). When no copy exists the process dies at start with \"error while loading shared libraries: libcudnn.so.8: cannot open shared object file\", or TensorFlow logs \"Could not load dynamic library 'libcudnn.so.8'\" and silently runs on the CPU. Host-injected driver libraries (libcuda.so.1, libnvidia-ml.so.1) are provided by the container runtime and are not reported. When a copy exists elsewhere in the image the finding names it (the fix is a search path, not a package). Only files inside the load closure of something the image runs (ENTRYPOINT/CMD, a framework, a Python extension module, an interpreter on PATH) are errors; a library nothing loads (an optional nvshmem or libfabric provider, libcusolverMg beside the libcusolver torch uses) is info, one finding per directory: it fails only when something loads it on its own.",
         .failing_example = "FROM nvidia/cuda:12.2.2-runtime-ubuntu22.04\nRUN pip install tensorflow==2.15.0\n# libtensorflow_framework dlopens libcudnn.so.8; the runtime flavour has no cuDNN\n# → CUV001 libcudnn.so.8 needed by .../libtensorflow_cc.so.2: not found (search trace follows)",
         .passing_example = "FROM nvidia/cuda:12.2.2-cudnn8-runtime-ubuntu22.04\nRUN pip install tensorflow==2.15.0\n# libcudnn.so.8 resolves via /etc/ld.so.cache → /usr/lib/x86_64-linux-gnu/libcudnn.so.8",
         .fix = "Install the library the consumer needs (the pip wheel nvidia-cudnn-cu12, the apt package libcudnn8, or a -cudnn base image), or add the directory that holds it to the consumer's RUNPATH or to LD_LIBRARY_PATH. The search trace shows every directory that was tried.",

@@ -48,8 +48,46 @@ std::string normalise(const std::string& path) {
     return out.empty() ? "/" : out;
 }
 
+// One edge: a consumer's name that resolves to the other copy.
+struct Edge {
+    const ElfObject* consumer;
+    const Resolution* resolution;
+    std::string hidden;  // the copy it ships (normalised data path)
+};
+
+report::Finding finding_for(const Stack& stack, const std::vector<Edge>& edges) {
+    const Edge& first = edges.front();
+    const Resolution& r = *first.resolution;
+    const auto* won = stack.library(r.file);
+    const auto* lost = stack.library(first.hidden);
+    const auto hidden_dir = util::dir_name(first.hidden);
+    report::Finding f;
+    f.message = first.consumer->path + " loads " + r.name + " from " + (won ? util::describe(*won) : r.path) + " (found via " +
+                r.rule + ") instead of the copy it ships, " + (lost ? util::describe(*lost) : first.hidden);
+    if (edges.size() > 1) {
+        f.message += "; " + std::to_string(edges.size() - 1) + " more load" + (edges.size() == 2 ? "s" : "") + " from " +
+                     util::dir_name(r.path) + " instead of " + hidden_dir + ":";
+        for (std::size_t i = 1; i < edges.size() && i < 9; ++i)
+            f.message += (i == 1 ? " " : ", ") + util::base_name(edges[i].consumer->path) + " → " + edges[i].resolution->name;
+        if (edges.size() > 9) f.message += " and " + std::to_string(edges.size() - 9) + " more";
+    }
+    f.locations = {{first.consumer->path}, {r.path}, {first.hidden}};
+    for (const auto& e : edges)
+        f.evidence.push_back(e.consumer->path + ": " + e.resolution->name + " → " + e.resolution->path + " (via " +
+                             e.resolution->rule + "), not " + e.hidden);
+    util::add_trace(f, r);
+    if (const auto* root = stack.root_of(first.consumer->file)) f.loaded_by = *root;
+    if (r.rule == "ld-library-path")
+        f.fix = "Drop " + util::dir_name(r.path) + " from LD_LIBRARY_PATH (ENV LD_LIBRARY_PATH in the Dockerfile or the base image), or remove the other copy, so the framework's own " + hidden_dir + " wins.";
+    else
+        f.fix = "Remove the copy in " + util::dir_name(r.path) + " (or its ld.so.conf entry) so the framework's " + hidden_dir + " wins, or make both copies the same version.";
+    return f;
+}
+
 std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
-    std::vector<report::Finding> out;
+    // Every edge of one pair of directories (the copy that wins, the one shipped) is one finding.
+    std::map<std::pair<std::string, std::string>, std::vector<Edge>> by_pair;
+    std::vector<std::pair<std::string, std::string>> order;
     for (const auto& o : stack.objects) {
         if (!o.consumer) continue;
         auto dirs = intended_dirs(stack, o);
@@ -63,23 +101,16 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
                 bool intended = false;
                 for (const auto& d : dirs) intended = intended || normalise(d) == hidden_dir;
                 if (!intended || util::dir_name(r.path) == hidden_dir) continue;
-                const auto* won = stack.library(r.file);
-                const auto* lost = stack.library(normalise(hidden));
-                report::Finding f;
-                f.message = o.path + " loads " + r.name + " from " + (won ? util::describe(*won) : r.path) +
-                            " (found via " + r.rule + ") instead of the copy it ships, " +
-                            (lost ? util::describe(*lost) : normalise(hidden));
-                f.locations = {{o.path}, {r.path}, {normalise(hidden)}};
-                util::add_trace(f, r);
-                if (r.rule == "ld-library-path")
-                    f.fix = "Drop " + util::dir_name(r.path) + " from LD_LIBRARY_PATH (ENV LD_LIBRARY_PATH in the Dockerfile or the base image), or remove the other copy, so the framework's own " + hidden_dir + " wins.";
-                else
-                    f.fix = "Remove the copy in " + util::dir_name(r.path) + " (or its ld.so.conf entry) so the framework's " + hidden_dir + " wins, or make both copies the same version.";
-                out.push_back(std::move(f));
+                auto key = std::make_pair(util::dir_name(r.path), hidden_dir);
+                auto [it, inserted] = by_pair.try_emplace(key);
+                if (inserted) order.push_back(key);
+                it->second.push_back({&o, &r, normalise(hidden)});
                 break;
             }
         }
     }
+    std::vector<report::Finding> out;
+    for (const auto& key : order) out.push_back(finding_for(stack, by_pair[key]));
     return out;
 }
 

@@ -45,9 +45,15 @@ bool exports(const elf::ElfInfo& lib, const std::string& symbol) {
     return std::binary_search(lib.exported_symbols.begin(), lib.exported_symbols.end(), symbol);
 }
 
+// A finding and its short cause for the grouped info when nothing loads the file.
+struct Problem {
+    report::Finding finding;
+    std::string detail;
+};
+
 // Undefined CUDA-stack symbols of `o` that no library it maps defines: the
 // right soname from an older release ("undefined symbol: cudnnGetLibConfig").
-void check_symbols(const Stack& stack, const ElfObject& o, std::vector<report::Finding>& out) {
+void check_symbols(const Stack& stack, const ElfObject& o, std::vector<Problem>& out) {
     const auto& weak = o.elf->weak_imported_symbols;
     std::map<std::string_view, std::vector<std::string>> missing_by_library;
     std::vector<std::string> closure;
@@ -88,14 +94,12 @@ void check_symbols(const Stack& stack, const ElfObject& o, std::vector<report::F
                 " was built against (its package pin) so that " + r->name +
                 " resolves to a copy that exports " + missing.front() + ", or use a build of " + o.path +
                 " made for the release the image has.";
-        out.push_back(std::move(f));
+        out.push_back({std::move(f), "undefined " + missing.front()});
     }
 }
 
-std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
-    std::vector<report::Finding> out;
-    for (const auto& o : stack.objects) check_symbols(stack, o, out);
-    for (const auto& o : stack.objects) {
+// Symbol versions `o` needs that the library it maps does not define.
+void check_versions(const Stack& stack, const ElfObject& o, std::vector<Problem>& out) {
         for (const auto& need : o.elf->version_needs) {
             const Resolution* r = nullptr;
             for (const auto& res : o.resolutions) if (res.name == need.file) r = &res;
@@ -122,9 +126,31 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
             util::add_trace(f, *r);
             f.fix = "Make " + need.file + " resolve to a copy that defines " + missing.front() +
                     " (the release " + o.path + " was linked against), or rebuild/reinstall " + o.path + " for the library the image has.";
-            out.push_back(std::move(f));
+            out.push_back({std::move(f), missing.front() + " of " + need.file});
+        }
+}
+
+std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
+    std::vector<report::Finding> out;
+    std::vector<util::UnloadedProblem> unloaded;
+    for (const auto& o : stack.objects) {
+        std::vector<Problem> problems;
+        check_symbols(stack, o, problems);
+        check_versions(stack, o, problems);
+        const auto* root = stack.root_of(o.file);
+        for (auto& p : problems) {
+            if (root == nullptr) {
+                unloaded.push_back({o.path, p.detail});
+                continue;
+            }
+            p.finding.loaded_by = *root;
+            out.push_back(std::move(p.finding));
         }
     }
+    auto grouped = util::unloaded_findings("CUV008", unloaded, "lacks symbols it imports from the libraries it maps",
+                                           "lack symbols they import from the libraries they map",
+                                           "Nothing breaks while nothing loads them.");
+    out.insert(out.end(), grouped.begin(), grouped.end());
     return out;
 }
 

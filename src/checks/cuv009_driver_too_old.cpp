@@ -19,29 +19,51 @@ std::optional<rules::Version> newest_cuda_for(const rules::Database& db, const r
     return best;
 }
 
+// The lowest driver that runs `cuda`, and whether minor version compatibility gives it.
+struct Need {
+    rules::Version lowest;
+    std::optional<rules::DriverRequirement> full;  // the release-notes row, when the version is full
+    const rules::MinorVersionCompat* minor = nullptr;
+};
+
+std::optional<Need> need_for(const rules::Database& db, const util::RuntimeCuda& cuda) {
+    Need need;
+    need.minor = db.minor_version_compat(cuda.version.major());
+    const bool has_minor = need.minor && need.minor->min_driver;
+    if (!cuda.major_only) {
+        need.full = db.min_driver_for(cuda.version);
+        if (need.full && !need.full->min_driver) need.full.reset();
+    }
+    // Only the major known: any release of it runs from the major's floor on.
+    if (need.full && (!has_minor || *need.full->min_driver <= *need.minor->min_driver)) need.lowest = *need.full->min_driver;
+    else if (has_minor) need.lowest = *need.minor->min_driver;
+    else return std::nullopt;  // unknown stays unknown
+    return need;
+}
+
 std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) {
     std::vector<report::Finding> out;
-    if (stack.targets.drivers.empty() || !stack.cuda_version) return out;
-    auto need = db.min_driver_for(*stack.cuda_version);
-    if (!need || !need->min_driver) return out;  // unknown stays unknown
-    const auto* minor_compat = db.minor_version_compat(stack.cuda_version->major());
+    if (stack.targets.drivers.empty()) return out;
+    const auto cuda = util::runtime_cuda(stack);
+    if (!cuda) return out;
+    const auto need = need_for(db, *cuda);
+    if (!need) return out;
+    const std::string cuda_text = cuda->major_only ? std::to_string(cuda->version.major()) + ".x (minor unknown)" : cuda->version.str();
     for (const auto& driver : stack.targets.drivers) {
-        if (driver >= *need->min_driver) continue;
-        // Minor version compatibility: a driver of the same major family runs the toolkit (no PTX JIT of newer PTX).
-        if (minor_compat && minor_compat->min_driver && driver >= *minor_compat->min_driver) continue;
+        if (driver >= need->lowest) continue;
         report::Finding f;
-        // The lowest driver that runs it: minor version compatibility when the
-        // family has it (the release-notes row may be a later update's).
-        const bool has_minor_compat = minor_compat && minor_compat->min_driver && *minor_compat->min_driver < *need->min_driver;
-        const rules::Version lowest = has_minor_compat ? *minor_compat->min_driver : *need->min_driver;
-        f.message = "The image holds CUDA " + stack.cuda_version->str() + ", which needs driver >= " + lowest.str() +
-                    (has_minor_compat ? " (" + need->min_driver->str() + " for full compatibility)" : "") +
-                    "; the fleet driver " + driver.str() + " is older: CUDA calls fail with \"CUDA driver version is insufficient for CUDA runtime version\"";
-        for (const auto& p : stack.cuda_version_provenance) f.evidence.push_back("image CUDA: " + p);
-        f.evidence.push_back("CUDA " + need->matched_cuda.str() + " needs driver >= " + need->min_driver->str() + ": " + util::cite(need->provenance));
-        if (minor_compat && minor_compat->min_driver)
-            f.evidence.push_back("minor version compatibility for CUDA " + std::to_string(stack.cuda_version->major()) +
-                                 ".x needs driver >= " + minor_compat->min_driver->str() + ": " + util::cite(minor_compat->provenance));
+        const bool via_minor = need->full && need->lowest < *need->full->min_driver;
+        f.message = "The image runs CUDA " + cuda_text + " (from " + cuda->source + "), which needs driver >= " + need->lowest.str() +
+                    (via_minor ? " (" + need->full->min_driver->str() + " for full compatibility)" : "") + "; the fleet driver " +
+                    driver.str() + " is older: CUDA calls fail with \"CUDA driver version is insufficient for CUDA runtime version\"";
+        f.evidence.push_back("CUDA version used: " + cuda->source);
+        for (const auto& p : cuda->provenance) f.evidence.push_back("  " + p);
+        if (need->full)
+            f.evidence.push_back("CUDA " + need->full->matched_cuda.str() + " needs driver >= " + need->full->min_driver->str() + ": " +
+                                 util::cite(need->full->provenance));
+        if (need->minor && need->minor->min_driver)
+            f.evidence.push_back("minor version compatibility for CUDA " + std::to_string(cuda->version.major()) +
+                                 ".x needs driver >= " + need->minor->min_driver->str() + ": " + util::cite(need->minor->provenance));
         if (!stack.compat_libraries.empty()) {
             // cuda-compat makes a newer CUDA run on an older driver, on data-center GPUs only.
             f.severity = report::Severity::warning;
@@ -52,7 +74,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             f.evidence.push_back("forward compatibility: " + util::cite(db.forward_compat().provenance));
         }
         auto fits = newest_cuda_for(db, driver);
-        f.fix = "Upgrade the fleet driver to " + lowest.str() + " or newer" +
+        f.fix = "Upgrade the fleet driver to " + need->lowest.str() + " or newer" +
                 (fits ? ", or build on a base image with CUDA " + fits->str() + " or older (e.g. nvidia/cuda:" + fits->str() + "-…)" : "") + ".";
         out.push_back(std::move(f));
     }
@@ -66,7 +88,7 @@ const ValidateCheck cuv009_driver_too_old{
         .id = "CUV009",
         .severity = report::Severity::error,
         .title = "The target driver is older than the image's CUDA requires",
-        .rationale = "Each CUDA toolkit needs a minimum driver (CUDA 12.4.1: 550.54.15). With an older driver the first CUDA call fails with \"CUDA driver version is insufficient for CUDA runtime version\" (error 35), unless minor-version compatibility applies (same major, driver ≥ the major's floor, no PTX JIT of newer code) or the image carries the cuda-compat package (datacenter GPUs only). The targets come from --driver or the drivers listed in .cuvet.yaml.",
+        .rationale = "Each CUDA toolkit needs a minimum driver (CUDA 12.4.1: 550.54.15). With an older driver the first CUDA call fails with \"CUDA driver version is insufficient for CUDA runtime version\" (error 35), unless minor-version compatibility applies (same major, driver ≥ the major's floor, no PTX JIT of newer code) or the image carries the cuda-compat package (datacenter GPUs only). The targets come from --driver or the drivers listed in .cuvet.yaml. The CUDA judged is the libcudart a framework really loads, else its build metadata, else the image's toolkit, else a libcudart soname or a package for a CUDA major; when only the major is known, the major's minor-version-compatibility floor decides (CUDA 12: 525.60.13, CUDA 13: 580.65.06), so an image known only by libcudart.so.12 still fails a 470 driver.",
         .failing_example = "cuvet validate image.tar --driver 535.104.05\n# image: CUDA 12.4.1 (needs 550.54.15); no cuda-compat in the image\n# → CUV009 (minor-version compatibility would allow it, PTX JIT of 12.4 code would fail)",
         .passing_example = "cuvet validate image.tar --driver 550.54.15",
         .fix = "Upgrade the fleet driver to at least the required version, build on an older CUDA base (12.2.2 for a 535 driver), or add cuda-compat-X-Y to the image for datacenter GPUs.",

@@ -61,10 +61,17 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             continue;  // every file would repeat it
         }
         int sm = gpu->sm();
+        std::vector<util::UnloadedProblem> unloaded;
         for (const auto& [path, elf] : *stack.elfs) {
             if (!elf.has_fatbin || (elf.sass_archs.empty() && elf.ptx_archs.empty()) || runs_on(elf, sm)) continue;
             if (nvidia_libraries.count(path) != 0) continue;
+            const auto* root = stack.root_of(path);
+            if (root == nullptr) {
+                unloaded.push_back({path, "SASS " + arch_list(elf.sass_archs, "sm_") + ", PTX " + arch_list(elf.ptx_archs, "compute_")});
+                continue;
+            }
             report::Finding f;
+            f.loaded_by = *root;
             f.message = path + " has GPU code for SASS " + arch_list(elf.sass_archs, "sm_") + ", PTX " +
                         arch_list(elf.ptx_archs, "compute_") + " but none that runs on " + name + " (sm_" + std::to_string(sm) +
                         "): \"no kernel image is available for execution on the device\"";
@@ -76,6 +83,10 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
                     std::to_string(sm) + ".";
             out.push_back(std::move(f));
         }
+        const std::string what = "no GPU code for " + name + " (sm_" + std::to_string(sm) + ")";
+        auto grouped = util::unloaded_findings("CUV010", unloaded, "has " + what, "have " + what,
+                                               "Nothing breaks while nothing loads them.");
+        out.insert(out.end(), grouped.begin(), grouped.end());
     }
     return out;
 }
@@ -87,7 +98,7 @@ const ValidateCheck cuv010_no_kernel_for_gpu{
         .id = "CUV010",
         .severity = report::Severity::error,
         .title = "No SASS or JIT-able PTX for a target GPU",
-        .rationale = "GPU code ships as SASS for given architectures (sm_80 runs on 8.x GPUs with minor ≥ 0) and optionally PTX the driver can JIT for newer GPUs. A framework build without either for the target GPU dies with \"no kernel image is available for execution on the device\" (e.g. torch 2.7.0+cu128 dropped sm_50–sm_70). Targets come from --gpu (\"H100\", \"sm_90\", \"8.6\") or .cuvet.yaml. NVIDIA's own libraries are judged by their CUDA release instead: a release past the GPU's last supported CUDA (CUDA 13 on Maxwell, Pascal or Volta) is one finding.",
+        .rationale = "GPU code ships as SASS for given architectures (sm_80 runs on 8.x GPUs with minor ≥ 0) and optionally PTX the driver can JIT for newer GPUs. A framework build without either for the target GPU dies with \"no kernel image is available for execution on the device\" (e.g. torch 2.7.0+cu128 dropped sm_50–sm_70). Targets come from --gpu (\"H100\", \"sm_90\", \"8.6\") or .cuvet.yaml. Only files the image runs or loads are errors (NPP in a full toolkit that nothing links is info, one finding per directory). NVIDIA's own libraries are judged by their CUDA release instead: a release past the GPU's last supported CUDA (CUDA 13 on Maxwell, Pascal or Volta) is one finding.",
         .failing_example = "cuvet validate image.tar --gpu V100\n# libtorch_cuda.so fatbin: sm_75 sm_80 sm_86 sm_90 sm_100 sm_120, no PTX\n# → CUV010 no kernel for sm_70",
         .passing_example = "cuvet validate image.tar --gpu H100   # sm_90 SASS present",
         .fix = "Install a framework build that targets the GPU (an older CUDA variant such as cu126 that still has sm_50–sm_70, or build with TORCH_CUDA_ARCH_LIST including it, or add +PTX for forward compatibility).",

@@ -95,6 +95,12 @@ std::vector<report::Finding> run_validate_checks(const Stack& stack, const rules
         }
         stamp(findings, before, check->info);
     }
+    // Checks that judge a framework or a copy name files, not roots: say which root maps the first such file.
+    for (auto& finding : findings)
+        for (const auto& location : finding.locations) {
+            if (!finding.loaded_by.empty()) break;
+            if (const auto* root = stack.root_of(location.file)) finding.loaded_by = *root;
+        }
     return findings;
 }
 

@@ -14,4 +14,9 @@ const elf::ElfInfo* Stack::elf(std::string_view file) const {
     return it == elfs->end() ? nullptr : &it->second;
 }
 
+const std::string* Stack::root_of(std::string_view file) const {
+    auto it = loaded_by.find(file);
+    return it == loaded_by.end() ? nullptr : &it->second;
+}
+
 }  // namespace cuvet::checks

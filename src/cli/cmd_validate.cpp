@@ -41,6 +41,7 @@ struct ValidateArgs {
     std::string dockerfile;
     std::vector<std::string> env;
     bool no_progress = false;
+    bool verbose = false;
     bool probe = false;
     unsigned probe_timeout = 120;
 };
@@ -98,6 +99,8 @@ int run_validate(const ValidateArgs& args) {
     context.command = "validate";
     context.targets = {args.image.path};
     context.rules = checks::report_rules(checks::CheckKind::validate);
+    context.summary = result.summary;
+    context.verbose = args.verbose;  // text: one line per finding unless asked
     if (args.probe) {
         // The live check runs after the static one so that a broken image
         // still gets its static findings reported first.
@@ -154,6 +157,8 @@ void add_validate_command(CLI::App& app, Dispatch& dispatch) {
     command->add_option("--dockerfile", args->dockerfile,
                         "the Dockerfile the image was built from: findings also point at the line that made the file's layer");
     command->add_flag("--no-progress", args->no_progress, "no progress bar on stderr");
+    command->add_flag("--verbose,-v", args->verbose,
+                      "text: also each finding's evidence (search traces, provenance); json and sarif always carry it");
     command->callback([args, &dispatch] { dispatch.run = [args] { return run_validate(*args); }; });
 }
 

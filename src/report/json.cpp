@@ -30,17 +30,20 @@ public:
                 summary[std::string(to_string(finding.severity))].get<int>() + 1;
         }
         report["summary"] = summary;
+        if (!context.summary.empty()) report["stack"] = context.summary;
         nlohmann::json list = nlohmann::json::array();
         for (const Finding& finding : sorted_for_report(findings)) {
             nlohmann::json locations = nlohmann::json::array();
             for (const auto& location : finding.locations) locations.push_back(location_json(location));
-            list.push_back({{"id", finding.id},
-                            {"severity", to_string(finding.severity)},
-                            {"title", finding.title},
-                            {"message", finding.message},
-                            {"locations", locations},
-                            {"evidence", finding.evidence},
-                            {"fix", finding.fix}});
+            nlohmann::json item = {{"id", finding.id},
+                                   {"severity", to_string(finding.severity)},
+                                   {"title", finding.title},
+                                   {"message", finding.message},
+                                   {"locations", locations},
+                                   {"evidence", finding.evidence},
+                                   {"fix", finding.fix}};
+            if (!finding.loaded_by.empty()) item["loaded_by"] = finding.loaded_by;
+            list.push_back(std::move(item));
         }
         report["findings"] = list;
         // Invalid UTF-8 in a path must not abort the report: replace it.

@@ -86,6 +86,7 @@ public:
             nlohmann::json properties = nlohmann::json::object();
             if (!finding.evidence.empty()) properties["evidence"] = finding.evidence;
             if (!finding.fix.empty()) properties["fix"] = finding.fix;
+            if (!finding.loaded_by.empty()) properties["loaded_by"] = finding.loaded_by;
             if (!properties.empty()) result["properties"] = properties;
             results.push_back(result);
         }

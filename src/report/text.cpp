@@ -1,5 +1,8 @@
-// Human output: grouped by severity, errors first, evidence indented under
-// each finding; ANSI colour only when asked (TTY and no NO_COLOR).
+// Human output: grouped by severity, errors first; ANSI colour only when
+// asked (TTY and no NO_COLOR). Verbose: title, locations and evidence under
+// each finding. Compact (validate without --verbose): the message, what loads
+// the file, Dockerfile lines and the fix; the first line says what the image
+// runs and the verdict.
 #include "renderers.hpp"
 
 namespace cuvet::report::detail {
@@ -17,7 +20,9 @@ public:
         std::string subject = "cuvet";
         if (!context.command.empty()) subject += " " + context.command;
         for (const auto& target : context.targets) subject += " " + target;
-        out << paint("1", subject) << ": " << summary_line(findings) << "\n";
+        out << paint("1", subject) << ": ";
+        if (!context.summary.empty()) out << context.summary << "; verdict: " << verdict(findings) << " — ";
+        out << summary_line(findings) << "\n";
 
         const std::vector<Finding> sorted = sorted_for_report(findings);
         static const char* headings[3] = {"info", "warnings", "errors"};
@@ -29,8 +34,21 @@ public:
                 current = severity;
                 out << "\n" << paint(colors[severity], std::string(headings[severity])) << "\n";
             }
+            if (!context.verbose) {
+                out << "  " << paint(colors[severity], finding.id) << "  ";
+                print_block(out, finding.message.empty() ? finding.title : finding.message, "        ", false);
+                if (!finding.loaded_by.empty()) out << "        root: " << finding.loaded_by << "\n";
+                for (const auto& location : finding.locations)
+                    if (location.line > 0) out << "        at " << location.file << ":" << location.line << "\n";
+                if (!finding.fix.empty()) {
+                    out << "        " << paint("32", "fix:") << " ";
+                    print_block(out, finding.fix, "             ", false);
+                }
+                continue;
+            }
             out << "  " << paint(colors[severity], finding.id) << "  " << paint("1", finding.title) << "\n";
             if (!finding.message.empty()) print_block(out, finding.message, "        ");
+            if (!finding.loaded_by.empty()) out << "        root: " << finding.loaded_by << "\n";
             for (const auto& location : finding.locations) {
                 out << "        at " << location.file;
                 if (location.line > 0) out << ":" << location.line;
@@ -48,6 +66,12 @@ public:
     }
 
 private:
+    static std::string verdict(const std::vector<Finding>& findings) {
+        for (const auto& f : findings)
+            if (f.severity == Severity::error) return "it breaks";
+        return "nothing it runs breaks";
+    }
+
     // Multi-line text keeps its lines, each indented.
     static void print_block(std::ostream& out, std::string_view text, std::string_view indent,
                             bool indent_first = true) {

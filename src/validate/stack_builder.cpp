@@ -13,6 +13,7 @@
 #include "cuvet/loader/driver_libs.hpp"
 #include "cuvet/loader/loader.hpp"
 #include "framework_models.hpp"
+#include "roots.hpp"
 
 namespace cuvet::validate {
 
@@ -234,11 +235,16 @@ bool wants_consumer(const std::string& path, const elf::ElfInfo& elf, const std:
     return false;
 }
 
+// `root_label`: the root the graph starts from (null for a file resolved only
+// so that its own problems can be reported as info).
 void add_graph(const loader::Graph& graph, const std::map<std::string, std::set<std::string>>& dlopened,
-               const inventory::Analysis& analysis, std::map<std::string, std::size_t>& seen, Stack& stack) {
+               const inventory::Analysis& analysis, std::map<std::string, std::size_t>& seen, Stack& stack,
+               const std::string* root_label) {
     for (std::size_t i = 0; i < graph.objects.size(); ++i) {
         const auto& o = graph.objects[i];
-        if (o.host_provided || o.interpreter || !o.inspected) continue;
+        if (o.host_provided || o.interpreter) continue;
+        if (root_label != nullptr) stack.loaded_by.emplace(o.file, *root_label);
+        if (!o.inspected) continue;
         auto elf = analysis.elfs.find(o.file);
         if (elf == analysis.elfs.end()) continue;
         auto [it, inserted] = seen.emplace(o.file, stack.objects.size());
@@ -322,9 +328,22 @@ Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::s
     stack.driver_libraries = driver_copies(analysis, false);
     stack.frameworks = frameworks(analysis);
 
+    stack.roots = find_roots(analysis, stack.frameworks);
+    // What is resolved: the roots (their closures are what loads), then every
+    // other CUDA-stack consumer, whose problems are reported as info only.
     std::vector<std::string> roots;
+    std::vector<const std::string*> labels;
+    std::set<std::string> root_files;
+    for (const auto& root : stack.roots) {
+        const auto* entry = files.data_entry(root.path);
+        if (entry == nullptr || !root_files.insert(entry->path).second) continue;
+        roots.push_back(entry->path);
+        labels.push_back(&root.label);
+        // A root ld.so cannot even start from (another machine's file) is still what runs.
+        stack.loaded_by.emplace(entry->path, root.label);
+    }
     for (const auto& [path, elf] : analysis.elfs)
-        if (wants_consumer(path, elf, stack.frameworks)) roots.push_back(path);
+        if (!root_files.count(path) && wants_consumer(path, elf, stack.frameworks)) roots.push_back(path), labels.push_back(nullptr);
 
     // dlopen names are resolved as DT_NEEDED of the object holding them; the
     // additions are undone below so the Stack shows each file's real DT_NEEDED.
@@ -346,9 +365,9 @@ Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::s
     std::map<std::string, std::size_t> seen;
     try {
         loader::Loader loader(files, options);
-        for (const auto& root : roots) {
+        for (std::size_t i = 0; i < roots.size(); ++i) {
             try {
-                add_graph(loader.resolve(root), dlopened, analysis, seen, stack);
+                add_graph(loader.resolve(roots[i]), dlopened, analysis, seen, stack, labels[i]);
             } catch (const Error&) {
                 // A root the loader cannot start from (not an object it can load) has nothing to resolve.
             }

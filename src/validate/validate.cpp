@@ -2,10 +2,12 @@
 #include "cuvet/validate/with_access.hpp"
 
 #include "cuvet/checks/registry.hpp"
+#include "cuvet/checks/summary.hpp"
 #include "cuvet/core/error.hpp"
 #include "cuvet/image/env.hpp"
 #include "cuvet/inventory/analysis.hpp"
 #include "cuvet/validate/stack_builder.hpp"
+#include "roots.hpp"
 
 namespace cuvet::validate {
 
@@ -24,6 +26,8 @@ Result validate(const std::string& image_path, const Options& options, const ima
     inventory::AnalyzeOptions analyze;
     analyze.workers = options.workers;
     analyze.on_progress = options.on_progress;
+    // An ENTRYPOINT outside the bin dirs the scan reads anyway (/opt/app/infer) is a root too.
+    analyze.extra_elf_paths = entry_program_paths(image->info().config);
     auto analysis = inventory::analyze(*image, analyze);
     analysis.info.config.env = image::with_env_overrides(analysis.info.config.env, options.env_overrides);
     auto stack = build_stack(analysis, options.targets, image_path);
@@ -34,6 +38,7 @@ Result validate(const std::string& image_path, const Options& options, const ima
     if (!options.dockerfile_path.empty())
         add_dockerfile_locations(result.findings, analysis.tree, analysis.info, options.dockerfile_path,
                                  options.dockerfile_text);
+    result.summary = checks::stack_summary(stack);
     result.info = analysis.info;
     return result;
 }

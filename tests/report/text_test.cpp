@@ -52,3 +52,23 @@ TEST_CASE("an unknown format is a usage error", "[report]") {
         CHECK(std::string(e.what()).find("sarif") != std::string::npos);
     }
 }
+
+TEST_CASE("compact text report: summary line, then message, root and fix per finding", "[report][text]") {
+    auto findings = test::sample_findings();
+    findings.back().loaded_by = "ENTRYPOINT /opt/app/bin/infer";
+    auto context = test::sample_context();
+    context.verbose = false;
+    context.summary = "runs ENTRYPOINT /opt/app/bin/infer; CUDA 12.x (libcudart.so.12); no cuDNN";
+    std::string out = test::render("text", findings, context);
+    INFO(out);
+    CHECK(out.rfind("cuvet validate image.tar: runs ENTRYPOINT /opt/app/bin/infer; CUDA 12.x (libcudart.so.12); no cuDNN; "
+                    "verdict: it breaks — 3 findings (1 error, 1 warning, 1 info)\n",
+                    0) == 0);
+    CHECK(out.find("  CUV001  libcudnn.so.8 needed by /opt/app/lib tf/libtf.so: not found\n"
+                   "        root: ENTRYPOINT /opt/app/bin/infer\n"
+                   "        fix: Install libcudnn8") != std::string::npos);
+    CHECK(out.find("        at Dockerfile:7\n") != std::string::npos);  // Dockerfile lines stay
+    CHECK(out.find("tried") == std::string::npos);                      // evidence only with --verbose
+    CHECK(out.find("A needed library") == std::string::npos);
+    CHECK(out.find("at /opt/app") == std::string::npos);
+}

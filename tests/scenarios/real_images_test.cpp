@@ -68,7 +68,7 @@ TEST_CASE("real CUDA install: validate an image of this host's /usr/local/cuda",
     // One consistent toolkit: no copy conflicts, no mixed cuDNN, no loader failures of DT_NEEDED.
     for (const char* id : {"CUV002", "CUV003", "CUV005", "CUV006", "CUV011", "CUV012"}) CHECK(r.ids.count(id) == 0);
     for (const auto& f : r.json["findings"]) {
-        if (f["id"] == "CUV001") CHECK(f["severity"] == "warning");  // dlopen names only, when any
+        CHECK(f["severity"] != "error");  // nothing runs in it: whatever a file misses is info
         UNSCOPED_INFO(f["id"].get<std::string>() << ": " << f["message"].get<std::string>());
     }
     WARN("real CUDA install findings: " << r.ids.size());

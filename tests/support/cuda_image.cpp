@@ -124,6 +124,9 @@ fs::path CudaImage::write() {
     ImageSpec spec;
     spec.env = env;
     spec.architecture = architecture;
+    spec.entrypoint = entrypoint;
+    spec.cmd = cmd;
+    spec.layers = base_layers;
     Layer layer;
     layer.created_by = "/bin/sh -c #(nop) ADD dir:cuvet-test in / ";
     collect(fs_.root(), fs_.root(), layer.entries);

@@ -10,6 +10,7 @@
 
 #include "cuvet/checks/stack.hpp"
 #include "cuvet/report/finding.hpp"
+#include "support/image_writer.hpp"
 #include "support/rootfs_builder.hpp"
 #include "support/temp_dir.hpp"
 
@@ -23,6 +24,10 @@ public:
     Rootfs& fs() { return fs_; }
     std::vector<std::string> env;
     std::string architecture = "amd64";
+    std::vector<std::string> entrypoint;
+    std::vector<std::string> cmd;
+    // Layers under the one fs() becomes (a Debian root file system made by mmdebstrap).
+    std::vector<Layer> base_layers;
 
     // libc.so.6 of the build machine (so gcc's DT_NEEDED resolve) and a dpkg libc6 record.
     void glibc();

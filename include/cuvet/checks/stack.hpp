@@ -104,6 +104,14 @@ struct FrameworkInstall {
     std::map<std::string, std::string> pins;  // GPU package's Requires-Dist: wheel -> specifier
 };
 
+// Something the image runs, from which ld.so loads everything else: an
+// ENTRYPOINT/CMD program, a framework's libraries, a Python extension module,
+// an interpreter on PATH. Errors are reported only for files a root maps.
+struct Root {
+    std::string path;   // image path of the ELF file
+    std::string label;  // "ENTRYPOINT /opt/app/bin/infer", "imported by torch", "/usr/bin/python3 on PATH"
+};
+
 // What the user validates against: --driver, --gpu and .cuvet.yaml.
 struct Targets {
     std::vector<rules::Version> drivers;  // "535.104.05"
@@ -126,9 +134,15 @@ struct Stack {
     std::vector<LibraryCopy> compat_libraries;   // cuda-compat: /usr/local/cuda/compat/libcuda.so.*
     std::vector<LibraryCopy> driver_libraries;   // libcuda.so.1, libnvidia-*.so baked into the image
     Targets targets;
+    std::vector<Root> roots;
+    // Data path → the label of the first root whose load closure (DT_NEEDED
+    // and known dlopen names, as ld.so resolves them from that root) maps it.
+    std::map<std::string, std::string, std::less<>> loaded_by;
 
     const LibraryCopy* library(std::string_view file) const;  // by data path
     const elf::ElfInfo* elf(std::string_view file) const;
+    // The root that loads `file` (a data path); nullptr when nothing the image runs maps it.
+    const std::string* root_of(std::string_view file) const;
 };
 
 }  // namespace cuvet::checks

@@ -26,6 +26,9 @@ struct Finding {
     std::vector<Location> locations;
     std::vector<std::string> evidence;  // search trace, provenance lines
     std::string fix;       // the concrete change to make
+    // validate: what the image runs that maps the file ("ENTRYPOINT /opt/app/bin/infer",
+    // "imported by torch"); empty when nothing does or the finding is not about a file.
+    std::string loaded_by;
 };
 
 }  // namespace cuvet::report

@@ -28,6 +28,11 @@ struct ReportContext {
     std::vector<std::string> targets;    // the images or Dockerfiles examined
     std::vector<RuleInfo> rules;         // every check that ran
     bool color = false;                  // text only: ANSI colours
+    // text only: titles, every location and the evidence (search traces,
+    // provenance). validate turns it off unless --verbose: one line per finding.
+    bool verbose = true;
+    // validate: what the image runs, one line ("runs pytorch 2.1.0 (CUDA 12.1, cuDNN 8.9.2)").
+    std::string summary;
 };
 
 class Renderer {

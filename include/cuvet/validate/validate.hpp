@@ -32,6 +32,7 @@ struct Options {
 struct Result {
     image::ImageInfo info;
     std::vector<report::Finding> findings;  // after config::apply, unsorted
+    std::string summary;                     // checks::stack_summary: what the image runs
 };
 
 // Throws cuvet::Error(input/io) on an unreadable image or Dockerfile,

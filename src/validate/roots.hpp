@@ -1,0 +1,25 @@
+#pragma once
+// What an image runs (DESIGN.md: roots): the ENTRYPOINT/CMD programs (through
+// `sh -c`, exec form and `python -m`), every framework's libraries, the Python
+// extension modules under site-/dist-packages and the interpreters on PATH.
+// Everything else in the image is loaded, if ever, by one of these.
+#include <string>
+#include <vector>
+
+#include "cuvet/checks/stack.hpp"
+#include "cuvet/image/image.hpp"
+#include "cuvet/inventory/analysis.hpp"
+
+namespace cuvet::validate {
+
+// Paths the ENTRYPOINT/CMD name directly (absolute, or relative to WORKDIR),
+// known before the scan: the scan reads them as ELF candidates even outside bin dirs.
+std::vector<std::string> entry_program_paths(const image::ImageConfig& config);
+
+// Every root, in the order their labels win: ENTRYPOINT/CMD first, then
+// frameworks, extension modules, interpreters. Paths are image paths of ELF
+// files the scan read; one root per data file.
+std::vector<checks::Root> find_roots(const inventory::Analysis& analysis,
+                                     const std::vector<checks::FrameworkInstall>& frameworks);
+
+}  // namespace cuvet::validate
