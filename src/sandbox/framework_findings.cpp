@@ -203,6 +203,28 @@ bool mentions(const Finding& finding, const std::string& needle) {
                        [&](const std::string& line) { return contains(line, needle); });
 }
 
+// `needle` starting a word: at the start of a line or after a space or '('.
+bool word_in(const std::string& text, const std::string& needle) {
+    for (std::size_t at = text.find(needle); at != std::string::npos;
+         at = text.find(needle, at + 1)) {
+        const std::size_t end = at + needle.size();
+        const bool starts =
+            at == 0 || text[at - 1] == ' ' || text[at - 1] == '(' || text[at - 1] == '\n';
+        const bool ends = needle.back() == ' ' || end == text.size() || text[end] == ' ' ||
+                          text[end] == ')' || text[end] == ':' || text[end] == ',';
+        if (starts && ends) return true;
+    }
+    return false;
+}
+
+bool mentions_word(const Finding& finding, const std::string& needle) {
+    if (word_in(finding.message, needle)) return true;
+    for (const auto& location : finding.locations) {
+        if (location.file == needle || word_in(location.file, needle)) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 std::string live_verdict(const SmokeResult& result) {
@@ -235,12 +257,13 @@ std::vector<Finding> smoke_findings(const SmokeResult& result) {
 std::vector<const Finding*> static_findings_for(const std::vector<Finding>& static_findings,
                                                 const SmokeTarget& target) {
     std::vector<const Finding*> out;
-    const std::string by_name = target.framework == "torch" ? "torch" : target.framework;
     for (const Finding& finding : static_findings) {
         if (finding.id.rfind("CUVG", 0) == 0) continue;
-        if (mentions(finding, target.package_dir + "/") || mentions(finding, target.package_dir) ||
-            mentions(finding, by_name + " ") || mentions(finding, "/" + by_name + "/") ||
-            mentions(finding, by_name + "_"))
+        // The package's own directory, or the framework named as a word ("torch 2.11.0 pins …");
+        // never a path that merely contains the name (a venv at /opt/torch/.venv holds jax too).
+        if (mentions(finding, target.package_dir + "/") ||
+            mentions_word(finding, target.package_dir) ||
+            mentions_word(finding, target.framework + " "))
             out.push_back(&finding);
     }
     return out;

@@ -10,19 +10,21 @@ import sys
 
 # How a finding names a framework: its package directories and names.
 NEEDLES = {
-    "torch": ["/torch/", "/torch ", "torch ", "libtorch"],
-    "jax": ["/jax/", "/jaxlib/", "/jax_plugins/", "jax_cuda", "jax ", "jaxlib ", "xla_cuda"],
-    "cupy": ["/cupy/", "/cupy_backends/", "cupy ", "cupy-cuda"],
-    "onnxruntime": ["/onnxruntime/", "onnxruntime "],
+    "torch": ["packages/torch/", "packages/torch ", "packages/torch\n", "torch ", "libtorch"],
+    "jax": ["packages/jax/", "packages/jax ", "packages/jaxlib/", "/jax_plugins/", "jax_cuda", "jax ", "jaxlib ",
+            "xla_cuda"],
+    "cupy": ["packages/cupy/", "packages/cupy ", "/cupy_backends/", "cupy ", "cupy-cuda"],
+    "onnxruntime": ["packages/onnxruntime/", "packages/onnxruntime ", "onnxruntime "],
 }
 LIVE_BROKEN = {"error", "cpu_fallback", "wrong_result", None}
 
 
 def text_of(finding):
+    # Paths end a line or a word: "…/site-packages/torch" alone must match "packages/torch\n".
     parts = [finding.get("message", ""), finding.get("title", "")]
     parts += [loc.get("file", "") if isinstance(loc, dict) else str(loc) for loc in finding.get("locations", [])]
     parts += finding.get("evidence", [])
-    return "\n".join(parts)
+    return "\n".join(parts) + "\n"
 
 
 def concerns(finding, framework):

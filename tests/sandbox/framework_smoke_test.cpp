@@ -259,6 +259,16 @@ TEST_CASE("static and live disagreements are findings", "[sandbox][frameworks]")
     static_other.severity = report::Severity::warning;
     static_other.message = "libfabric.so.1 provider not found";
 
+    SECTION("a finding about jax in a venv at /opt/torch is not about torch") {
+        report::Finding jax_static;
+        jax_static.id = "CUV007";
+        jax_static.severity = report::Severity::error;
+        jax_static.message = "jax 0.11.2 (/opt/torch/.venv/lib/python3.12/site-packages/jaxlib) is built for CUDA 12";
+        jax_static.locations.push_back({"/opt/torch/.venv/lib/python3.12/site-packages/jaxlib", 0, 0});
+        CHECK(sandbox::static_findings_for({jax_static}, torch_ok.target).empty());
+        CHECK(sandbox::static_findings_for({jax_static}, jax_fails.target).size() == 1);
+        CHECK(sandbox::static_live_disagreements({jax_static}, {torch_ok, jax_fails}, std::nullopt, "").empty());
+    }
     SECTION("agreement: no finding") {
         const auto out = sandbox::static_live_disagreements({static_other}, {torch_ok},
                                                             std::string("9.19.0"), "wheel");
