@@ -11,6 +11,7 @@
 #include "cuvet/core/error.hpp"
 #include "cuvet/sandbox/host_driver.hpp"
 #include "cuvet/sandbox/probe_runner.hpp"
+#include "cuvet/sandbox/framework_findings.hpp"
 #include "cuvet/sandbox/live_check.hpp"
 #include "exit_codes.hpp"
 #include "output_format.hpp"
@@ -28,6 +29,8 @@ struct ProbeCommandArgs {
     bool self_test = false;
     bool keep_rootfs = false;
     std::string format;
+    std::string frameworks = "auto";
+    int framework_timeout = 180;
 };
 
 // The report module's renderers take over once `validate --gpu` uses this.
@@ -52,6 +55,26 @@ nlohmann::json findings_json(const std::vector<report::Finding>& findings) {
                        {"locations", locations},
                        {"evidence", finding.evidence},
                        {"fix", finding.fix}});
+    }
+    return out;
+}
+
+nlohmann::json frameworks_json(const std::vector<sandbox::SmokeResult>& results) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& result : results) {
+        out.push_back({{"framework", result.target.framework},
+                       {"package_dir", result.target.package_dir},
+                       {"interpreter", result.target.interpreter},
+                       {"verdict", result.parsed ? result.verdict : "no_result"},
+                       {"live", sandbox::live_verdict(result)},
+                       {"stage", result.stage},
+                       {"version", result.version},
+                       {"error", result.error},
+                       {"loaded", result.loaded},
+                       {"framework_messages", result.framework_messages},
+                       {"exit_code", result.process.exit_code},
+                       {"timed_out", result.process.timed_out},
+                       {"seconds", result.process.seconds}});
     }
     return out;
 }
@@ -98,6 +121,15 @@ void print_text(const sandbox::ProbeOutcome& outcome, const std::string& target)
             std::cout << line;
         }
     }
+    for (const auto& result : outcome.frameworks) {
+        std::cout << "Framework   " << result.target.framework << (result.version.empty() ? "" : " " + result.version) << " ("
+                  << result.target.interpreter << "): "
+                  << (result.parsed ? result.verdict + (result.stage == "done" ? "" : " at " + result.stage) : "no result");
+        char timing[32];
+        std::snprintf(timing, sizeof timing, ", %.1f s\n", result.process.seconds);
+        std::cout << timing;
+    }
+    for (const auto& note : outcome.notes) std::cout << "Sandbox     " << note << "\n";
     for (const auto& finding : outcome.findings) {
         std::cout << severity_name(finding.severity) << " " << finding.id << " " << finding.title << ": " << finding.message
                   << "\n";
@@ -116,6 +148,8 @@ int run_probe_command(const ProbeCommandArgs& args) {
     options.env_overrides = args.env;
     options.self_test = args.self_test;
     options.keep_rootfs = args.keep_rootfs;
+    options.frameworks = sandbox::parse_framework_list(args.frameworks);
+    options.framework_timeout = std::chrono::seconds(args.framework_timeout);
     const auto opened = image::open_image(args.image.path, args.image.open_options(), args.image.access());
     const sandbox::ProbeOutcome outcome = sandbox::run_live_check(*opened, options);
     if (args.format == "json") {
@@ -128,6 +162,7 @@ int run_probe_command(const ProbeCommandArgs& args) {
                               {"probe_exit_code", outcome.process.exit_code},
                               {"probe", nlohmann::json::parse(outcome.process.out.empty() ? "null" : outcome.process.out,
                                                               nullptr, false)},
+                              {"frameworks", frameworks_json(outcome.frameworks)},
                               {"findings", findings_json(outcome.findings)}};
         if (out["probe"].is_discarded()) out["probe"] = nullptr;
         std::cout << out.dump(2) << "\n";
@@ -155,6 +190,12 @@ void add_probe_command(CLI::App& app, Dispatch& dispatch) {
     command->add_option("--probe", args->probe, "the cuvet-probe binary (default: beside cuvet)");
     command->add_option("--env", args->env, "KEY=VALUE added to the image's Env (repeatable)");
     command->add_flag("--self-test", args->self_test, "run the probe's self-test (needs no GPU)");
+    command->add_option("--probe-frameworks", args->frameworks,
+                        "frameworks whose own smoke test runs with the image's python after the cuDNN probe: auto "
+                        "(every one found), none, or a list of torch,jax,cupy,onnxruntime")
+        ->default_str("auto");
+    command->add_option("--framework-timeout", args->framework_timeout, "kill a framework probe after this many seconds")
+        ->default_str("180");
     command->add_flag("--keep-rootfs", args->keep_rootfs, "leave the extracted root file system behind (debugging)");
     add_format_option(*command, args->format, {"text", "json"});
     command->callback([args, &dispatch] { dispatch.run = [args] { return run_probe_command(*args); }; });

@@ -22,6 +22,8 @@
 #include "cuvet/report/renderer.hpp"
 #include "cuvet/rules/database.hpp"
 #include "cuvet/validate/with_access.hpp"
+#include "cuvet/validate/validate.hpp"
+#include "cuvet/sandbox/framework_findings.hpp"
 #include "cuvet/sandbox/live_check.hpp"
 #include "exit_codes.hpp"
 
@@ -44,6 +46,7 @@ struct ValidateArgs {
     bool verbose = false;
     bool probe = false;
     unsigned probe_timeout = 120;
+    std::string probe_frameworks = "auto";
 };
 
 std::string read_file(const std::string& path) {
@@ -108,9 +111,14 @@ int run_validate(const ValidateArgs& args) {
         probe.probe_binary = sandbox::find_probe_binary();
         probe.timeout = std::chrono::seconds(args.probe_timeout);
         probe.env_overrides = args.env;
+        probe.frameworks = sandbox::parse_framework_list(args.probe_frameworks);
         const auto opened = image::open_image(args.image.path, args.image.open_options(), args.image.access());
         sandbox::ProbeOutcome outcome = sandbox::run_live_check(*opened, probe);
+        // Static vs live: a disagreement is a cuvet bug or a missing rule, shown to the user either way.
+        std::vector<report::Finding> disagreements = sandbox::static_live_disagreements(
+            result.findings, outcome.frameworks, outcome.plan.expect.cudnn_version, outcome.plan.expect.cudnn_source);
         for (auto& finding : outcome.findings) result.findings.push_back(std::move(finding));
+        for (auto& finding : disagreements) result.findings.push_back(std::move(finding));
     }
     auto findings = report::sorted_for_report(std::move(result.findings));
     if (args.output.empty()) {
@@ -138,6 +146,10 @@ void add_validate_command(CLI::App& app, Dispatch& dispatch) {
                       "also run the live GPU check: a cuDNN convolution with the image's own libraries on this host's GPU "
                       "(as `cuvet probe`; exit 3 without a GPU)");
     command->add_option("--probe-timeout", args->probe_timeout, "seconds before a hung probe is killed")->default_val(120);
+    command->add_option("--probe-frameworks", args->probe_frameworks,
+                        "with --probe: the frameworks whose own smoke test runs with the image's python: auto (every one "
+                        "found), none, or a list of torch,jax,cupy,onnxruntime")
+        ->default_str("auto");
     command->add_option("--fail-on", args->fail_on,
                         "exit 1 when a finding is at least: error, warning, info, never (default: error, or fail_on in .cuvet.yaml)");
     command->add_option("--driver", args->drivers, "a fleet driver version the image must run on (repeatable)")

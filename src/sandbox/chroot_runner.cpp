@@ -4,12 +4,15 @@
 #include <linux/openat2.h>
 #include <sched.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 
 #include "cuvet/core/error.hpp"
@@ -29,11 +32,11 @@ int open_in_root(int root_fd, const std::string& path, int flags) {
     open_how how{};
     how.flags = static_cast<std::uint64_t>(flags | O_CLOEXEC);
     how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
-    const std::string relative = path.substr(path.find_first_not_of('/') == std::string::npos
-                                                 ? path.size()
-                                                 : path.find_first_not_of('/'));
-    const int fd = static_cast<int>(::syscall(SYS_openat2, root_fd, relative.empty() ? "." : relative.c_str(),
-                                              &how, sizeof how));
+    const std::string relative =
+        path.substr(path.find_first_not_of('/') == std::string::npos ? path.size()
+                                                                     : path.find_first_not_of('/'));
+    const int fd = static_cast<int>(::syscall(
+        SYS_openat2, root_fd, relative.empty() ? "." : relative.c_str(), &how, sizeof how));
     if (fd >= 0 || errno != ENOSYS) return fd;
     return (flags & O_DIRECTORY) != 0 ? open_dir_nofollow(root_fd, relative, false) : -1;
 }
@@ -55,8 +58,10 @@ private:
 void copy_into(int dir_fd, const std::string& name, const fs::path& source, mode_t mode) {
     Fd in(::open(source.c_str(), O_RDONLY | O_CLOEXEC));
     if (in.get() < 0) fail_io(source.string() + ": " + errno_text());
-    ::unlinkat(dir_fd, name.c_str(), 0);  // a stub or symlink the image ships is replaced, as the toolkit's mount does
-    Fd out(::openat(dir_fd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode));
+    ::unlinkat(dir_fd, name.c_str(),
+               0);  // a stub or symlink the image ships is replaced, as the toolkit's mount does
+    Fd out(
+        ::openat(dir_fd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode));
     if (out.get() < 0) fail_io("cannot place " + name + " in the image: " + errno_text());
     char buffer[1 << 16];
     for (;;) {
@@ -78,9 +83,11 @@ void make_mount_point(int root_fd, const char* name) {
     struct stat info {};
     if (::fstatat(root_fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0) {
         if (S_ISDIR(info.st_mode)) return;
-        if (::unlinkat(root_fd, name, 0) != 0) fail_io(std::string("cannot replace /") + name + ": " + errno_text());
+        if (::unlinkat(root_fd, name, 0) != 0)
+            fail_io(std::string("cannot replace /") + name + ": " + errno_text());
     }
-    if (::mkdirat(root_fd, name, 0755) != 0) fail_io(std::string("cannot create /") + name + ": " + errno_text());
+    if (::mkdirat(root_fd, name, 0755) != 0)
+        fail_io(std::string("cannot create /") + name + ": " + errno_text());
 }
 
 // ---- the child side: runs between fork and exec ----
@@ -99,10 +106,66 @@ std::string bind_node(const fs::path& host, const fs::path& target) {
     return {};
 }
 
-std::string enter_rootfs(const fs::path& root, const std::vector<fs::path>& device_nodes, bool run_ldconfig) {
-    if (::unshare(CLONE_NEWNS) != 0) return "unshare(CLONE_NEWNS): " + errno_text() + " (the built-in runner needs root)";
+struct ChildSetup {
+    fs::path root;
+    std::vector<fs::path> device_nodes;
+    bool run_ldconfig = true;
+    bool private_tmp = true;
+    bool no_network = true;
+    bool read_only_root = true;
+    std::string cgroup_procs;  // "<cgroup>/cgroup.procs", "" for none
+};
+
+// Debian's /sbin/ldconfig is a shell wrapper around ldconfig.real.
+void run_image_ldconfig() {
+    for (const char* ldconfig : {"/sbin/ldconfig.real", "/sbin/ldconfig", "/usr/sbin/ldconfig"}) {
+        if (::access(ldconfig, X_OK) != 0) continue;
+        const pid_t pid = ::fork();
+        if (pid == 0) {
+            const int null_fd = ::open("/dev/null", O_WRONLY);
+            if (null_fd >= 0) ::dup2(null_fd, STDOUT_FILENO);
+            char* argv[] = {const_cast<char*>(ldconfig), nullptr};
+            char* envp[] = {nullptr};
+            ::execve(ldconfig, argv, envp);
+            ::_exit(127);
+        }
+        int status = 0;
+        if (pid > 0) ::waitpid(pid, &status, 0);
+        return;
+    }
+}
+
+// A note on the program's own stderr: the parent keeps the child's stderr.
+void note(const std::string& text) {
+    const std::string line = "cuvet sandbox: " + text + "\n";
+    [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, line.data(), line.size());
+}
+
+std::string enter_rootfs(const ChildSetup& setup) {
+    const fs::path& root = setup.root;
+    // The program dies with cuvet, however cuvet ends; and leaves no core files in the image.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    const rlimit no_core{0, 0};
+    ::setrlimit(RLIMIT_CORE, &no_core);
+    if (!setup.cgroup_procs.empty()) {
+        const int fd = ::open(setup.cgroup_procs.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd < 0 || ::write(fd, "0", 1) != 1)
+            note("memory not limited: " + setup.cgroup_procs + ": " + errno_text());
+        if (fd >= 0) ::close(fd);
+    }
+    const int namespaces = CLONE_NEWNS | (setup.no_network ? CLONE_NEWNET : 0);
+    if (::unshare(namespaces) != 0) {
+        if (!setup.no_network || ::unshare(CLONE_NEWNS) != 0)
+            return "unshare(CLONE_NEWNS): " + errno_text() + " (the built-in runner needs root)";
+        note("network not isolated: unshare(CLONE_NEWNET): " + errno_text());
+    }
     // Nothing mounted from here on may leak back into the host's namespace.
-    if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return "make mounts private: " + errno_text();
+    if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
+        return "make mounts private: " + errno_text();
+    // The image's tree becomes a mount of its own, so that it can be made read-only below.
+    if (setup.read_only_root &&
+        ::mount(root.c_str(), root.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0)
+        return "bind the image's root onto itself: " + errno_text();
     const fs::path dev = root / "dev";
     if (::mount("tmpfs", dev.c_str(), "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=65536k") != 0)
         return "mount tmpfs on /dev: " + errno_text();
@@ -110,39 +173,30 @@ std::string enter_rootfs(const fs::path& root, const std::vector<fs::path>& devi
         std::string error = bind_node(fs::path("/dev") / node, dev / node);
         if (!error.empty()) return error;
     }
-    for (const fs::path& node : device_nodes) {
+    for (const fs::path& node : setup.device_nodes) {
         std::string error = bind_node(node, dev / node.filename());
         if (!error.empty()) return error;
     }
     ::mkdir((dev / "shm").c_str(), 01777);
     ::mount("tmpfs", (dev / "shm").c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
     ::symlink("/proc/self/fd", (dev / "fd").c_str());
-    if (::mount("proc", (root / "proc").c_str(), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0)
+    if (::mount("proc", (root / "proc").c_str(), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                nullptr) != 0)
         return "mount /proc: " + errno_text();
     // The driver reads PCI topology under /sys; read-only is enough.
     if (::mount("/sys", (root / "sys").c_str(), nullptr, MS_BIND | MS_REC, nullptr) == 0) {
-        ::mount(nullptr, (root / "sys").c_str(), nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY, nullptr);
+        ::mount(nullptr, (root / "sys").c_str(), nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY,
+                nullptr);
     }
+    if (setup.private_tmp && ::mount("tmpfs", (root / "tmp").c_str(), "tmpfs", MS_NOSUID | MS_NODEV,
+                                     "mode=1777,size=2g") != 0)
+        return "mount tmpfs on /tmp: " + errno_text();
     if (::chroot(root.c_str()) != 0) return "chroot: " + errno_text();
     if (::chdir("/") != 0) return "chdir /: " + errno_text();
-    if (run_ldconfig) {
-        // Debian's /sbin/ldconfig is a shell wrapper around ldconfig.real.
-        for (const char* ldconfig : {"/sbin/ldconfig.real", "/sbin/ldconfig", "/usr/sbin/ldconfig"}) {
-            if (::access(ldconfig, X_OK) != 0) continue;
-            const pid_t pid = ::fork();
-            if (pid == 0) {
-                const int null_fd = ::open("/dev/null", O_WRONLY);
-                if (null_fd >= 0) ::dup2(null_fd, STDOUT_FILENO);
-                char* argv[] = {const_cast<char*>(ldconfig), nullptr};
-                char* envp[] = {nullptr};
-                ::execve(ldconfig, argv, envp);
-                ::_exit(127);
-            }
-            int status = 0;
-            if (pid > 0) ::waitpid(pid, &status, 0);
-            break;
-        }
-    }
+    if (setup.run_ldconfig) run_image_ldconfig();
+    if (setup.read_only_root &&
+        ::mount(nullptr, "/", nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY, nullptr) != 0)
+        note("the image's tree stays writable: remount read-only: " + errno_text());
     return {};
 }
 
@@ -151,45 +205,78 @@ std::string enter_rootfs(const fs::path& root, const std::vector<fs::path>& devi
 std::string pick_library_dir(const fs::path& rootfs) {
     Fd root(::open(rootfs.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (root.get() < 0) fail_io(rootfs.string() + ": " + errno_text());
-    for (const char* dir : {"/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib64", "/lib64", "/usr/lib"}) {
+    for (const char* dir : {"/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib64",
+                            "/lib64", "/usr/lib"}) {
         Fd fd(open_in_root(root.get(), dir, O_RDONLY | O_DIRECTORY));
         if (fd.get() >= 0) return dir;
     }
     return "/usr/lib";
 }
 
-ChrootRun run_in_chroot(const fs::path& rootfs, const fs::path& program, const std::vector<std::string>& args,
-                        const ChrootOptions& options) {
-    ChrootRun run;
-    Fd root(::open(rootfs.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    if (root.get() < 0) fail_io(rootfs.string() + ": " + errno_text());
-    for (const char* name : {"dev", "proc", "sys"}) make_mount_point(root.get(), name);
-    copy_into(root.get(), std::string(probe_path_in_image).substr(1), program, 0755);
+namespace {
 
-    if (options.inject_driver) {
-        run.library_dir = pick_library_dir(rootfs);
-        int dir = open_in_root(root.get(), run.library_dir, O_RDONLY | O_DIRECTORY);
-        if (dir < 0) dir = open_dir_nofollow(root.get(), run.library_dir, true);
-        Fd lib_dir(dir);
-        if (lib_dir.get() < 0) fail_io("cannot open " + run.library_dir + " in the image: " + errno_text());
-        for (const DriverLibrary& lib : options.driver.libraries) {
-            copy_into(lib_dir.get(), lib.soname, lib.path, 0755);
-            run.injected.push_back(run.library_dir + "/" + lib.soname);
-        }
-        for (const fs::path& node : options.driver.device_nodes) run.notes.push_back("device " + node.string());
+// Puts the driver libraries into the image's library directory (the toolkit
+// mounts them; a copy is the same to the loader).
+void inject_driver(int root_fd, const fs::path& rootfs, const ChrootOptions& options,
+                   ChrootRun& run) {
+    run.library_dir = pick_library_dir(rootfs);
+    int dir = open_in_root(root_fd, run.library_dir, O_RDONLY | O_DIRECTORY);
+    if (dir < 0) dir = open_dir_nofollow(root_fd, run.library_dir, true);
+    Fd lib_dir(dir);
+    if (lib_dir.get() < 0)
+        fail_io("cannot open " + run.library_dir + " in the image: " + errno_text());
+    for (const DriverLibrary& lib : options.driver.libraries) {
+        copy_into(lib_dir.get(), lib.soname, lib.path, 0755);
+        run.injected.push_back(run.library_dir + "/" + lib.soname);
     }
+    for (const fs::path& node : options.driver.device_nodes)
+        run.notes.push_back("device " + node.string());
+}
+
+ChrootRun run_prepared(const fs::path& rootfs, int root_fd, const std::vector<std::string>& argv,
+                       const ChrootOptions& options) {
+    ChrootRun run;
+    std::vector<const char*> mount_points = {"dev", "proc", "sys"};
+    if (options.private_tmp) mount_points.push_back("tmp");
+    for (const char* name : mount_points) make_mount_point(root_fd, name);
+    if (options.inject_driver) inject_driver(root_fd, rootfs, options, run);
 
     ProcessSpec spec;
-    spec.argv = {probe_path_in_image};
-    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+    spec.argv = argv;
     spec.environment = options.environment;
     spec.timeout = options.timeout;
-    const fs::path root_path = fs::absolute(rootfs);
-    const std::vector<fs::path> nodes = options.inject_driver ? options.driver.device_nodes : std::vector<fs::path>{};
-    const bool ldconfig = options.run_ldconfig && options.inject_driver;
-    spec.child_setup = [root_path, nodes, ldconfig] { return enter_rootfs(root_path, nodes, ldconfig); };
+    ChildSetup setup;
+    setup.root = fs::absolute(rootfs);
+    setup.device_nodes = options.driver.device_nodes;
+    setup.run_ldconfig =
+        options.run_ldconfig && (options.inject_driver || !options.driver.libraries.empty());
+    setup.private_tmp = options.private_tmp;
+    setup.no_network = options.no_network;
+    setup.read_only_root = options.read_only_root;
+    if (!options.memory_cgroup.empty())
+        setup.cgroup_procs = options.memory_cgroup + "/cgroup.procs";
+    spec.child_setup = [setup] { return enter_rootfs(setup); };
     run.process = run_process(spec);
     return run;
+}
+
+}  // namespace
+
+ChrootRun run_in_chroot(const fs::path& rootfs, const fs::path& program,
+                        const std::vector<std::string>& args, const ChrootOptions& options) {
+    Fd root(::open(rootfs.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (root.get() < 0) fail_io(rootfs.string() + ": " + errno_text());
+    copy_into(root.get(), std::string(probe_path_in_image).substr(1), program, 0755);
+    std::vector<std::string> argv = {probe_path_in_image};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_prepared(rootfs, root.get(), argv, options);
+}
+
+ChrootRun run_image_program(const fs::path& rootfs, const std::vector<std::string>& argv,
+                            const ChrootOptions& options) {
+    Fd root(::open(rootfs.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (root.get() < 0) fail_io(rootfs.string() + ": " + errno_text());
+    return run_prepared(rootfs, root.get(), argv, options);
 }
 
 }  // namespace cuvet::sandbox

@@ -1,5 +1,7 @@
 #include "cuvet/sandbox/live_check.hpp"
 
+#include <algorithm>
+
 #include "cuvet/core/error.hpp"
 #include "cuvet/sandbox/host_driver.hpp"
 
@@ -14,9 +16,10 @@ ProbeOutcome run_live_check(const image::Image& image, const ProbeRunOptions& op
                     "/usr/local/nvidia/lib64); the live check needs an NVIDIA GPU and driver");
     }
     ProbeOutcome outcome = run_probe(image, options);
-    bool no_device = outcome.findings.size() == 1 && outcome.findings.front().id == "CUVG05";
-    if (!options.self_test && no_device)
-        fail_io("no GPU visible inside the image: " + outcome.findings.front().message);
+    const auto no_device = std::find_if(outcome.findings.begin(), outcome.findings.end(),
+                                        [](const report::Finding& finding) { return finding.id == "CUVG05"; });
+    if (!options.self_test && no_device != outcome.findings.end())
+        fail_io("no GPU visible inside the image: " + no_device->message);
     return outcome;
 }
 

@@ -1,20 +1,84 @@
 #include "cuvet/sandbox/probe_runner.hpp"
 
+#include "cuvet/sandbox/probe_runner.hpp"
+
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
 #include "cuvet/core/error.hpp"
 #include "cuvet/sandbox/chroot_runner.hpp"
+#include "cuvet/sandbox/framework_findings.hpp"
+#include "cuvet/sandbox/framework_runner.hpp"
 #include "cuvet/sandbox/host_driver.hpp"
+#include "cuvet/sandbox/memory_limit.hpp"
 #include "cuvet/sandbox/probe_findings.hpp"
 
 namespace cuvet::sandbox {
 namespace {
 
 namespace fs = std::filesystem;
+
+// A helper process that removes `dir` once cuvet's end of a pipe closes,
+// however cuvet ends (SIGKILL included), unless told to keep it. It leaves
+// cuvet's process group and ignores the terminal's signals, so a Ctrl-C that
+// kills cuvet does not kill it too. Only async-signal-safe calls after fork:
+// cuvet may have other threads.
+class Reaper {
+public:
+    explicit Reaper(const fs::path& dir) {
+        int fds[2];
+        if (::pipe2(fds, O_CLOEXEC) != 0) return;
+        const std::string path = dir.string();
+        const pid_t pid = ::fork();
+        if (pid == 0) {
+            for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) ::signal(sig, SIG_IGN);
+            ::setsid();
+            ::close(fds[1]);
+            char byte = 0;
+            ssize_t n;
+            do {
+                n = ::read(fds[0], &byte, 1);
+            } while (n < 0 && errno == EINTR);
+            if (n == 1 && byte == 'k') ::_exit(0);
+            for (const char* rm : {"/bin/rm", "/usr/bin/rm"})
+                ::execl(rm, "rm", "-rf", "--one-file-system", "--", path.c_str(),
+                        static_cast<char*>(nullptr));
+            ::_exit(0);
+        }
+        ::close(fds[0]);
+        if (pid < 0) {
+            ::close(fds[1]);
+            return;
+        }
+        pid_ = pid;
+        write_fd_ = fds[1];
+    }
+    // `keep`: leave the tree; otherwise the caller has removed it already.
+    void finish(bool keep) {
+        if (pid_ <= 0) return;
+        if (keep) {
+            [[maybe_unused]] const ssize_t n = ::write(write_fd_, "k", 1);
+        }
+        ::close(write_fd_);
+        int status = 0;
+        ::waitpid(pid_, &status, 0);
+        pid_ = -1;
+    }
+    ~Reaper() { finish(false); }
+    Reaper(const Reaper&) = delete;
+    Reaper& operator=(const Reaper&) = delete;
+
+private:
+    pid_t pid_ = -1;
+    int write_fd_ = -1;
+};
 
 // A private directory that is removed with everything below it. Only this
 // process's namespace is looked at: the mounts live in the child's namespace
@@ -30,11 +94,14 @@ public:
         std::string pattern = (base / "cuvet-probe-XXXXXX").string();
         if (::mkdtemp(pattern.data()) == nullptr) fail_io(base.string() + ": cannot create a temp dir: " + std::strerror(errno));
         path_ = pattern;
+        reaper_ = std::make_unique<Reaper>(path_);
     }
     ~WorkDir() {
-        if (keep_) return;
-        std::error_code error;
-        fs::remove_all(path_, error);
+        if (!keep_) {
+            std::error_code error;
+            fs::remove_all(path_, error);
+        }
+        reaper_->finish(keep_);
     }
     WorkDir(const WorkDir&) = delete;
     WorkDir& operator=(const WorkDir&) = delete;
@@ -43,6 +110,7 @@ public:
 private:
     fs::path path_;
     bool keep_;
+    std::unique_ptr<Reaper> reaper_;
 };
 
 std::vector<std::string> probe_args(const ProbePlan& plan, const ProbeRunOptions& options) {
@@ -51,6 +119,14 @@ std::vector<std::string> probe_args(const ProbePlan& plan, const ProbeRunOptions
     args.insert(args.end(), plan.args.begin(), plan.args.end());
     args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
     return args;
+}
+
+bool saw_no_device(const ProcessResult& process) {
+    try {
+        return parse_probe_report(process.out).verdict == "no_device";
+    } catch (const Error&) {
+        return false;
+    }
 }
 
 ProcessResult run_builtin(const image::Image& image, const ProbeRunOptions& options, ProbeOutcome& outcome) {
@@ -64,20 +140,36 @@ ProcessResult run_builtin(const image::Image& image, const ProbeRunOptions& opti
     outcome.extract_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     outcome.plan = plan_probe(tree);
 
+    const MemoryLimit memory(options.memory_limit);
+    if (memory.path().empty() && options.memory_limit != 0)
+        outcome.notes.push_back(memory.why_not());
     ChrootOptions chroot;
     chroot.environment = probe_environment(image.info().config.env, options.env_overrides);
     chroot.timeout = options.timeout;
     chroot.driver = find_host_driver();
     chroot.inject_driver = true;
-    ChrootRun run = run_in_chroot(rootfs, options.probe_binary, probe_args(outcome.plan, options), chroot);
+    chroot.memory_cgroup = memory.path();
+    ChrootRun run =
+        run_in_chroot(rootfs, options.probe_binary, probe_args(outcome.plan, options), chroot);
     outcome.library_dir = run.library_dir;
     outcome.injected = run.injected;
+
+    if (!options.self_test && !options.frameworks.empty() && !saw_no_device(run.process)) {
+        outcome.framework_targets =
+            select_targets(find_smoke_targets(tree, image.info().config.env), options.frameworks);
+        chroot.inject_driver = false;  // the cuDNN probe's run put it in place
+        chroot.timeout = options.framework_timeout;
+        outcome.frameworks =
+            run_framework_probes_in_chroot(rootfs, outcome.framework_targets, chroot);
+    }
     return run.process;
 }
 
-ProcessResult run_container(const image::Image& image, const ProbeRunOptions& options, ProbeOutcome& outcome) {
+ProcessResult run_container(const image::Image& image, const ProbeRunOptions& options,
+                            ProbeOutcome& outcome) {
     if (options.container_image.empty())
-        fail_usage("--runtime " + options.runtime + " needs --container-image REF (an image the daemon already has)");
+        fail_usage("--runtime " + options.runtime +
+                   " needs --container-image REF (an image the daemon already has)");
     outcome.plan = plan_probe(image.scan({}));
     ProcessSpec spec;
     spec.search_path = true;
@@ -95,7 +187,15 @@ ProcessResult run_container(const image::Image& image, const ProbeRunOptions& op
     spec.argv.push_back(options.container_image);
     const std::vector<std::string> args = probe_args(outcome.plan, options);
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-    return run_process(spec);
+    ProcessResult process = run_process(spec);
+    if (!options.self_test && !options.frameworks.empty() && !saw_no_device(process)) {
+        outcome.framework_targets = select_targets(
+            find_smoke_targets(image.scan({}), image.info().config.env), options.frameworks);
+        outcome.frameworks = run_framework_probes_in_container(
+            options.runtime, options.container_image, outcome.framework_targets,
+            options.env_overrides, options.framework_timeout);
+    }
+    return process;
 }
 
 }  // namespace
@@ -136,6 +236,10 @@ ProbeOutcome run_probe(const image::Image& image, const ProbeRunOptions& options
         }
     } else {
         outcome.findings.push_back(probe_failed_finding(outcome.process, outcome.runtime));
+    }
+    for (const SmokeResult& result : outcome.frameworks) {
+        for (report::Finding& finding : smoke_findings(result))
+            outcome.findings.push_back(std::move(finding));
     }
     return outcome;
 }

@@ -9,6 +9,10 @@
 # a file named torch.py would shadow the torch package); each run's stdout/stderr is
 # kept verbatim (long stderr: head and tail). Output: $OUT/variants.log and
 # $OUT/smoke.jsonl (one result per variant and framework).
+# With CUVET=path/to/cuvet (cuvet-probe beside it), each variant also gets
+# `cuvet validate` (static, json) and, for the variants in PROBE_VARIANTS,
+# `cuvet validate --probe` (json), kept in $OUT/cuvet.tar.gz; agreement.py
+# turns them into the live vs static table.
 C=$(cd "$(dirname "$0")" && pwd)
 S=${SMOKE:-$C/../../src/sandbox/smoke}
 O=${OUT:-/tmp/out}; mkdir -p "$O"
@@ -49,7 +53,17 @@ variant() { local name=$1 what=$2; shift 2
         local line=$(grep '^CUVET_SMOKE ' $W/$fw.out | tail -1 | cut -d' ' -f2-)
         echo "{\"variant\": \"$name\", \"framework\": \"$fw\", \"exit\": $(cat $W/$fw.rc), \"result\": ${line:-null}}" >> $JSONL
         echo "$name/$fw: $(echo "$line" | grep -oE '"verdict": "[a-z_]+"') exit $(cat $W/$fw.rc)"
-    done; }
+    done
+    [ -n "$CUVET" ] && run_cuvet $name "$@"; }
+# run_cuvet NAME ENV...: cuvet's static verdict, and its live one where asked
+run_cuvet() { local name=$1 e; shift; local args=(); for e in "$@"; do args+=(--env "$e"); done
+    mkdir -p $W/cuvet; local t=$(date +%s%N)
+    timeout 300 $CUVET validate $R --no-progress -f json "${args[@]}" > $W/cuvet/$name.static.json 2> $W/cuvet/$name.static.err
+    log "cuvet validate (static): exit $? in $(( ($(date +%s%N) - t) / 1000000 )) ms"
+    if echo " $PROBE_VARIANTS " | grep -q " $name "; then t=$(date +%s%N)
+        timeout 400 $CUVET validate $R --no-progress -f json --probe "${args[@]}" > $W/cuvet/$name.probe.json 2> $W/cuvet/$name.probe.err
+        log "cuvet validate --probe: exit $? in $(( ($(date +%s%N) - t) / 1000000 )) ms"; fi
+    tar -C $W -czf $O/cuvet.tar.gz cuvet; }
 fresh() { rm -rf $R; cp -al $BASE $R; }
 
 log "driver libraries: $DRIVER"
@@ -83,5 +97,7 @@ fresh; uninstall nvidia_cuda_nvrtc; variant nvrtc_removed "pip uninstall nvidia-
 fresh; uninstall nvidia_cublas; variant cublas_removed "pip uninstall nvidia-cublas"
 fresh; uninstall jax_cuda13_plugin; variant jax_plugin_removed "pip uninstall jax-cuda13-plugin (pjrt kept)"
 fresh; uninstall nvidia_nvjitlink; variant nvjitlink_removed "pip uninstall nvidia-nvjitlink"
-rm -rf $R $BASE $W
+rm -rf $R $BASE
+[ -n "$CUVET" ] && tar -C $W -czf $O/cuvet.tar.gz cuvet
+rm -rf $W
 log "done: $(wc -l < $JSONL) results"

@@ -21,6 +21,7 @@
 #include "cuvet/sandbox/process.hpp"
 #include "support/image_writer.hpp"
 #include "support/process.hpp"
+#include "support/program_rootfs.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace cuvet;
@@ -35,26 +36,6 @@ std::size_t count_entries(const fs::path& dir) {
     std::size_t count = 0;
     for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it) ++count;
     return count;
-}
-
-// A root file system holding just what `program` needs to start: the files
-// `ldd` names, at the same paths.
-void copy_with_libraries(const fs::path& program, const fs::path& root) {
-    const ProcessResult ldd = run_shell("ldd " + shell_quote(program.string()));
-    REQUIRE(ldd.exit_code == 0);
-    std::istringstream lines(ldd.out);
-    std::string line;
-    while (std::getline(lines, line)) {
-        std::string path;
-        if (auto arrow = line.find("=> "); arrow != std::string::npos) {
-            path = line.substr(arrow + 3, line.find(" (", arrow) - arrow - 3);
-        } else if (auto slash = line.find('/'); slash != std::string::npos) {
-            path = line.substr(slash, line.find(" (", slash) - slash);
-        }
-        if (path.empty() || path[0] != '/') continue;
-        fs::create_directories(root / fs::path(path).relative_path().parent_path());
-        fs::copy_file(fs::canonical(path), root / fs::path(path).relative_path(), fs::copy_options::overwrite_existing);
-    }
 }
 
 bool can_unshare() {

@@ -3,7 +3,11 @@
 // turn what it reports into findings.
 //
 //   builtin  extract the merged rootfs to a temp dir, inject the host driver,
-//            unshare + chroot (needs root); the rootfs is removed afterwards
+//            unshare + chroot (needs root); the rootfs is removed afterwards,
+//            by a helper process when cuvet itself is killed
+//
+// After the cuDNN probe (cuvet-probe, which also serves C++ images), each
+// framework the image has runs its own smoke script with the image's python.
 //   docker   `docker run --gpus all` on an image the daemon already has
 //   podman   `podman run --device nvidia.com/gpu=all` (CDI)
 #include <chrono>
@@ -15,6 +19,7 @@
 #include "cuvet/image/image.hpp"
 #include "cuvet/report/finding.hpp"
 #include "cuvet/sandbox/extract.hpp"
+#include "cuvet/sandbox/framework_smoke.hpp"
 #include "cuvet/sandbox/probe_plan.hpp"
 #include "cuvet/sandbox/probe_report.hpp"
 #include "cuvet/sandbox/process.hpp"
@@ -31,6 +36,11 @@ struct ProbeRunOptions {
     bool self_test = false;                  // the probe's --self-test (no GPU needed)
     std::filesystem::path work_dir;          // parent of the temp dir ("" = $TMPDIR or /tmp)
     bool keep_rootfs = false;                // debugging: leave the extracted tree behind
+    // Framework smoke probes after the cuDNN probe: {"auto"} every framework
+    // the image has, {} none, or names from smoke_frameworks().
+    std::vector<std::string> frameworks{"auto"};
+    std::chrono::seconds framework_timeout{180};              // each framework probe
+    std::uint64_t memory_limit = 32ULL * 1024 * 1024 * 1024;  // bytes, per run (cgroup v2); 0: none
 };
 
 struct ProbeOutcome {
@@ -44,6 +54,9 @@ struct ProbeOutcome {
     std::string library_dir;            // builtin: where driver libraries were injected
     std::vector<std::string> injected;  // builtin: injected driver libraries
     std::string rootfs;                 // builtin: the temp rootfs (removed unless keep_rootfs)
+    std::vector<SmokeTarget> framework_targets;  // the frameworks found in the image
+    std::vector<SmokeResult> frameworks;         // what their smoke probes did
+    std::vector<std::string> notes;              // sandbox limits that could not be applied, …
 };
 
 ProbeOutcome run_probe(const image::Image& image, const ProbeRunOptions& options);

@@ -8,8 +8,11 @@ import re
 import sys
 import traceback
 
-os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "0")
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # the probe needs megabytes, not 75% of the GPU
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "0")  # XLA's INFO lines name the cuDNN it loaded
+# Caches go to the sandbox's private /tmp: the image's tree is read-only there.
+os.environ.setdefault("CUPY_CACHE_DIR", "/tmp/cuvet-cache/cupy")
+os.environ.setdefault("CUDA_CACHE_PATH", "/tmp/cuvet-cache/nv")
 
 R = {"schema": 1, "verdict": "error", "stage": "start"}
 _CUDA_LIB = re.compile(

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""agreement.py SMOKE_JSONL CUVET_DIR: per variant and framework, the real
+outcome (the framework run directly, framework_variants.sh) vs cuvet validate's
+static verdict vs cuvet validate --probe's live verdict; a markdown table and
+the agreement numbers. CUVET_DIR holds VARIANT.static.json and, where run,
+VARIANT.probe.json (cuvet's json report)."""
+import json
+import os
+import sys
+
+# How a finding names a framework: its package directories and names.
+NEEDLES = {
+    "torch": ["packages/torch/", "packages/torch ", "packages/torch\n", "torch ", "libtorch"],
+    "jax": ["packages/jax/", "packages/jax ", "packages/jaxlib/", "/jax_plugins/", "jax_cuda", "jax ", "jaxlib ",
+            "xla_cuda"],
+    "cupy": ["packages/cupy/", "packages/cupy ", "/cupy_backends/", "cupy ", "cupy-cuda"],
+    "onnxruntime": ["packages/onnxruntime/", "packages/onnxruntime ", "onnxruntime "],
+}
+LIVE_BROKEN = {"error", "cpu_fallback", "wrong_result", None}
+
+
+def text_of(finding):
+    # Paths end a line or a word: "…/site-packages/torch" alone must match "packages/torch\n".
+    parts = [finding.get("message", ""), finding.get("title", "")]
+    parts += [loc.get("file", "") if isinstance(loc, dict) else str(loc) for loc in finding.get("locations", [])]
+    parts += finding.get("evidence", [])
+    return "\n".join(parts) + "\n"
+
+
+def concerns(finding, framework):
+    text = text_of(finding)
+    return any(needle in text for needle in NEEDLES[framework])
+
+
+def load(path):
+    if not os.path.exists(path):
+        return None
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except ValueError:
+        return None
+
+
+def main():
+    smoke, cuvet_dir = sys.argv[1], sys.argv[2]
+    rows = [json.loads(line) for line in open(smoke) if line.strip()]
+    frameworks = ["torch", "jax", "cupy", "onnxruntime"]
+    variants = []
+    for row in rows:
+        if row["variant"] != "host" and row["variant"] not in variants:
+            variants.append(row["variant"])
+    live = {(r["variant"], r["framework"]): (r["result"] or {}).get("verdict") for r in rows}
+    print("| variant | framework | real outcome | static (cuvet validate) | live (cuvet validate --probe) | static agrees | probe agrees |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    n = agree = probe_n = probe_agree = false_errors = missed = 0
+    unattributed = {}
+    for variant in variants:
+        static = load(os.path.join(cuvet_dir, variant + ".static.json"))
+        probe = load(os.path.join(cuvet_dir, variant + ".probe.json"))
+        static_errors = [f for f in (static or {}).get("findings", []) if f.get("severity") == "error"]
+        owned = set()
+        for framework in frameworks:
+            real = live.get((variant, framework))
+            broken = real in LIVE_BROKEN
+            mine = [f for f in static_errors if concerns(f, framework)]
+            owned.update(id(f) for f in mine)
+            ids = sorted({f["id"] for f in mine})
+            static_text = "not run" if static is None else ("error " + ",".join(ids) if mine else "ok")
+            ok_static = static is not None and bool(mine) == broken
+            if static is not None:
+                n += 1
+                agree += ok_static
+                false_errors += bool(mine) and not broken
+                missed += broken and not mine
+            probe_text, ok_probe = "–", None
+            if probe is not None:
+                live_findings = [f for f in probe.get("findings", []) if f["id"] in
+                                 ("CUVG10", "CUVG11", "CUVG12", "CUVG13", "CUVG14", "CUVG16") and concerns(f, framework)]
+                bad = sorted({f["id"] for f in live_findings if f.get("severity") == "error"})
+                seen = bool(live_findings)
+                probe_text = ("error " + ",".join(bad)) if bad else ("ok" if seen else "not probed")
+                if seen:
+                    ok_probe = bool(bad) == broken
+                    probe_n += 1
+                    probe_agree += ok_probe
+            print("| %s | %s | %s | %s | %s | %s | %s |" % (
+                variant, framework, real, static_text, probe_text, "yes" if ok_static else "**no**",
+                "–" if ok_probe is None else ("yes" if ok_probe else "**no**")))
+        rest = [f for f in static_errors if id(f) not in owned]
+        if rest:
+            unattributed[variant] = sorted({f["id"] + ": " + f["message"][:160] for f in rest})
+    print()
+    if n:
+        print("static agreement: %d/%d = %.1f%%; false errors (static error, framework works): %d; "
+              "missed (framework broken, no static error): %d" % (agree, n, 100.0 * agree / n, false_errors, missed))
+    if probe_n:
+        print("cuvet --probe agreement with the real outcome: %d/%d = %.1f%%" % (probe_agree, probe_n, 100.0 * probe_agree / probe_n))
+    for variant, lines in unattributed.items():
+        print("static errors no framework owns in %s:" % variant)
+        for line in lines:
+            print("  " + line)
+
+
+if __name__ == "__main__":
+    main()
