@@ -5,6 +5,7 @@
 #include <set>
 
 #include "check_util.hpp"
+#include "cuvet/rules/packages.hpp"
 #include "checks.hpp"
 
 namespace cuvet::checks {
@@ -17,13 +18,15 @@ bool too_old(const rules::Version& loaded, const rules::Version& built, const st
     return false;
 }
 
-// The framework's own error text, with the two versions filled in.
-std::string framework_error(std::string text, const rules::Version& built, const rules::Version& runtime) {
-    for (auto [slot, value] : {std::pair{std::string("{built}"), built.str()}, std::pair{std::string("{runtime}"), runtime.str()}}) {
-        for (auto at = text.find(slot); at != std::string::npos; at = text.find(slot, at + value.size()))
-            text.replace(at, slot.size(), value);
-    }
-    return text;
+// The framework's own error text, with the versions filled in (ORT prints majors, the others full versions).
+std::string framework_error(const std::string& text, const rules::Version& built, const rules::Version& runtime,
+                            std::optional<int> cuda_major) {
+    rules::MessageValues values;
+    values.built = built.str();
+    values.runtime = runtime.str();
+    values.cudnn_major = std::to_string(built.major());
+    if (cuda_major) values.cuda_major = std::to_string(*cuda_major);
+    return rules::fill_message(text, values);
 }
 
 std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) {
@@ -48,7 +51,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
                 report::Finding f;
                 f.message = fw.name + " " + fw.version.str() + (fw.variant.empty() ? "" : "+" + fw.variant) +
                             " (" + fw.root + ") was built with cuDNN " + built->str() + " but " + o->path +
-                            " loads " + util::describe(*copy) + ": \"" + framework_error(rule->message, *built, *copy->version) + "\"";
+                            " loads " + util::describe(*copy) + ": \"" + framework_error(rule->message, *built, *copy->version, fw.built_cuda ? std::optional<int>(fw.built_cuda->major()) : std::nullopt) + "\"";
                 f.locations = {{o->path}, {copy->path}};
                 f.evidence.push_back("built with cuDNN " + built->str() + " per " + from);
                 f.evidence.push_back("load rule: " + rule->rule + " (" + util::cite(rule->provenance) + ")");
