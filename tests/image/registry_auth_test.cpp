@@ -90,7 +90,7 @@ TEST_CASE("a token-auth registry: Bearer tokens from the realm in WWW-Authentica
                                  run_cuvet({"files", layout.string()}).out);
 }
 
-TEST_CASE("--username without --password-stdin is a usage error", "[image][registry]") {
+TEST_CASE("files with --username but no --password-stdin is a usage error", "[image][registry]") {
     auto result = run_cuvet({"files", "--username", "alice", "docker://127.0.0.1:1/x:y"});
     CHECK(result.exit_code == 2);
     CHECK(result.err.find("--password-stdin") != std::string::npos);

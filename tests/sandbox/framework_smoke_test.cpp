@@ -97,7 +97,7 @@ TEST_CASE("every framework has a compiled-in smoke script with the shared prelud
     CHECK(sandbox::smoke_script("common").empty());
 }
 
-TEST_CASE("--probe-frameworks names frameworks, auto or none", "[sandbox][frameworks]") {
+TEST_CASE("the --probe-frameworks list names frameworks, auto or none", "[sandbox][frameworks]") {
     CHECK(sandbox::parse_framework_list("torch,jax") == std::vector<std::string>{"torch", "jax"});
     CHECK(sandbox::parse_framework_list("pytorch, cupy,torch") ==
           std::vector<std::string>{"torch", "cupy"});
