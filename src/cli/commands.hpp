@@ -4,7 +4,10 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <memory>
 #include <string>
+
+#include "cuvet/cache/store.hpp"
 
 #include "cuvet/image/image.hpp"
 
@@ -24,8 +27,14 @@ struct ImageArgs {
     bool no_verify = false;
     unsigned workers = 0;  // 0: one per core
 
+    bool no_cache = false;
+
     void add_to(CLI::App& command);
+    // --no-cache, for the commands that read layer facts (validate, inventory, ldd).
+    void add_cache_option(CLI::App& command);
     image::OpenOptions open_options() const;
+    // The layer fact cache, or null with --no-cache.
+    std::unique_ptr<cache::Store> layer_cache() const;
 };
 
 void add_files_command(CLI::App& app, Dispatch& dispatch);
@@ -38,5 +47,6 @@ void add_ldd_command(CLI::App& app, Dispatch& dispatch);
 void add_inventory_command(CLI::App& app, Dispatch& dispatch);
 void add_lint_command(CLI::App& app, Dispatch& dispatch);
 void add_validate_command(CLI::App& app, Dispatch& dispatch);
+void add_cache_command(CLI::App& app, Dispatch& dispatch);
 
 }  // namespace cuvet::cli

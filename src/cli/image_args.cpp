@@ -12,6 +12,16 @@ void ImageArgs::add_to(CLI::App& command) {
     command.add_option("--workers", workers, "layers read in parallel (default: one per core)");
 }
 
+void ImageArgs::add_cache_option(CLI::App& command) {
+    command.add_flag("--no-cache", no_cache,
+                     "read every layer, and neither use nor fill the layer fact cache (cuvet cache --help)");
+}
+
+std::unique_ptr<cache::Store> ImageArgs::layer_cache() const {
+    if (no_cache) return nullptr;
+    return std::make_unique<cache::Store>(cache::Store::default_dir(), cache::max_bytes_from_env());
+}
+
 image::OpenOptions ImageArgs::open_options() const {
     image::OpenOptions options;
     options.image = image;

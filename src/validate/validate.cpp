@@ -18,6 +18,7 @@ Result validate(const std::string& image_path, const Options& options, const rul
     inventory::AnalyzeOptions analyze;
     analyze.workers = options.workers;
     analyze.on_progress = options.on_progress;
+    analyze.layer_cache = options.layer_cache;
     auto analysis = inventory::analyze(*image, analyze);
     analysis.info.config.env = image::with_env_overrides(analysis.info.config.env, options.env_overrides);
     auto stack = build_stack(analysis, options.targets, image_path);
