@@ -45,6 +45,8 @@ int run_inventory(const InventoryArgs& args) {
     auto opened = image::open_image(args.image.path, args.image.open_options(), args.image.access());
     inventory::AnalyzeOptions options;
     options.workers = args.image.workers;
+    auto layer_cache = args.image.layer_cache();
+    options.layer_cache = layer_cache.get();
     auto analysis = inventory::analyze(*opened, options);
     if (args.format == "json") {
         auto out = inventory::to_json(analysis.inventory);
@@ -67,6 +69,7 @@ void add_inventory_command(CLI::App& app, Dispatch& dispatch) {
     auto* command = app.add_subcommand(
         "inventory", "every CUDA-stack component in the image, with versions and evidence");
     args->image.add_to(*command);
+    args->image.add_cache_option(*command);
     add_format_option(*command, args->format, {"text", "json"});
     command->callback(
         [args, &dispatch] { dispatch.run = [args] { return run_inventory(*args); }; });

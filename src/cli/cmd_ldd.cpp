@@ -106,6 +106,8 @@ int run_ldd(const LddArgs& args) {
     inventory::AnalyzeOptions analyze;
     analyze.workers = args.image.workers;
     analyze.extra_elf_paths = {args.program};
+    auto layer_cache = args.image.layer_cache();
+    analyze.layer_cache = layer_cache.get();
     // The program may be a link (/usr/bin/python3): inspect its target too.
     auto analysis = inventory::analyze(*opened, analyze);
     if (analysis.files().data_entry(args.program) != nullptr &&
@@ -148,6 +150,7 @@ void add_ldd_command(CLI::App& app, Dispatch& dispatch) {
     auto* command =
         app.add_subcommand("ldd", "what the dynamic loader would load for a program in the image");
     args->image.add_to(*command);
+    args->image.add_cache_option(*command);
     command
         ->add_option("PATH", args->program, "absolute path of the program or library in the image")
         ->required();

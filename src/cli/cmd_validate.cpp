@@ -94,6 +94,8 @@ int run_validate(const ValidateArgs& args) {
     }
     bool bar = !args.no_progress && isatty(STDERR_FILENO) != 0;
     if (bar) options.on_progress = progress_bar();
+    auto layer_cache = args.image.layer_cache();
+    options.layer_cache = layer_cache.get();
     auto result = validate::validate(args.image.path, options, args.image.access(), db, config);
     if (bar) std::cerr << "\r" << std::string(45, ' ') << "\r" << std::flush;
 
@@ -141,6 +143,7 @@ void add_validate_command(CLI::App& app, Dispatch& dispatch) {
     CLI::App* command = app.add_subcommand(
         "validate", "find every CUDA/cuDNN incompatibility in an image, with evidence and the fix");
     args->image.add_to(*command);
+    args->image.add_cache_option(*command);
     command->add_option("--format,-f", args->format, "text, json, sarif or junit (also checkstyle, gnu)")->default_str("text");
     command->add_flag("--probe", args->probe,
                       "also run the live GPU check: a cuDNN convolution with the image's own libraries on this host's GPU "

@@ -4,9 +4,11 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "cuvet/cache/store.hpp"
 #include "cuvet/image/access.hpp"
 #include "cuvet/image/image.hpp"
 
@@ -29,11 +31,17 @@ struct ImageArgs {
     bool password_stdin = false;
     bool insecure = false;
 
+    bool no_cache = false;
+
     void add_to(CLI::App& command);
+    // --no-cache, for the commands that read layer facts (validate, inventory, ldd).
+    void add_cache_option(CLI::App& command);
     image::OpenOptions open_options() const;
     // Reads the password from stdin on first use only: a command may open its image twice.
     image::Access access() const;
     mutable std::optional<std::string> password_read;
+    // The layer fact cache, or null with --no-cache.
+    std::unique_ptr<cache::Store> layer_cache() const;
 };
 
 void add_files_command(CLI::App& app, Dispatch& dispatch);
@@ -46,5 +54,6 @@ void add_ldd_command(CLI::App& app, Dispatch& dispatch);
 void add_inventory_command(CLI::App& app, Dispatch& dispatch);
 void add_lint_command(CLI::App& app, Dispatch& dispatch);
 void add_validate_command(CLI::App& app, Dispatch& dispatch);
+void add_cache_command(CLI::App& app, Dispatch& dispatch);
 
 }  // namespace cuvet::cli

@@ -21,6 +21,16 @@ void ImageArgs::add_to(CLI::App& command) {
     command.add_flag("--insecure", insecure, "allow plain HTTP and unverified TLS to the registry");
 }
 
+void ImageArgs::add_cache_option(CLI::App& command) {
+    command.add_flag("--no-cache", no_cache,
+                     "read every layer, and neither use nor fill the layer fact cache (cuvet cache --help)");
+}
+
+std::unique_ptr<cache::Store> ImageArgs::layer_cache() const {
+    if (no_cache) return nullptr;
+    return std::make_unique<cache::Store>(cache::Store::default_dir(), cache::max_bytes_from_env());
+}
+
 image::OpenOptions ImageArgs::open_options() const {
     image::OpenOptions options;
     options.image = image;

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
     cli::add_probe_command(app, dispatch);
     cli::add_rules_command(app, dispatch);
     cli::add_explain_command(app, dispatch);
+    cli::add_cache_command(app, dispatch);
 
     try {
         app.parse(argc, argv);

@@ -16,6 +16,52 @@ LayeredImage::LayeredImage(std::unique_ptr<BlobStore> store, ImageInfo info,
                            std::vector<LayerCheck> checks)
     : store_(std::move(store)), info_(std::move(info)), checks_(std::move(checks)) {}
 
+namespace {
+
+LayerListing listing_of(const LayerContents& contents) {
+    LayerListing listing;
+    listing.entries.reserve(contents.entries.size());
+    for (const auto& item : contents.entries) listing.entries.push_back(item.entry);
+    listing.whiteouts = contents.whiteouts;
+    listing.opaque_dirs = contents.opaque_dirs;
+    return listing;
+}
+
+LayerContents contents_of(LayerListing&& listing, std::string name, int layer) {
+    LayerContents contents;
+    contents.name = std::move(name);
+    contents.entries.reserve(listing.entries.size());
+    for (auto& entry : listing.entries) {
+        entry.layer = layer;
+        contents.entries.push_back({std::move(entry), nullptr});
+    }
+    contents.whiteouts = std::move(listing.whiteouts);
+    contents.opaque_dirs = std::move(listing.opaque_dirs);
+    return contents;
+}
+
+}  // namespace
+
+LayerContents LayeredImage::read_or_recall(std::size_t layer, const ScanOptions& options) const {
+    const LayerInfo& info = info_.layers[layer];
+    const std::string name = store_->describe(info.blob);
+    const int index = static_cast<int>(layer);
+    // A memo may only stand in for a layer whose bytes it never has to give.
+    const bool memo = options.memo && (options.open_sink || options.on_content);
+    LayerId id;
+    if (memo) {
+        id.index = layer;
+        if (layer < info_.config.diff_ids.size()) id.diff_id = info_.config.diff_ids[layer];
+        id.blob_digest = info.digest;
+        id.verified = !checks_[layer].blob_digest.empty() || !checks_[layer].diff_id.empty();
+        // Checked before the blob is opened: a remote blob is then never fetched.
+        if (auto listing = options.memo->recall(id)) return contents_of(std::move(*listing), name, index);
+    }
+    LayerContents contents = read_layer(store_->open(info.blob), name, index, checks_[layer], options);
+    if (memo) options.memo->remember(id, listing_of(contents));
+    return contents;
+}
+
 FileTree LayeredImage::scan(const ScanOptions& options) const {
     const std::size_t count = info_.layers.size();
     // Largest layers first: with one worker per core the big layer starts at
@@ -38,9 +84,7 @@ FileTree LayeredImage::scan(const ScanOptions& options) const {
             if (slot >= count) return;
             std::size_t layer = order[slot];
             try {
-                const std::string& blob = info_.layers[layer].blob;
-                results[layer] = read_layer(store_->open(blob), store_->describe(blob),
-                                            static_cast<int>(layer), checks_[layer], options);
+                results[layer] = read_or_recall(layer, options);
                 std::size_t finished = ++done;
                 if (options.on_progress) options.on_progress(finished, count);
             } catch (...) {

@@ -18,6 +18,8 @@ public:
     FileTree scan(const ScanOptions& options) const override;
 
 private:
+    LayerContents read_or_recall(std::size_t layer, const ScanOptions& options) const;
+
     std::unique_ptr<BlobStore> store_;
     ImageInfo info_;
     std::vector<LayerCheck> checks_;

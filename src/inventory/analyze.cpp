@@ -2,9 +2,11 @@
 // objects and the bytes of small version-bearing files, never whole big
 // libraries (libcublasLt is 500 MB; its facts are a few KB). What to read is
 // decided here; collecting it is scan_collector's job.
+#include <optional>
 #include <regex>
 
 #include "cuvet/inventory/analysis.hpp"
+#include "fact_memo.hpp"
 #include "facts.hpp"
 #include "scan_collector.hpp"
 
@@ -116,8 +118,17 @@ Analysis analyze(const image::Image& image, const AnalyzeOptions& options) {
     scan.open_sink = [&](const image::FileEntry& e) {
         return collector.open(e, selection.elf(e), selection.text(e));
     };
+    std::optional<detail::FactMemo> memo;
+    if (options.layer_cache) {
+        auto extra = [&](const image::FileEntry& e) {
+            return e.type == image::FileType::regular && selection.elf(e) && !wants_elf(e) && !wants_text(e);
+        };
+        if (selection.extra_elf.empty()) memo.emplace(*options.layer_cache, collector, nullptr);
+        else memo.emplace(*options.layer_cache, collector, extra);
+        scan.memo = &*memo;
+    }
     analysis.tree = image.scan(scan);
-    collector.drop_stale();
+    collector.finish();
 
     analysis.inventory = build_inventory(analysis);
     return analysis;

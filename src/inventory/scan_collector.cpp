@@ -86,36 +86,35 @@ std::unique_ptr<image::ContentSink> ScanCollector::open(const image::FileEntry& 
     return std::make_unique<FileSink>(*this, entry, elf, text);
 }
 
-bool ScanCollector::claim(LayerOf& layers, const image::FileEntry& entry) {
-    auto [it, fresh] = layers.try_emplace(entry.path, entry.layer);
-    if (!fresh && it->second > entry.layer) return false;
-    it->second = entry.layer;
-    return true;
+cache::LayerFacts& ScanCollector::layer(int index) {
+    std::lock_guard lock(mutex_);
+    return layers_[index];
+}
+
+void ScanCollector::adopt(int index, cache::LayerFacts&& facts) {
+    facts.listing = {};
+    std::lock_guard lock(mutex_);
+    layers_[index] = std::move(facts);
 }
 
 void ScanCollector::record_elf(const image::FileEntry& entry, std::optional<elf::ElfInfo> info) {
+    if (!info) return record_not_elf(entry);
     std::lock_guard lock(mutex_);
-    if (!claim(elf_layer_, entry)) return;
-    if (info) {
-        analysis_.elfs[entry.path] = std::move(*info);
-        analysis_.not_elf.erase(entry.path);
-    } else {
-        analysis_.elfs.erase(entry.path);
-        analysis_.not_elf.insert(entry.path);
-    }
+    auto& facts = layers_[entry.layer];
+    facts.not_elf.erase(entry.path);
+    facts.elfs.insert_or_assign(entry.path, std::move(*info));
 }
 
 void ScanCollector::record_text(const image::FileEntry& entry, std::string bytes) {
     std::lock_guard lock(mutex_);
-    if (!claim(text_layer_, entry)) return;
-    analysis_.texts[entry.path] = std::move(bytes);
+    layers_[entry.layer].texts.insert_or_assign(entry.path, std::move(bytes));
 }
 
 void ScanCollector::record_not_elf(const image::FileEntry& entry) {
     std::lock_guard lock(mutex_);
-    if (!claim(elf_layer_, entry)) return;
-    analysis_.elfs.erase(entry.path);
-    analysis_.not_elf.insert(entry.path);
+    auto& facts = layers_[entry.layer];
+    facts.elfs.erase(entry.path);
+    facts.not_elf.insert(entry.path);
 }
 
 std::unique_ptr<ScratchBuffer> ScanCollector::take_buffer() {
@@ -129,6 +128,32 @@ std::unique_ptr<ScratchBuffer> ScanCollector::take_buffer() {
 void ScanCollector::give_buffer(std::unique_ptr<ScratchBuffer> buffer) {
     std::lock_guard lock(mutex_);
     buffers_.push_back(std::move(buffer));
+}
+
+void ScanCollector::finish() {
+    merge_layers();
+    drop_stale();
+}
+
+// Bottom-up, so that a path's copy in a higher layer replaces a lower one's.
+void ScanCollector::merge_layers() {
+    for (auto& [index, facts] : layers_) {
+        for (auto& [path, info] : facts.elfs) {
+            analysis_.not_elf.erase(path);
+            elf_layer_[path] = index;
+            analysis_.elfs.insert_or_assign(path, std::move(info));
+        }
+        for (auto& path : facts.not_elf) {
+            analysis_.elfs.erase(path);
+            elf_layer_[path] = index;
+            analysis_.not_elf.insert(path);
+        }
+        for (auto& [path, text] : facts.texts) {
+            text_layer_[path] = index;
+            analysis_.texts.insert_or_assign(path, std::move(text));
+        }
+    }
+    layers_.clear();
 }
 
 void ScanCollector::drop_stale() {

@@ -2,9 +2,10 @@
 // Collects the facts of the files the single scan selects, from the worker
 // threads that stream the layers: ELF facts (read while the file streams by,
 // GPU code skipped), the bytes of small text files, and which selected files
-// are not ELF. Files of lower layers that a later layer replaces are visited
-// too: the highest layer's copy wins, and drop_stale() removes what the final
-// tree does not hold.
+// are not ELF. Facts are kept per layer (what the layer cache stores, and
+// where it hands recalled layers back); finish() merges them bottom-up, the
+// highest layer's copy of a path winning, and drops what the final tree does
+// not hold.
 #include <map>
 #include <memory>
 #include <mutex>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cuvet/cache/layer_facts.hpp"
 #include "cuvet/core/scratch_buffer.hpp"
 #include "cuvet/image/image.hpp"
 #include "cuvet/inventory/analysis.hpp"
@@ -30,8 +32,14 @@ public:
     void record_text(const image::FileEntry& entry, std::string bytes);
     void record_not_elf(const image::FileEntry& entry);
 
-    // Once the tree is known: forget files it replaced or removed.
-    void drop_stale();
+    // The facts recorded for one layer so far (its listing left empty); only
+    // the worker reading that layer may use it, once the layer is read.
+    cache::LayerFacts& layer(int index);
+    // Facts of a layer that the cache recalled instead of reading it.
+    void adopt(int index, cache::LayerFacts&& facts);
+
+    // Once the tree is known: merge the layers and forget files it replaced or removed.
+    void finish();
 
     // One scratch buffer per concurrently streamed ELF, reused across files.
     std::unique_ptr<ScratchBuffer> take_buffer();
@@ -39,11 +47,12 @@ public:
 
 private:
     using LayerOf = std::map<std::string, int, std::less<>>;
-    // True when `entry` is the highest copy of its path seen so far.
-    bool claim(LayerOf& layers, const image::FileEntry& entry);
+    void merge_layers();
+    void drop_stale();
 
     Analysis& analysis_;
     std::mutex mutex_;
+    std::map<int, cache::LayerFacts> layers_;  // nodes never move: a worker may keep a reference
     LayerOf elf_layer_, text_layer_;
     std::vector<std::unique_ptr<ScratchBuffer>> buffers_;
 };

@@ -83,6 +83,35 @@ public:
     virtual void finish() = 0;
 };
 
+// A layer as the scan reads it, without file contents: what a layer cache keeps.
+struct LayerListing {
+    std::vector<FileEntry> entries;        // in archive order, paths as the tar names them
+    std::vector<std::string> whiteouts;    // paths removed from lower layers
+    std::vector<std::string> opaque_dirs;  // directories whose lower contents vanish
+};
+
+struct LayerId {
+    std::size_t index = 0;    // bottom layer is 0
+    std::string diff_id;      // "sha256:…" of the uncompressed tar, from the config
+    std::string blob_digest;  // "sha256:…" of the blob, when known
+    // The bytes read were checked against blob_digest (or diff_id when no
+    // blob digest is known); false with --no-verify.
+    bool verified = false;
+};
+
+// Lets the scan skip layers seen before (the layer fact cache). Both calls
+// come from worker threads, one layer each.
+class LayerMemo {
+public:
+    virtual ~LayerMemo() = default;
+    // Asked before the layer's blob is opened: its listing when the memo knows
+    // the layer, in which case the memo has handed the facts of its selected
+    // files to whoever wants them, and the blob is never read.
+    virtual std::optional<LayerListing> recall(const LayerId& layer) = 0;
+    // A layer that was read: its listing, once all its selected files were handed on.
+    virtual void remember(const LayerId& layer, const LayerListing& listing) = 0;
+};
+
 struct ScanOptions {
     // Files whose bytes the caller wants, decided from the header alone.
     std::function<bool(const FileEntry&)> select;
@@ -97,6 +126,9 @@ struct ScanOptions {
     unsigned workers = 0;  // 0: one per core
     // Called after each layer is read (layers done, layers total); from worker threads.
     std::function<void(std::size_t, std::size_t)> on_progress;
+    // Layers known before are not read (only with open_sink/on_content: a
+    // recalled layer carries no bytes). Null: every layer is read.
+    LayerMemo* memo = nullptr;
 };
 
 class Image {

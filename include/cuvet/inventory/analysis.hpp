@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cuvet/cache/store.hpp"
 #include "cuvet/elf/elf_info.hpp"
 #include "cuvet/image/image.hpp"
 #include "cuvet/inventory/inventory.hpp"
@@ -21,6 +22,8 @@ struct AnalyzeOptions {
     std::vector<std::string> extra_elf_paths;  // also inspect these (an executable for ldd)
     unsigned workers = 0;                      // 0: one per core
     std::function<void(std::size_t, std::size_t)> on_progress;
+    // Layers seen before come from here instead of being read; null: no cache.
+    cache::Store* layer_cache = nullptr;
 };
 
 struct Analysis {

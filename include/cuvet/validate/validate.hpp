@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cuvet/cache/store.hpp"
 #include "cuvet/checks/stack.hpp"
 #include "cuvet/config/config.hpp"
 #include "cuvet/image/image.hpp"
@@ -27,6 +28,7 @@ struct Options {
     // --dockerfile: findings about image files also point at the line that made their layer.
     std::string dockerfile_path;
     std::string dockerfile_text;
+    cache::Store* layer_cache = nullptr;  // layers seen before are not read again
 };
 
 struct Result {

@@ -1,0 +1,281 @@
+#include "cuvet/cache/store.hpp"
+
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+
+#include "cuvet/core/error.hpp"
+#include "facts_codec.hpp"
+
+namespace cuvet::cache {
+
+namespace fs = std::filesystem;
+
+struct Store::Counters {
+    std::atomic<std::size_t> hits{0}, misses{0}, rejected{0}, written{0};
+};
+
+namespace {
+
+constexpr std::string_view magic = "CUVETLF\n";
+constexpr std::size_t checksum_size = 32;
+constexpr std::string_view entry_suffix = ".facts";
+constexpr std::string_view temp_marker = ".tmp.";
+
+std::string sha256_raw(std::string_view bytes) {
+    std::string digest(checksum_size, '\0');
+    unsigned int length = 0;
+    EVP_Digest(bytes.data(), bytes.size(), reinterpret_cast<unsigned char*>(digest.data()), &length,
+               EVP_sha256(), nullptr);
+    return digest;
+}
+
+std::string hex(std::string_view bytes) {
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string out;
+    for (unsigned char c : bytes) {
+        out.push_back(digits[c >> 4]);
+        out.push_back(digits[c & 15]);
+    }
+    return out;
+}
+
+// What an entry says about itself before its payload.
+struct Header {
+    std::uint64_t version = 0;
+    std::string analyzer, diff_id, blob_digest;
+};
+
+// The body (header + payload) of a file whose checksum matches; nullopt otherwise.
+std::optional<std::string_view> checked_body(std::string_view file) {
+    if (file.size() < magic.size() + checksum_size || file.substr(0, magic.size()) != magic)
+        return std::nullopt;
+    std::string_view body = file.substr(0, file.size() - checksum_size);
+    if (sha256_raw(body) != file.substr(body.size())) return std::nullopt;
+    return body.substr(magic.size());
+}
+
+Header read_header(detail::Reader& in) {
+    Header h;
+    h.version = in.u64();
+    h.analyzer = in.str();
+    h.diff_id = in.str();
+    h.blob_digest = in.str();
+    return h;
+}
+
+bool ours(const Header& h) { return h.version == format_version && h.analyzer == CUVET_VERSION; }
+
+std::optional<std::string> slurp(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    in.seekg(0, std::ios::end);
+    auto size = in.tellg();
+    if (size < 0) return std::nullopt;
+    std::string bytes(static_cast<std::size_t>(size), '\0');
+    in.seekg(0);
+    if (!in.read(bytes.data(), size)) return std::nullopt;
+    return bytes;
+}
+
+// Last use is the file's mtime: a hit touches it, eviction sorts by it.
+void touch(const fs::path& path) { ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0); }
+
+bool is_temp(const fs::path& path) {
+    return path.filename().string().find(temp_marker) != std::string::npos;
+}
+
+}  // namespace
+
+std::uint64_t parse_size(const std::string& text) {
+    std::size_t used = 0;
+    std::uint64_t value = 0;
+    try {
+        value = std::stoull(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    std::string unit = used ? text.substr(used) : "";
+    std::uint64_t scale = unit.empty()  ? 1
+                          : unit == "K" ? 1ull << 10
+                          : unit == "M" ? 1ull << 20
+                          : unit == "G" ? 1ull << 30
+                                        : 0;
+    if (used == 0 || text[0] == '-' || scale == 0 || value > UINT64_MAX / scale)
+        fail_usage("cache size '" + text +
+                   "': want a number of bytes, optionally with K, M or G (\"500M\")");
+    return value * scale;
+}
+
+std::uint64_t max_bytes_from_env() {
+    const char* text = std::getenv("CUVET_CACHE_MAX");
+    return text && *text ? parse_size(text) : default_max_bytes;
+}
+
+Store::Store(fs::path dir, std::uint64_t max_bytes)
+    : dir_(std::move(dir)), max_bytes_(max_bytes), counters_(std::make_shared<Counters>()) {}
+
+fs::path Store::default_dir() {
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg == '/')
+        return fs::path(xdg) / "cuvet";
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return fs::path(home) / ".cache" / "cuvet";
+    return fs::temp_directory_path() / "cuvet-cache";
+}
+
+fs::path Store::file_of(const Key& key) const {
+    // Both parts name the entry: the same tar compressed another way is another
+    // blob, and only a verified blob digest vouches for the bytes read.
+    return dir_ / "layers" /
+           (hex(sha256_raw(key.diff_id + "\n" + key.blob_digest)) + std::string(entry_suffix));
+}
+
+std::optional<LayerFacts> Store::load(const Key& key) {
+    fs::path file = file_of(key);
+    auto bytes = slurp(file);
+    if (!bytes) {
+        ++counters_->misses;
+        return std::nullopt;
+    }
+    try {
+        auto body = checked_body(*bytes);
+        if (!body) throw detail::DecodeError("checksum");
+        detail::Reader in(*body);
+        Header header = read_header(in);
+        if (!ours(header) || header.diff_id != key.diff_id || header.blob_digest != key.blob_digest)
+            throw detail::DecodeError("foreign");
+        LayerFacts facts = detail::decode_facts(in);
+        touch(file);
+        ++counters_->hits;
+        return facts;
+    } catch (const std::exception&) {
+        // Damaged or foreign: read the layer again; save() replaces the file.
+        ++counters_->rejected;
+        return std::nullopt;
+    }
+}
+
+void Store::save(const Key& key, const LayerFacts& facts) {
+    if (key.diff_id.empty()) return;
+    try {
+        detail::Writer out;
+        out.raw(magic);
+        out.u64(format_version);
+        out.str(CUVET_VERSION);
+        out.str(key.diff_id);
+        out.str(key.blob_digest);
+        detail::encode_facts(out, facts);
+        std::string& bytes = out.bytes();
+        bytes += sha256_raw(bytes);
+
+        fs::path file = file_of(key);
+        fs::create_directories(file.parent_path());
+        // A temp name of our own, then rename: readers see the old entry or the
+        // whole new one, never a partial file, even with several cuvets at once.
+        thread_local std::mt19937_64 random{std::random_device{}()};
+        fs::path temp = file;
+        temp +=
+            std::string(temp_marker) + std::to_string(::getpid()) + "." + std::to_string(random());
+        {
+            std::ofstream stream(temp, std::ios::binary | std::ios::trunc);
+            stream.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+            if (!stream.flush()) {
+                std::error_code ignored;
+                fs::remove(temp, ignored);
+                return;
+            }
+        }
+        std::error_code error;
+        fs::rename(temp, file, error);
+        if (error) {
+            fs::remove(temp, error);
+            return;
+        }
+        ++counters_->written;
+        auto all = entries(false);
+        std::uint64_t total = 0;
+        for (auto& entry : all) {
+            total += entry.bytes;
+            entry.usable = true;  // judged by age and size alone here
+        }
+        if (total > max_bytes_) trim(all, max_bytes_);
+    } catch (const std::exception&) {
+        // A read-only or full cache dir costs speed, never the verdict.
+    }
+}
+
+std::vector<EntryInfo> Store::list() const { return entries(true); }
+
+// Every file in the layers dir, most recently used first; `inspect` also
+// reads each one to say whether it is usable (list, prune), which eviction
+// after a write does not need.
+std::vector<EntryInfo> Store::entries(bool inspect) const {
+    std::vector<EntryInfo> entries;
+    std::error_code error;
+    for (fs::directory_iterator it(dir_ / "layers", error), end; !error && it != end;
+         it.increment(error)) {
+        EntryInfo info;
+        info.file = it->path();
+        std::error_code stat_error;
+        if (!it->is_regular_file(stat_error)) continue;
+        info.bytes = it->file_size(stat_error);
+        info.last_used = it->last_write_time(stat_error);
+        if (stat_error) continue;
+        if (inspect && !is_temp(info.file)) inspect_entry(info);
+        entries.push_back(std::move(info));
+    }
+    std::sort(entries.begin(), entries.end(),
+              [](const EntryInfo& a, const EntryInfo& b) { return a.last_used > b.last_used; });
+    return entries;
+}
+
+void Store::inspect_entry(EntryInfo& info) const {
+    auto bytes = slurp(info.file);
+    if (!bytes) return;
+    auto body = checked_body(*bytes);
+    if (!body) return;
+    try {
+        detail::Reader in(*body);
+        Header header = read_header(in);
+        info.diff_id = header.diff_id;
+        info.blob_digest = header.blob_digest;
+        info.usable = ours(header) && info.file == file_of({header.diff_id, header.blob_digest});
+    } catch (const detail::DecodeError&) {
+    }
+}
+
+std::uint64_t Store::prune(std::uint64_t max_bytes) { return trim(entries(true), max_bytes); }
+
+std::uint64_t Store::trim(const std::vector<EntryInfo>& entries, std::uint64_t max_bytes) {
+    std::uint64_t kept = 0, freed = 0;
+    bool full = false;
+    const auto an_hour_ago = fs::file_time_type::clock::now() - std::chrono::hours(1);
+    for (const auto& entry : entries) {
+        // Temp files of a running cuvet are young; only old ones are strays.
+        if (is_temp(entry.file) && entry.last_used > an_hour_ago) continue;
+        // Least recently used go first: once one does not fit, no older one stays.
+        full = full || kept + entry.bytes > max_bytes;
+        if (!is_temp(entry.file) && entry.usable && !full) {
+            kept += entry.bytes;
+            continue;
+        }
+        std::error_code error;
+        if (fs::remove(entry.file, error)) freed += entry.bytes;
+    }
+    return freed;
+}
+
+Stats Store::stats() const {
+    return {counters_->hits.load(), counters_->misses.load(), counters_->rejected.load(),
+            counters_->written.load()};
+}
+
+}  // namespace cuvet::cache
