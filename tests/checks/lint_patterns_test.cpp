@@ -5,11 +5,13 @@
 #include <catch2/catch.hpp>
 #include <iterator>
 
+#include "checks/lint/lint_support.hpp"
 #include "cuvet/dockerfile/facts.hpp"
 #include "cuvet/dockerfile/parser.hpp"
 #include "cuvet/dockerfile/stages.hpp"
 #include "cuvet/lint/lint.hpp"
 #include "cuvet/rules/database.hpp"
+#include "cuvet/rules/embedded.hpp"
 
 using namespace cuvet;
 
@@ -280,34 +282,40 @@ TEST_CASE("every lint message stays short", "[lint]") {
 
 TEST_CASE("CUVL01 fixes name only builds that exist", "[lint][CUVL01]") {
     // torch 2.1 was never built for CUDA 11.6, torch 2.8 never for CUDA 13.0.
-    auto found = lint_ids("FROM nvidia/cuda:11.6.2-cudnn8-runtime-ubuntu20.04\n"
-                          "RUN pip install torch==2.1.0 --index-url https://download.pytorch.org/whl/cu121\n",
-                          "CUVL01");
+    auto found = lint_ids(
+        "FROM nvidia/cuda:11.6.2-cudnn8-runtime-ubuntu20.04\n"
+        "RUN pip install torch==2.1.0 --index-url https://download.pytorch.org/whl/cu121\n",
+        "CUVL01");
     REQUIRE(found.size() == 1);
     CHECK_THAT(found[0].fix, !Catch::Contains("torch==2.1.0 (cu116"));
-    found = lint_ids("FROM nvidia/cuda:13.0.1-runtime-ubuntu24.04\n"
-                     "RUN pip install torch==2.8.0 --index-url https://download.pytorch.org/whl/cu128\n",
-                     "CUVL01");
+    found = lint_ids(
+        "FROM nvidia/cuda:13.0.1-runtime-ubuntu24.04\n"
+        "RUN pip install torch==2.8.0 --index-url https://download.pytorch.org/whl/cu128\n",
+        "CUVL01");
     REQUIRE(found.size() == 1);
     CHECK_THAT(found[0].fix, !Catch::Contains("torch==2.8.0 (cu130"));
     // A +cu118 local version is the cu118 build, whatever PyPI's default is.
-    found = lint_ids("FROM nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04\n"
-                     "ARG TORCH=2.1.2\nARG CU=cu118\n"
-                     "RUN pip install torch==${TORCH}+${CU} --extra-index-url https://download.pytorch.org/whl/${CU}\n",
-                     "CUVL01");
+    found = lint_ids(
+        "FROM nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04\n"
+        "ARG TORCH=2.1.2\nARG CU=cu118\n"
+        "RUN pip install torch==${TORCH}+${CU} --extra-index-url "
+        "https://download.pytorch.org/whl/${CU}\n",
+        "CUVL01");
     REQUIRE(found.size() == 1);
     CHECK_THAT(found[0].message, Catch::Contains("CUDA 11.8") && !Catch::Contains("12.1 build"));
 }
 
 TEST_CASE("CUVL01 torch extensions compiled against another CUDA major", "[lint][CUVL01]") {
-    auto found = lint_ids("FROM nvidia/cuda:12.2.2-devel-ubuntu22.04\n"
-                          "RUN pip install torch==1.13.0\n"
-                          "ENV TORCH_CUDA_ARCH_LIST=\"8.0\"\n"
-                          "RUN pip install -e .\n",
-                          "CUVL01");
+    auto found = lint_ids(
+        "FROM nvidia/cuda:12.2.2-devel-ubuntu22.04\n"
+        "RUN pip install torch==1.13.0\n"
+        "ENV TORCH_CUDA_ARCH_LIST=\"8.0\"\n"
+        "RUN pip install -e .\n",
+        "CUVL01");
     REQUIRE(found.size() == 1);
     CHECK(found[0].severity == report::Severity::error);
-    CHECK_THAT(found[0].message, Catch::Contains("mismatches the version that was used to compile PyTorch"));
+    CHECK_THAT(found[0].message,
+               Catch::Contains("mismatches the version that was used to compile PyTorch"));
 }
 
 TEST_CASE("CUVL09 deleted, untagged and misnamed nvidia/cuda bases", "[lint][CUVL09]") {
@@ -315,14 +323,85 @@ TEST_CASE("CUVL09 deleted, untagged and misnamed nvidia/cuda bases", "[lint][CUV
     REQUIRE(found.size() == 1);
     CHECK_THAT(found[0].message, Catch::Contains("manifest unknown"));
     CHECK_THAT(found[0].fix, Catch::Contains("11.4.3"));
-    found = lint_ids("ARG CUDA=10.1\nFROM nvidia/cuda:${CUDA}-cudnn7-devel-ubuntu18.04\n", "CUVL09");
+    found =
+        lint_ids("ARG CUDA=10.1\nFROM nvidia/cuda:${CUDA}-cudnn7-devel-ubuntu18.04\n", "CUVL09");
     REQUIRE(found.size() == 1);
     CHECK(found[0].locations.at(0).line == 2);
     CHECK(lint_ids("FROM nvidia/cuda\n", "CUVL09").size() == 1);
-    CHECK(lint_ids("FROM nvidia/cuda:11.2.2-cudnn8-devel\n", "CUVL09").size() == 1);  // no OS suffix
+    CHECK(lint_ids("FROM nvidia/cuda:11.2.2-cudnn8-devel\n", "CUVL09").size() ==
+          1);  // no OS suffix
     found = lint_ids("FROM nvidia/11.8.0-runtime-ubuntu22.04\n", "CUVL09");
     REQUIRE(found.size() == 1);
     CHECK_THAT(found[0].fix, Catch::Contains("nvidia/cuda:11.8.0-runtime-ubuntu22.04"));
     CHECK(lint_ids("FROM nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04\n", "CUVL09").empty());
     CHECK(lint_ids("FROM nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04\n", "CUVL09").empty());
+}
+
+namespace {
+
+// The built-in rules with one table's text edited, to show a check reads the table.
+rules::Database db_with(const std::string& name, const std::string& from, const std::string& to) {
+    std::vector<rules::Database::File> files;
+    for (const auto& [file, contents] : rules::embedded_rule_files()) {
+        std::string text(contents);
+        if (std::string(file) == name) {
+            const auto at = text.find(from);
+            REQUIRE(at != std::string::npos);
+            text.replace(at, from.size(), to);
+        }
+        files.push_back({std::string(file), text, "rules/" + std::string(file)});
+    }
+    return rules::Database::from_files(files);
+}
+
+}  // namespace
+
+TEST_CASE("CUVL03 knows CUDA-dependent packages from the rules database", "[lint][CUVL03]") {
+    for (const char* install :
+         {"pip install onnxruntime-gpu", "pip install cupy-cuda12x", "pip install \"jax[cuda12]\"",
+          "pip install paddlepaddle-gpu", "pip install mxnet-cu112", "pip install tensorrt",
+          "pip install vllm", "pip install xformers", "pip install flash-attn",
+          "pip install bitsandbytes", "pip install ctranslate2 faster-whisper",
+          "pip install deepspeed", "pip install tensorrt_llm", "pip install cuda-python",
+          "conda install -y pytorch-nightly -c pytorch", "pip install tf-nightly"}) {
+        INFO(install);
+        CHECK(lint_ids(std::string("FROM python:3.11\nRUN ") + install + "\n", "CUVL03").size() ==
+              1);
+    }
+    for (const char* install : {"pip install onnxruntime", "pip install tensorflow-cpu",
+                                "pip install jax jaxlib", "pip install paddlepaddle"}) {
+        INFO(install);
+        CHECK(lint_ids(std::string("FROM python:3.11\nRUN ") + install + "\n", "CUVL03").empty());
+    }
+    // The answer is the table's: xformers marked CPU-only there is no longer reported.
+    const rules::Database edited = db_with("python_packages.json",
+                                           "{\"name\": \"xformers\", \"ecosystem\": \"pypi\", "
+                                           "\"role\": \"extension\"",
+                                           "{\"name\": \"xformers\", \"ecosystem\": \"pypi\", "
+                                           "\"role\": \"cpu_only\"");
+    auto result =
+        lint::lint_text("FROM python:3.11\nRUN pip install xformers\n", "Dockerfile", edited);
+    CHECK(std::none_of(result.findings.begin(), result.findings.end(),
+                       [](const report::Finding& f) { return f.id == "CUVL03"; }));
+}
+
+TEST_CASE("NGC bases of every framework are read from ngc_containers.json", "[lint][ngc]") {
+    const rules::Database edited =
+        db_with("ngc_containers.json", "\"releases\": [",
+                "\"releases\": [\n    {\"image\": \"tensorflow\", \"release\": \"99.01\", "
+                "\"framework_version\": null, \"cuda\": \"12.2.2\", \"cudnn\": \"8.9.5\", "
+                "\"tensorrt\": null, "
+                "\"min_driver_branch\": null, \"datacenter_drivers\": [], \"ubuntu\": null, "
+                "\"source\": \"ngc-pytorch-25.12\", \"note\": \"test row\"},");
+    auto facts = facts_of("FROM nvcr.io/nvidia/tensorflow:99.01-tf2-py3\n");
+    const auto stack = checks::lint::base_stack(facts.final_stage().base, edited);
+    REQUIRE(stack.cuda);
+    CHECK(stack.cuda->str() == "12.2.2");
+    CHECK(stack.cudnn_major == 8);
+    // An NGC release the table does not list stays unknown, never guessed.
+    CHECK_FALSE(checks::lint::base_stack(facts.final_stage().base, db()).cuda);
+    auto pytorch = facts_of("FROM nvcr.io/nvidia/pytorch:25.12-py3\n");
+    const auto torch_stack = checks::lint::base_stack(pytorch.final_stage().base, db());
+    REQUIRE(torch_stack.cuda);
+    CHECK(torch_stack.cuda->major() == 13);
 }

@@ -1,6 +1,8 @@
 #include "checks/lint/lint_support.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <string_view>
 
 namespace cuvet::checks::lint {
 namespace {
@@ -54,12 +56,17 @@ BaseStack base_stack(const dockerfile::BaseFacts& base, const rules::Database& d
             }
             break;
         case BaseKind::ngc:
-            if (base.framework == "pytorch") {
+            // nvcr.io/nvidia/<image>:<YY.MM>-…: PyTorch, TensorFlow, JAX, Triton, … releases.
+            if (const auto* release = db.ngc_container(base.framework, base.ngc_release)) {
+                out.cuda = release->cuda;
+                out.cudnn = release->cudnn;
+                out.cuda_libraries = true;
+                out.evidence = "NGC " + release->image + " release notes " + release->release;
+            } else if (base.framework == "pytorch") {
                 for (const auto& release : db.ngc_pytorch()) {
                     if (release.release != base.ngc_release) continue;
                     out.cuda = release.cuda;
                     out.cudnn = release.cudnn;
-                    if (release.cudnn) out.cudnn_major = release.cudnn->major();
                     out.cuda_libraries = true;
                     out.evidence = "NGC PyTorch release table " + release.release;
                 }
@@ -106,19 +113,45 @@ bool is_cudnn_package(const dockerfile::Package& p) {
            p.name.starts_with("nvidia-cudnn");
 }
 
-bool needs_cuda(const dockerfile::Package& p, const rules::Database&) {
+namespace {
+
+// NVIDIA's and the frameworks' naming convention: a name ending in -cuNN/-cuNNN or
+// -cudaNN[x] states the CUDA build (nvidia-cublas-cu12, mxnet-cu112, cupy-cuda12x).
+bool names_cuda_build(std::string_view n) {
+    const std::size_t dash = n.rfind('-');
+    if (dash == std::string_view::npos) return false;
+    std::string_view tail = n.substr(dash + 1);
+    if (tail.starts_with("cuda")) {
+        tail.remove_prefix(4);
+    } else if (tail.starts_with("cu")) {
+        tail.remove_prefix(2);
+    } else {
+        return false;
+    }
+    if (tail.ends_with('x')) tail.remove_suffix(1);
+    if (tail.size() < 2 || tail.size() > 3) return false;
+    return std::all_of(tail.begin(), tail.end(),
+                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+}  // namespace
+
+bool needs_cuda(const dockerfile::Package& p, const rules::Database& db) {
     if (p.manager == dockerfile::Manager::apt) return false;
-    if (family_of(p) != Family::none) {
-        if (p.name == "onnxruntime" || p.name == "tensorflow-cpu") return false;
-        if (family_of(p) == Family::jax)
+    const bool conda = p.manager == dockerfile::Manager::conda;
+    const rules::PythonPackage* row = db.python_package(p.name, conda ? "conda" : "pypi");
+    // conda-forge and the pytorch channel reuse most PyPI names (tensorflow-gpu, cupy, …).
+    if (!row && conda) row = db.python_package(p.name, "pypi");
+    // A local version that names a CUDA build (jaxlib==0.4.20+cuda12.cudnn89) needs it.
+    if (!p.cuda.empty() && p.cuda != "cpu") return true;
+    if (row) {
+        if (row->role == "cpu_only") return false;
+        // Plain `jax` is CPU-only; its [cudaNN] extras select the GPU plugin.
+        if (row->framework == "jax" && row->role == "framework")
             return p.extras.find("cuda") != std::string::npos || !p.cuda.empty();
         return true;
     }
-    const std::string& n = p.name;
-    return n == "pytorch-nightly" || n == "tf-nightly" || n.starts_with("mxnet-cu") ||
-           n == "vllm" || n == "xformers" || n == "flash-attn" || n == "bitsandbytes" ||
-           n == "deepspeed" || n == "ctranslate2" || n == "faster-whisper" || n == "cuda-python" ||
-           n == "pytorch-cuda" || n == "cudatoolkit" || n == "cuda-toolkit";
+    return names_cuda_build(p.name);
 }
 
 std::string cuda_digits(const std::string& cuda) {
