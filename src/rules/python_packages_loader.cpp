@@ -14,7 +14,8 @@ std::size_t load_python_packages(const JsonNode& root, const ProvenanceReader& p
                                                    "cpu_only", "extension"};
     for (const auto& p : root.at("packages").array()) {
         p.expect_object({"name", "ecosystem", "role", "framework", "variant", "cuda_major",
-                         "cudnn_major", "provides", "index", "source", "confidence", "note"});
+                         "cudnn_major", "provides", "index", "needs_toolkit", "source",
+                         "confidence", "note"});
         PythonPackage package;
         package.name = p.at("name").string();
         if (package.name != normalize_package_name(package.name)) {
@@ -40,6 +41,8 @@ std::size_t load_python_packages(const JsonNode& root, const ProvenanceReader& p
         if (!cudnn_major.is_null()) package.cudnn_major = cudnn_major.integer();
         package.provides = p.optional_string("provides");
         package.index = p.at("index").string();
+        if (auto needs_toolkit = p.get("needs_toolkit"))
+            package.needs_toolkit = needs_toolkit->boolean();
         package.provenance = provenance(p);
         for (const auto& earlier : packages) {
             if (earlier.name == package.name && earlier.ecosystem == package.ecosystem) {

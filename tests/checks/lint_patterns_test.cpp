@@ -405,3 +405,34 @@ TEST_CASE("NGC bases of every framework are read from ngc_containers.json", "[li
     REQUIRE(torch_stack.cuda);
     CHECK(torch_stack.cuda->major() == 13);
 }
+
+TEST_CASE("CUVL04 one finding per install command", "[lint][CUVL04]") {
+    auto found = lint_ids(
+        "FROM nvidia/cuda:12.3.2-runtime-ubuntu22.04\n"
+        "RUN apt-get update && apt-get install -y libcudnn9-cuda-12 libcudnn9-dev-cuda-12\n",
+        "CUVL04");
+    REQUIRE(found.size() == 1);
+    CHECK_THAT(found[0].message,
+               Catch::Contains("libcudnn9-cuda-12") && Catch::Contains("libcudnn9-dev-cuda-12"));
+}
+
+TEST_CASE("CUVL07 stays quiet when a package needs the toolkit (rules needs_toolkit)",
+          "[lint][CUVL07]") {
+    for (const char* install : {"pip3 install pycuda==2024.1", "pip install deepspeed==0.15.1",
+                                "pip install flash-attn==2.6.3 --no-deps"}) {
+        INFO(install);
+        CHECK(lint_ids(
+                  std::string("FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\nRUN ") + install + "\n",
+                  "CUVL07")
+                  .empty());
+    }
+    // The answer is the table's: without needs_toolkit, a devel base for pycuda is reported.
+    const rules::Database edited =
+        db_with("python_packages.json", "\"needs_toolkit\": true, \"source\": \"pycuda",
+                "\"source\": \"pycuda");
+    auto result = lint::lint_text(
+        "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\nRUN pip3 install pycuda==2024.1\n",
+        "Dockerfile", edited);
+    CHECK(std::any_of(result.findings.begin(), result.findings.end(),
+                      [](const report::Finding& f) { return f.id == "CUVL07"; }));
+}

@@ -36,6 +36,9 @@ struct PythonPackage {
     std::optional<int> cudnn_major;  // nullopt: unknown or not needed
     std::string provides;   // cuda_library: the library it ships ("libcudnn.so.9"), else ""
     std::string index;      // where it is published: "pypi", an index URL, a conda channel
+    // Compiles CUDA code when installed or at run time (source-only packages, JIT ops): the
+    // image needs the toolkit (nvcc, headers), i.e. a -devel base is deliberate.
+    bool needs_toolkit = false;
     Provenance provenance;
 };
 

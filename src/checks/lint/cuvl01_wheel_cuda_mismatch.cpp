@@ -69,7 +69,7 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
                 if (!cuda_differs && !cudnn_differs) continue;
                 const bool builds_here = wheel->framework == "pytorch" &&
                                          stage.base.flavor == "devel" && major_differs &&
-                                         lint::stage_builds_code(facts, stage.stage);
+                                         lint::stage_builds_code(facts, stage.stage, db);
                 if (builds_here) {
                     f.severity = report::Severity::error;
                     f.message = what +

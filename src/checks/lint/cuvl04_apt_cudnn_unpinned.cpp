@@ -1,5 +1,6 @@
 // CUVL04: cuDNN from apt with neither a version pin nor an apt-mark hold.
 #include <algorithm>
+#include <map>
 
 #include "checks/lint/lint_support.hpp"
 #include "cuvet/checks/registry.hpp"
@@ -8,24 +9,41 @@ namespace cuvet::checks {
 namespace {
 
 std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database&) {
-    std::vector<report::Finding> out;
+    // One finding per install command: libcudnn9-cuda-12 and its -dev package are one
+    // decision to pin, not two.
+    std::map<std::pair<std::size_t, int>, std::vector<const dockerfile::Package*>> groups;
     for (const auto& stage : facts.stages) {
         for (const auto& p : stage.packages) {
             if (p.inherited || p.manager != dockerfile::Manager::apt || p.pinned) continue;
             if (!lint::is_cudnn_package(p)) continue;
-            const bool held = std::any_of(stage.holds.begin(), stage.holds.end(),
-                                          [&](const dockerfile::Hold& h) { return h.package == p.name; });
-            if (held) continue;
-            auto f = lint::finding(facts, "CUVL04", p.line, p.end_line);
-            f.severity = report::Severity::warning;
-            f.message = "apt installs " + p.word + " with no version pin and no apt-mark hold: the "
-                        "NVIDIA repository carries every cuDNN release for this CUDA, so each rebuild "
-                        "(or a later apt-get upgrade) takes the newest one, which need not match the "
-                        "cuDNN your framework was built with.";
-            f.fix = "Pin the package (" + p.name + "=<version>, e.g. the version in the base image's "
-                    "NV_CUDNN_VERSION) and `apt-mark hold " + p.name + "`.";
-            out.push_back(std::move(f));
+            const bool held =
+                std::any_of(stage.holds.begin(), stage.holds.end(),
+                            [&](const dockerfile::Hold& h) { return h.package == p.name; });
+            if (!held) groups[{stage.stage, p.line}].push_back(&p);
         }
+    }
+    std::vector<report::Finding> out;
+    for (const auto& [key, packages] : groups) {
+        const dockerfile::Package& p = *packages.front();
+        std::vector<std::string> words, names;
+        for (const auto* q : packages) {
+            if (std::find(words.begin(), words.end(), q->word) != words.end()) continue;
+            words.push_back(q->word);
+            names.push_back(q->name);
+        }
+        auto f = lint::finding(facts, "CUVL04", p.line, p.end_line);
+        f.severity = report::Severity::warning;
+        f.message = "apt installs " + lint::join(words) +
+                    " with no version pin and no apt-mark hold: each rebuild takes the newest "
+                    "cuDNN in NVIDIA's repository, which need not match the cuDNN your framework "
+                    "was built with.";
+        f.evidence.push_back("unpinned: " + lint::join(words, ", "));
+        std::vector<std::string> pins;
+        for (const auto& name : names) pins.push_back(name + "=<version>");
+        f.fix = "Pin " + lint::join(pins) +
+                " (e.g. the base image's NV_CUDNN_VERSION) and `apt-mark hold " +
+                lint::join(names) + "`.";
+        out.push_back(std::move(f));
     }
     return out;
 }
@@ -39,7 +57,8 @@ CheckInfo info() {
     i.rationale =
         "The NVIDIA apt repository publishes many cuDNN releases under one package name; an "
         "unpinned install follows the repository, so rebuilds change cuDNN under the framework.";
-    i.failing_example = "FROM nvidia/cuda:12.1.1-runtime-ubuntu22.04\nRUN apt-get install -y libcudnn8";
+    i.failing_example =
+        "FROM nvidia/cuda:12.1.1-runtime-ubuntu22.04\nRUN apt-get install -y libcudnn8";
     i.passing_example =
         "FROM nvidia/cuda:12.1.1-runtime-ubuntu22.04\n"
         "RUN apt-get install -y libcudnn8=8.9.0.131-1+cuda12.1 && apt-mark hold libcudnn8";

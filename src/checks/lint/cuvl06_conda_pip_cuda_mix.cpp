@@ -33,8 +33,9 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
                     "): both bring CUDA/cuDNN libraries into one environment. Which copy a process "
                     "loads then depends on import order and on conda's lib directory being on the "
                     "search path, so the same image can run against either cuDNN.";
-        f.fix = "Install the GPU stack with one package manager: either all from conda (pytorch + "
-                "pytorch-cuda / cuda-version) or all from pip (torch from the cuXXX index).";
+        f.fix =
+            "Install the GPU stack with one package manager: either all from conda (pytorch + "
+            "pytorch-cuda / cuda-version) or all from pip (torch from the cuXXX index).";
         out.push_back(std::move(f));
     }
     return out;
@@ -46,8 +47,9 @@ CheckInfo info() {
     i.name = "conda-pip-cuda-mix";
     i.severity = report::Severity::warning;
     i.title = "conda and pip both install CUDA packages";
-    i.rationale = "Two package managers each bring their own libcudart/libcudnn; which one the "
-                  "loader takes is an accident of search order.";
+    i.rationale =
+        "Two package managers each bring their own libcudart/libcudnn; which one the "
+        "loader takes is an accident of search order.";
     i.failing_example =
         "FROM continuumio/miniconda3\n"
         "RUN conda install -y -c nvidia cudatoolkit=11.8 cudnn=8.9\n"

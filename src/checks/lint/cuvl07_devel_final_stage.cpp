@@ -5,13 +5,13 @@
 namespace cuvet::checks {
 namespace {
 
-std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database&) {
+std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
     std::vector<report::Finding> out;
     const auto& stage = facts.final_stage();
     if (stage.base.flavor != "devel") return out;
     // Compiling CUDA code (extensions, nvcc, cmake, a JIT that needs the toolkit)
     // is what devel images are for.
-    if (lint::stage_builds_code(facts, stage.stage)) return out;
+    if (lint::stage_builds_code(facts, stage.stage, db)) return out;
     const int line = facts.build.stages.at(stage.stage).from_line;
     auto f = lint::finding(facts, "CUVL07", line, line);
     f.severity = report::Severity::warning;

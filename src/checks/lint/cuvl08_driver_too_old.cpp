@@ -30,9 +30,11 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     }
     bool compat_package = false;
     for (const auto& p : stage.packages) {
-        if (p.manager == dockerfile::Manager::apt && p.name.starts_with("cuda-compat-")) compat_package = true;
+        if (p.manager == dockerfile::Manager::apt && p.name.starts_with("cuda-compat-"))
+            compat_package = true;
         auto wheel = lint::wheel_stack(p, db);
-        if (!wheel || !wheel->bundles_libraries || !wheel->cuda || wheel->cuda->size() < 2) continue;
+        if (!wheel || !wheel->bundles_libraries || !wheel->cuda || wheel->cuda->size() < 2)
+            continue;
         needs.push_back({*wheel->cuda, p.word + " (" + wheel->evidence + ")", p.line, p.end_line});
     }
     for (const auto& need : needs) {
@@ -43,25 +45,33 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
             if (driver >= *requirement->min_driver) continue;
             const bool minor_compat = floor && floor->min_driver && driver >= *floor->min_driver;
             auto f = lint::finding(facts, "CUVL08", need.line, need.end_line);
-            f.severity = minor_compat || compat_package ? report::Severity::warning : report::Severity::error;
-            f.message = "CUDA " + need.cuda.str() + ", required by " + need.who + ", needs driver >= " +
-                        requirement->min_driver->str() + " (CUDA " + requirement->matched_cuda.str() +
-                        "), but the fleet runs " + driver.str() + ". ";
+            f.severity = minor_compat || compat_package ? report::Severity::warning
+                                                        : report::Severity::error;
+            f.message = "CUDA " + need.cuda.str() + ", required by " + need.who +
+                        ", needs driver >= " + requirement->min_driver->str() + " (CUDA " +
+                        requirement->matched_cuda.str() + "), but the fleet runs " + driver.str() +
+                        ". ";
             if (minor_compat) {
-                f.message += "It may still start through CUDA minor-version compatibility (driver >= " +
-                             floor->min_driver->str() + " for CUDA " + std::to_string(need.cuda.major()) +
-                             ".x), but PTX that must be JIT-compiled fails with "
-                             "CUDA_ERROR_UNSUPPORTED_PTX_VERSION and newer APIs return errors.";
+                f.message +=
+                    "It may still start through CUDA minor-version compatibility (driver >= " +
+                    floor->min_driver->str() + " for CUDA " + std::to_string(need.cuda.major()) +
+                    ".x), but PTX that must be JIT-compiled fails with "
+                    "CUDA_ERROR_UNSUPPORTED_PTX_VERSION and newer APIs return errors.";
             } else {
-                f.message += "Every CUDA call fails with 'CUDA driver version is insufficient for "
-                             "CUDA runtime version'" +
-                             std::string(compat_package ? " unless the cuda-compat package (data-center GPUs only) "
-                                                          "is on the loader path." : ".");
+                f.message +=
+                    "Every CUDA call fails with 'CUDA driver version is insufficient for "
+                    "CUDA runtime version'" +
+                    std::string(compat_package
+                                    ? " unless the cuda-compat package (data-center GPUs only) "
+                                      "is on the loader path."
+                                    : ".");
             }
             f.evidence.push_back("rules: cuda_drivers " + requirement->matched_cuda.str() + " -> " +
-                                 requirement->min_driver->str() + " (" + requirement->provenance.source.url + ")");
+                                 requirement->min_driver->str() + " (" +
+                                 requirement->provenance.source.url + ")");
             f.fix = "Use a CUDA release the fleet's driver " + driver.str() +
-                    " supports, upgrade the driver, or (data-center GPUs) add the matching cuda-compat package.";
+                    " supports, upgrade the driver, or (data-center GPUs) add the matching "
+                    "cuda-compat package.";
             out.push_back(std::move(f));
         }
     }
@@ -74,10 +84,13 @@ CheckInfo info() {
     i.name = "driver-too-old";
     i.severity = report::Severity::error;
     i.title = "CUDA of the image needs a newer driver than the configured fleet driver";
-    i.rationale = "Each CUDA release has a minimum driver; below it (and below the minor-version "
-                  "compatibility floor) no CUDA call succeeds.";
-    i.failing_example = "# cuvet lint --driver 470.82.01\nFROM nvidia/cuda:12.4.1-runtime-ubuntu22.04";
-    i.passing_example = "# cuvet lint --driver 550.54.15\nFROM nvidia/cuda:12.4.1-runtime-ubuntu22.04";
+    i.rationale =
+        "Each CUDA release has a minimum driver; below it (and below the minor-version "
+        "compatibility floor) no CUDA call succeeds.";
+    i.failing_example =
+        "# cuvet lint --driver 470.82.01\nFROM nvidia/cuda:12.4.1-runtime-ubuntu22.04";
+    i.passing_example =
+        "# cuvet lint --driver 550.54.15\nFROM nvidia/cuda:12.4.1-runtime-ubuntu22.04";
     i.fix = "Pick a CUDA the driver supports or upgrade the driver.";
     return i;
 }

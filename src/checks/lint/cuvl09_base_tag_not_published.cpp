@@ -28,12 +28,13 @@ std::optional<report::Finding> missing_repository(const dockerfile::Facts& facts
     return f;
 }
 
-void flavour_findings(const dockerfile::Facts& facts, const dockerfile::StageFacts& stage, const rules::Database& db,
-                      std::vector<report::Finding>& out);
+void flavour_findings(const dockerfile::Facts& facts, const dockerfile::StageFacts& stage,
+                      const rules::Database& db, std::vector<report::Finding>& out);
 
 std::string suggestion_fix(const rules::CudaTagAnswer& answer) {
-    return answer.suggestion.empty() ? "Use a published CUDA release (see hub.docker.com/r/nvidia/cuda/tags)."
-                                     : "Use nvidia/cuda:" + answer.suggestion + ", the nearest published tag.";
+    return answer.suggestion.empty()
+               ? "Use a published CUDA release (see hub.docker.com/r/nvidia/cuda/tags)."
+               : "Use nvidia/cuda:" + answer.suggestion + ", the nearest published tag.";
 }
 
 report::Finding deleted_tag(const dockerfile::Facts& facts, const dockerfile::StageFacts& stage,
@@ -43,10 +44,12 @@ report::Finding deleted_tag(const dockerfile::Facts& facts, const dockerfile::St
     f.severity = report::Severity::error;
     const std::string& tag = stage.base.image.tag;
     f.message = tag == "latest" || tag.empty()
-                    ? stage.base.reference + " has no tag, and nvidia/cuda publishes no 'latest': the pull fails "
-                      "with 'manifest unknown'."
-                    : stage.base.reference + " was deleted: NVIDIA removes end-of-life nvidia/cuda tags, so the "
-                      "pull fails with 'manifest unknown'.";
+                    ? stage.base.reference +
+                          " has no tag, and nvidia/cuda publishes no 'latest': the pull fails "
+                          "with 'manifest unknown'."
+                    : stage.base.reference +
+                          " was deleted: NVIDIA removes end-of-life nvidia/cuda tags, so the "
+                          "pull fails with 'manifest unknown'.";
     f.evidence.push_back("rules: nvidia_cuda_tags (" + answer.provenance.source.url + ")");
     f.fix = suggestion_fix(answer);
     return f;
@@ -57,8 +60,8 @@ report::Finding unpublished_tag(const dockerfile::Facts& facts, const dockerfile
     const int line = facts.build.stages.at(stage.stage).from_line;
     auto f = lint::finding(facts, "CUVL09", line, line);
     f.severity = report::Severity::error;
-    f.message = stage.base.reference + " was never published (no such flavour or OS for CUDA " + answer.cuda +
-                "): the pull fails with 'manifest unknown'.";
+    f.message = stage.base.reference + " was never published (no such flavour or OS for CUDA " +
+                answer.cuda + "): the pull fails with 'manifest unknown'.";
     f.evidence.push_back("rules: nvidia_cuda_tags (" + answer.provenance.source.url + ")");
     f.fix = suggestion_fix(answer);
     return f;
@@ -74,7 +77,8 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
         }
         const auto& base = stage.base;
         if (base.kind != dockerfile::BaseKind::nvidia_cuda) continue;
-        const auto answer = base.image.tag.empty() ? rules::CudaTagAnswer{} : db.nvidia_cuda_tag(base.image.tag);
+        const auto answer =
+            base.image.tag.empty() ? rules::CudaTagAnswer{} : db.nvidia_cuda_tag(base.image.tag);
         if (answer.status == rules::CudaTagStatus::deleted) {
             out.push_back(deleted_tag(facts, stage, answer));
             continue;
@@ -89,8 +93,8 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
 }
 
 // nvidia/cuda:<tag> spellings: the flavour and its cuDNN prefix per CUDA release.
-void flavour_findings(const dockerfile::Facts& facts, const dockerfile::StageFacts& stage, const rules::Database& db,
-                      std::vector<report::Finding>& out) {
+void flavour_findings(const dockerfile::Facts& facts, const dockerfile::StageFacts& stage,
+                      const rules::Database& db, std::vector<report::Finding>& out) {
     {
         const auto& base = stage.base;
         if (base.cuda.empty()) return;

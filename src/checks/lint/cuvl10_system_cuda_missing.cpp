@@ -23,7 +23,8 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
         auto wheel = lint::wheel_stack(p, db);
         if ((wheel && wheel->bundles_libraries && !wheel->cpu_only) ||
             (p.manager == dockerfile::Manager::conda && !p.cuda.empty()) ||
-            (p.manager == dockerfile::Manager::apt && (p.name.starts_with("cuda-") || lint::is_cudnn_package(p)))) {
+            (p.manager == dockerfile::Manager::apt &&
+             (p.name.starts_with("cuda-") || lint::is_cudnn_package(p)))) {
             return out;
         }
     }
@@ -34,12 +35,14 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
         auto f = lint::finding(facts, "CUVL10", p.line, p.end_line);
         f.severity = report::Severity::error;
         f.message = p.word + " loads libcudart, libcublas and libcudnn from the system, but " +
-                    stage.base.reference + " ships no CUDA libraries and nothing in this Dockerfile "
+                    stage.base.reference +
+                    " ships no CUDA libraries and nothing in this Dockerfile "
                     "installs them: the GPU code fails to load at run time (onnxruntime and "
                     "TensorFlow then run on the CPU, with only a log line to say so).";
-        f.fix = "Build on a CUDA runtime image with cuDNN (nvidia/cuda:<cuda>-cudnn-runtime-<os>) that "
-                "matches the package's CUDA, or install the variant that bundles its libraries "
-                "(tensorflow[and-cuda], cupy-cuda12x[ctk], the nvidia-*-cu12 wheels).";
+        f.fix =
+            "Build on a CUDA runtime image with cuDNN (nvidia/cuda:<cuda>-cudnn-runtime-<os>) that "
+            "matches the package's CUDA, or install the variant that bundles its libraries "
+            "(tensorflow[and-cuda], cupy-cuda12x[ctk], the nvidia-*-cu12 wheels).";
         out.push_back(std::move(f));
     }
     return out;
@@ -51,10 +54,13 @@ CheckInfo info() {
     i.name = "system-cuda-missing";
     i.severity = report::Severity::error;
     i.title = "GPU package needs system CUDA libraries the base image lacks";
-    i.rationale = "onnxruntime-gpu, cupy and plain tensorflow dlopen the system's CUDA and cuDNN; "
-                  "on an image without them the GPU path silently never runs.";
+    i.rationale =
+        "onnxruntime-gpu, cupy and plain tensorflow dlopen the system's CUDA and cuDNN; "
+        "on an image without them the GPU path silently never runs.";
     i.failing_example = "FROM python:3.11-slim\nRUN pip install onnxruntime-gpu==1.19.2";
-    i.passing_example = "FROM nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04\nRUN pip install onnxruntime-gpu==1.19.2";
+    i.passing_example =
+        "FROM nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04\nRUN pip install "
+        "onnxruntime-gpu==1.19.2";
     i.fix = "Use a CUDA runtime base with cuDNN, or a variant that bundles its libraries.";
     return i;
 }

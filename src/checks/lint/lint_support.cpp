@@ -296,7 +296,7 @@ bool has_word(const std::string& text, std::string_view word) {
     return false;
 }
 
-bool builds_in(const dockerfile::Facts& facts, std::size_t index) {
+bool builds_in(const dockerfile::Facts& facts, std::size_t index, const rules::Database& db) {
     const auto& stage = facts.build.stages.at(index);
     // A stage named for building (build, builder, devel, dev) says what it is for.
     for (std::string_view word : {"build", "builder", "devel", "dev", "compile"}) {
@@ -347,22 +347,27 @@ bool builds_in(const dockerfile::Facts& facts, std::size_t index) {
         }
     }
     for (const auto& p : sf.packages) {
-        // jaxlib on the system CUDA runs ptxas/nvlink from the toolkit; CuPy's JIT needs its
-        // headers.
+        // jaxlib on the system CUDA runs ptxas/nvlink from the toolkit; source-only packages
+        // and JIT-compiled ops (pycuda, flash-attn, DeepSpeed, CuPy from source) need nvcc.
         if ((p.name == "jaxlib" && p.version.find("+cuda") != std::string::npos) ||
-            p.extras.find("_local") != std::string::npos || p.name.starts_with("cupy")) {
+            p.extras.find("_local") != std::string::npos) {
             return true;
         }
+        if (p.manager == dockerfile::Manager::apt) continue;
+        const auto* row =
+            db.python_package(p.name, p.manager == dockerfile::Manager::conda ? "conda" : "pypi");
+        if (row && row->needs_toolkit) return true;
     }
     return false;
 }
 
 }  // namespace
 
-bool stage_builds_code(const dockerfile::Facts& facts, std::size_t stage) {
+bool stage_builds_code(const dockerfile::Facts& facts, std::size_t stage,
+                       const rules::Database& db) {
     std::optional<std::size_t> s = stage;
     for (std::size_t guard = 0; s && guard <= facts.stages.size(); ++guard) {
-        if (builds_in(facts, *s)) return true;
+        if (builds_in(facts, *s, db)) return true;
         s = facts.stages.at(*s).parent;
     }
     return false;

@@ -61,9 +61,10 @@ std::vector<std::size_t> shipped_stages(const dockerfile::Facts& facts);
 
 // The stage (or a stage it is built FROM) builds native code: nvcc, cmake, make,
 // setup.py builds, editable/local-project installs, CUDA arch variables, or a
-// JIT that needs the toolkit (jaxlib with the system CUDA, CuPy). A -devel base
-// is then deliberate.
-bool stage_builds_code(const dockerfile::Facts& facts, std::size_t stage);
+// JIT that needs the toolkit (jaxlib with the system CUDA, packages the rules mark
+// needs_toolkit). A -devel base is then deliberate.
+bool stage_builds_code(const dockerfile::Facts& facts, std::size_t stage,
+                       const rules::Database& db);
 
 // The RUN text of one instruction with its heredoc bodies, for keyword searches.
 std::string run_text(const dockerfile::Facts& facts, const dockerfile::RunStep& run);
