@@ -436,3 +436,28 @@ TEST_CASE("CUVL07 stays quiet when a package needs the toolkit (rules needs_tool
     CHECK(std::any_of(result.findings.begin(), result.findings.end(),
                       [](const report::Finding& f) { return f.id == "CUVL07"; }));
 }
+
+TEST_CASE("CUVL01 system-library frameworks against the cuDNN apt adds", "[lint][CUVL01]") {
+    auto found = lint_ids(
+        "FROM nvidia/cuda:12.3.2-runtime-ubuntu22.04\n"
+        "RUN apt-get install -y libcudnn9-cuda-12 python3-pip\n"
+        "RUN pip3 install tensorflow==2.16.1\n",
+        "CUVL01");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].severity == report::Severity::error);
+    CHECK_THAT(found[0].message, Catch::Contains("libcudnn.so.8 is missing"));
+    // The fix must not name another release built with the same cuDNN 8 (2.17).
+    CHECK_THAT(found[0].fix, !Catch::Contains("2.17"));
+    CHECK(lint_ids("FROM nvidia/cuda:12.3.2-runtime-ubuntu22.04\n"
+                   "RUN apt-get install -y libcudnn8=8.9.7.29-1+cuda12.2\n"
+                   "RUN pip3 install tensorflow==2.16.1\n",
+                   "CUVL01")
+              .empty());
+    // tensorflow-gpu 1.15 on CUDA 11: the fix names the 2.x package `tensorflow`.
+    found = lint_ids(
+        "FROM nvidia/cuda:11.0.3-cudnn8-runtime-ubuntu18.04\nRUN pip3 install "
+        "tensorflow-gpu==1.15.5\n",
+        "CUVL01");
+    REQUIRE(found.size() == 1);
+    CHECK_THAT(found[0].fix, !Catch::Contains("tensorflow-gpu 2"));
+}

@@ -21,10 +21,14 @@ std::string describe(const dockerfile::Package& p) { return p.word.empty() ? p.n
 // release's variant when there is one, else the newest release built for that CUDA.
 std::string existing_build(const rules::Database& db, const std::string& framework,
                            const std::string& display, const std::optional<rules::Version>& version,
-                           const rules::Version& cuda) {
+                           const rules::Version& cuda, std::optional<int> cudnn_major = {}) {
     const rules::FrameworkBuild* best = nullptr;
     for (const auto& b : db.framework_builds()) {
         if (b.framework != framework || !b.cuda || !lint::same_cuda(*b.cuda, cuda) || !b.version)
+            continue;
+        // A build for the same CUDA but the same wrong cuDNN fixes nothing.
+        if (cudnn_major && b.cudnn_major != cudnn_major &&
+            !(b.cudnn && b.cudnn->major() == *cudnn_major))
             continue;
         if (version && b.matches(*version)) {
             return display + "==" + version->str() + " (" +
@@ -33,7 +37,12 @@ std::string existing_build(const rules::Database& db, const std::string& framewo
         if (!best || *b.version > *best->version) best = &b;
     }
     if (!best) return {};
-    return display + " " + best->version->str() +
+    // tensorflow-gpu was the GPU package up to 1.15; from 2.1 the GPU build is `tensorflow`.
+    const std::string name =
+        framework == "tensorflow" && *best->version >= *rules::Version::parse("2.1")
+            ? std::string("tensorflow")
+            : display;
+    return name + " " + best->version->str() +
            (best->variant.empty() ? "" : " (" + best->variant + " build)");
 }
 
@@ -43,6 +52,16 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     for (const auto& stage : facts.stages) {
         const lint::BaseStack base = lint::base_stack(stage.base, db);
         if (!base.cuda) continue;
+        // cuDNN that apt adds to a base without one is what system-library wheels load.
+        std::optional<int> apt_cudnn;
+        std::string apt_cudnn_word;
+        for (const auto& p : stage.packages) {
+            if (p.manager != Manager::apt || !lint::is_cudnn_package(p)) continue;
+            if (auto major = lint::cudnn_major(p)) {
+                apt_cudnn = major;
+                apt_cudnn_word = p.word;
+            }
+        }
         for (const auto& p : stage.packages) {
             if (p.inherited) continue;
             std::optional<lint::WheelStack> wheel;
@@ -98,22 +117,39 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
                                   " to match the base, or use a base image for CUDA " +
                                   wheel->cuda->truncated(2).str() + ".";
             } else {
-                if (!major_differs && !cudnn_differs) continue;
+                std::optional<int> system_cudnn = base.cudnn_major;
+                std::string cudnn_from = "the base image";
+                if (!system_cudnn && apt_cudnn) {
+                    system_cudnn = apt_cudnn;
+                    cudnn_from = "apt " + apt_cudnn_word;
+                    f.evidence.push_back("cuDNN " + std::to_string(*apt_cudnn) + " from " +
+                                         cudnn_from);
+                }
+                const bool system_cudnn_differs =
+                    system_cudnn && wheel->cudnn_major && *system_cudnn != *wheel->cudnn_major;
+                if (!major_differs && !system_cudnn_differs) continue;
                 f.severity = report::Severity::error;
-                f.message = what + " and loads the system's libraries, but the base image has " +
-                            (major_differs
-                                 ? "CUDA " + base.cuda->str() + ": " +
-                                       cudart_soname(wheel->cuda->major()) + " is missing"
-                                 : "cuDNN " + std::to_string(*base.cudnn_major) + ": libcudnn.so." +
-                                       std::to_string(*wheel->cudnn_major) + " is missing") +
-                            ", so its GPU code fails to load.";
+                f.message =
+                    what + " and loads the system's libraries, but " +
+                    (major_differs ? "the base image has CUDA " + base.cuda->str() + ": " +
+                                         cudart_soname(wheel->cuda->major()) + " is missing"
+                                   : cudnn_from + " brings cuDNN " + std::to_string(*system_cudnn) +
+                                         ": libcudnn.so." + std::to_string(*wheel->cudnn_major) +
+                                         " is missing") +
+                    ", so its GPU code fails to load.";
                 const std::string match =
-                    existing_build(db, wheel->framework, p.name, std::nullopt, *base.cuda);
-                f.fix = "Use a base image with CUDA " + wheel->cuda->truncated(2).str() +
-                        (wheel->cudnn_major ? " and cuDNN " + std::to_string(*wheel->cudnn_major)
-                                            : "") +
-                        (match.empty() ? "."
-                                       : ", or install " + match + ", built for the base's CUDA.");
+                    existing_build(db, wheel->framework, p.name, std::nullopt, *base.cuda,
+                                   major_differs ? std::nullopt : system_cudnn);
+                const std::string wanted =
+                    "CUDA " + wheel->cuda->truncated(2).str() +
+                    (wheel->cudnn_major ? " and cuDNN " + std::to_string(*wheel->cudnn_major) : "");
+                f.fix =
+                    (!major_differs && cudnn_from != "the base image"
+                         ? "Install cuDNN " + std::to_string(*wheel->cudnn_major) + " instead of " +
+                               apt_cudnn_word
+                         : "Use a base image with " + wanted) +
+                    (match.empty() ? "."
+                                   : ", or install " + match + ", built for the image's stack.");
             }
             out.push_back(std::move(f));
         }

@@ -42,21 +42,6 @@ std::optional<Target> target_cuda(const dockerfile::StageFacts& stage, const rul
     return std::nullopt;
 }
 
-// cuDNN major from the package name or version: libcudnn8, libcudnn9-cuda-12, cudnn=8.9.
-std::optional<int> cudnn_major(const dockerfile::Package& p) {
-    std::string digits;
-    std::size_t i =
-        p.name.starts_with("libcudnn") ? 8 : (p.name.starts_with("cudnn") ? 5 : std::string::npos);
-    if (i != std::string::npos) {
-        while (i < p.name.size() && std::isdigit(static_cast<unsigned char>(p.name[i])))
-            digits += p.name[i++];
-    }
-    if (!digits.empty()) return std::stoi(digits);
-    if (auto v = rules::Version::parse(p.version.substr(0, p.version.find_first_of("-+="))))
-        return v->major();
-    return std::nullopt;
-}
-
 // The CUDA majors cuDNN `major` (or the exact release) was published for; empty: unknown.
 std::set<int> published_cuda_majors(const dockerfile::Package& p, int major,
                                     const rules::Database& db) {
@@ -84,7 +69,7 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
             if (p.inherited || p.manager == Manager::pip || !lint::is_cudnn_package(p)) continue;
             if (reported.count({stage.stage, p.line})) continue;
             auto target = target_cuda(stage, db, p.manager);
-            auto major = cudnn_major(p);
+            auto major = lint::cudnn_major(p);
             if (!target || !major) continue;
             std::string built_for;
             std::string evidence;

@@ -108,6 +108,20 @@ bool is_framework(const dockerfile::Package& p) {
     return f != Family::none && f != Family::nvidia_lib;
 }
 
+std::optional<int> cudnn_major(const dockerfile::Package& p) {
+    std::string digits;
+    std::size_t i =
+        p.name.starts_with("libcudnn") ? 8 : (p.name.starts_with("cudnn") ? 5 : std::string::npos);
+    if (i != std::string::npos) {
+        while (i < p.name.size() && std::isdigit(static_cast<unsigned char>(p.name[i])))
+            digits += p.name[i++];
+    }
+    if (!digits.empty()) return std::stoi(digits);
+    if (auto v = rules::Version::parse(p.version.substr(0, p.version.find_first_of("-+="))))
+        return v->major();
+    return std::nullopt;
+}
+
 bool is_cudnn_package(const dockerfile::Package& p) {
     return p.name.starts_with("libcudnn") || p.name.starts_with("cudnn") ||
            p.name.starts_with("nvidia-cudnn");

@@ -30,6 +30,8 @@ enum class Family { none, torch, tensorflow, jax, onnxruntime, cupy, paddle, ten
 Family family_of(const dockerfile::Package& package);
 bool is_framework(const dockerfile::Package& package);
 bool is_cudnn_package(const dockerfile::Package& package);
+// cuDNN major from the package name or version: libcudnn8, libcudnn9-cuda-12, cudnn=8.9.
+std::optional<int> cudnn_major(const dockerfile::Package& package);
 // A pip/conda package whose build depends on a CUDA release: a framework, a GPU plugin
 // or extension (xformers, flash-attn, bitsandbytes, …), a CUDA library wheel.
 bool needs_cuda(const dockerfile::Package& package, const rules::Database& db);
