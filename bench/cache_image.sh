@@ -104,21 +104,10 @@ build_images() {
 a=$bench/cache-a b=$bench/cache-b
 cache_home=$bench/cache-home
 
-# "wall cpu" seconds of the fastest of REPEAT runs; `prepare` runs before each (untimed).
-best_time() {
-    local prepare=$1 best="" line
-    shift
-    for ((i = 0; i < repeat; i++)); do
-        $prepare
-        line=$( { TIMEFORMAT='%R %U %S'; time XDG_CACHE_HOME=$cache_home "$@" >/dev/null 2>&1; } 2>&1 | tail -1)
-        line=$(echo "$line" | awk '{ printf "%.3f %.3f", $1, $2 + $3 }')
-        if [ -z "$best" ] || awk -v x="${line%% *}" -v y="${best%% *}" 'BEGIN { exit !(x < y) }'; then best=$line; fi
-    done
-    echo "$best"
-}
+source "$(dirname "$0")/timing.sh"
+cached() { XDG_CACHE_HOME=$cache_home "$@"; }
 empty_cache() { rm -rf "$cache_home"; }
 warm_a() { empty_cache; XDG_CACHE_HOME=$cache_home "$cuvet" validate --no-progress "$a" >/dev/null 2>&1 || true; }
-nothing() { :; }
 
 cat "$a"/blobs/sha256/* "$b"/blobs/sha256/* >/dev/null  # page cache warm for everyone alike
 size=$(du -cbL "$a"/blobs/sha256/* | tail -1 | cut -f1)
@@ -132,19 +121,19 @@ report() {  # name "wall cpu" [target]
         'BEGIN { if (cold == "") printf "%-44s %8.2f %8.2f\n", n, w, c;
                  else { split(cold, k, " "); printf "%-44s %8.2f %8.2f %8.2fx %8.2fx%s\n", n, w, c, w / k[1], c / k[2], t == "" ? "" : "  (target " t ")" } }'
 }
-tf=$(best_time empty_cache "$cuvet" files "$a")
-tn=$(best_time empty_cache "$cuvet" validate --no-progress --no-cache "$a")
+tf=$(before_each=empty_cache best_time cached "$cuvet" files "$a")
+tn=$(before_each=empty_cache best_time cached "$cuvet" validate --no-progress --no-cache "$a")
 report "cuvet files A" "$tf"
 report "cuvet validate A --no-cache" "$tn"
 awk -v f="${tf%% *}" -v v="${tn%% *}" 'BEGIN { printf "validate --no-cache vs files: %.2fx (target at most 1.10x)\n", v / f }'
-cold=$(best_time empty_cache "$cuvet" validate --no-progress "$a")
+cold=$(before_each=empty_cache best_time cached "$cuvet" validate --no-progress "$a")
 report "cuvet validate A (cache cold, filled)" "$cold"
 cold_ref=$cold
 cold=""
 awk -v n="${tn%% *}" -v c="${cold_ref%% *}" 'BEGIN { printf "cold cache vs --no-cache: %.2fx (the cost of writing the entries)\n", c / n }'
 cold=$cold_ref
-report "cuvet validate A again (cache warm)" "$(best_time nothing "$cuvet" validate --no-progress "$a")" "0.20x"
-report "cuvet validate B (2 of 3 layers cached)" "$(best_time warm_a "$cuvet" validate --no-progress "$b")" "0.50x"
+report "cuvet validate A again (cache warm)" "$(best_time cached "$cuvet" validate --no-progress "$a")" "0.20x"
+report "cuvet validate B (2 of 3 layers cached)" "$(before_each=warm_a best_time cached "$cuvet" validate --no-progress "$b")" "0.50x"
 XDG_CACHE_HOME=$cache_home "$cuvet" cache ls | head -1
 cmp -s <(XDG_CACHE_HOME=$cache_home "$cuvet" validate --no-progress --format json "$b" 2>&1) \
     <("$cuvet" validate --no-progress --no-cache --format json "$b" 2>&1) &&

@@ -46,23 +46,15 @@ ref=docker://127.0.0.1:$port/cuvet/bench:1
 # skopeo skips blobs the registry already has, so only the first run uploads.
 skopeo copy --quiet --dest-tls-verify=false "oci:$image:bench" "$ref"
 
-best_time() {  # "wall cpu" of the fastest of REPEAT runs
-    local best="" line
-    for ((i = 0; i < repeat; i++)); do
-        line=$( { TIMEFORMAT='%R %U %S'; time "$@" >/dev/null 2>&1; } 2>&1 | tail -1)
-        line=$(echo "$line" | awk '{ printf "%.3f %.3f", $1, $2 + $3 }')
-        if [ -z "$best" ] || awk -v a="${line%% *}" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then best=$line; fi
-    done
-    echo "$best"
-}
+source "$(dirname "$0")/timing.sh"
 
-"$cuvet" validate --no-progress --format json --insecure "$ref" >"$cache/registry-report.json" || true
-"$cuvet" validate --no-progress --format json "$image" >"$cache/disk-report.json" || true
+"$cuvet" validate --no-progress --no-cache --format json --insecure "$ref" >"$cache/registry-report.json" || true
+"$cuvet" validate --no-progress --no-cache --format json "$image" >"$cache/disk-report.json" || true
 same=$(python3 -c 'import json, sys; a, b = (json.load(open(f)).get("findings") for f in sys.argv[1:]); print("yes" if a == b else "NO")' \
        "$cache/registry-report.json" "$cache/disk-report.json" 2>/dev/null || echo "NO (unreadable report)")
 cat "$image"/blobs/sha256/* >/dev/null  # page cache warm for both alike
-disk=$(best_time "$cuvet" validate --no-progress "$image")
-registry=$(best_time "$cuvet" validate --no-progress --insecure "$ref")
+disk=$(best_time "$cuvet" validate --no-progress --no-cache "$image")
+registry=$(best_time "$cuvet" validate --no-progress --no-cache --insecure "$ref")
 awk -v p="$image" -v c="$(du -cb "$image"/blobs/sha256/* | tail -1 | cut -f1)" -v cores="$(nproc)" \
     'BEGIN { printf "image: %s, %.0f MB of blobs; %d cores\n", p, c / 1e6, cores }'
 printf '%-48s %8s %8s\n' "command" "wall s" "cpu s"

@@ -92,18 +92,7 @@ compressed=$(du -cb "${layer_files[@]}" | tail -1 | cut -f1)
 uncompressed=0
 for f in "${layer_files[@]}"; do uncompressed=$((uncompressed + $(igzip -dc "$f" | wc -c))); done
 
-# "wall cpu" seconds of the fastest of REPEAT runs of "$@" (output discarded).
-# CPU time (user + sys, children included) is printed too: on a shared,
-# loaded machine it says more about a decoder's cost than wall time does.
-best_time() {
-    local best="" line
-    for ((i = 0; i < repeat; i++)); do
-        line=$( { TIMEFORMAT='%R %U %S'; time "$@" >/dev/null 2>&1; } 2>&1 | tail -1)
-        line=$(echo "$line" | awk '{ printf "%.3f %.3f", $1, $2 + $3 }')
-        if [ -z "$best" ] || awk -v a="${line%% *}" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then best=$line; fi
-    done
-    echo "$best"
-}
+source "$(dirname "$0")/timing.sh"
 each_layer() { local tool=$1; shift; for f in "${layer_files[@]}"; do "$tool" "$@" "$f"; done; }
 
 cat "${layer_files[@]}" >/dev/null  # page cache warm for everyone alike
@@ -140,7 +129,7 @@ fi
 if "$cuvet" validate --help >/dev/null 2>&1; then
     tf=$(best_time "$cuvet" files "$image")
     report "cuvet files" "$tf"
-    tv=$(best_time "$cuvet" validate --no-progress "$image")
+    tv=$(best_time "$cuvet" validate --no-progress --no-cache "$image")
     report "cuvet validate" "$tv"
     awk -v f="${tf%% *}" -v v="${tv%% *}" \
         'BEGIN { printf "validate vs files: %.2fx the time (target at most 1.10x)\n", v / f }'

@@ -47,7 +47,7 @@ std::shared_ptr<const std::string> content_of(const image::FileTree& tree,
 // path, or the same library stem, since libfoo.so -> libfoo.so.9 -> libfoo.so.9.1
 // chains are the common case); a link that leads elsewhere costs a second scan.
 Found read_from_image(const ElfArgs& args, const std::string& wanted) {
-    auto opened = image::open_image(args.image.path, args.image.open_options(), args.image.access());
+    auto opened = image::open_image(args.image.path, args.image.open_options());
     const std::string stem(stem_of(basename_of(wanted)));
     image::ScanOptions scan;
     scan.workers = args.image.workers;

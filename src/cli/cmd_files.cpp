@@ -26,7 +26,7 @@ bool glob_matches(const std::string& glob, const std::string& path) {
 }
 
 int run_files(const FilesArgs& args) {
-    auto opened = image::open_image(args.image.path, args.image.open_options(), args.image.access());
+    auto opened = image::open_image(args.image.path, args.image.open_options());
     image::ScanOptions scan;
     scan.workers = args.image.workers;
     image::FileTree tree = opened->scan(scan);

@@ -79,7 +79,7 @@ void print_text(const image::ImageInfo& info) {
 }
 
 int run_image(const ImageCommandArgs& args) {
-    auto opened = image::open_image(args.image.path, args.image.open_options(), args.image.access());
+    auto opened = image::open_image(args.image.path, args.image.open_options());
     if (args.format == "json") std::cout << to_json(opened->info()).dump(2) << "\n";
     else print_text(opened->info());
     return 0;

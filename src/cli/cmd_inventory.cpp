@@ -42,7 +42,7 @@ std::string text_report(const inventory::Inventory& inv) {
 }
 
 int run_inventory(const InventoryArgs& args) {
-    auto opened = image::open_image(args.image.path, args.image.open_options(), args.image.access());
+    auto opened = image::open_image(args.image.path, args.image.open_options());
     inventory::AnalyzeOptions options;
     options.workers = args.image.workers;
     auto layer_cache = args.image.layer_cache();

@@ -102,7 +102,7 @@ nlohmann::json to_json(const loader::Graph& g) {
 }
 
 int run_ldd(const LddArgs& args) {
-    auto opened = image::open_image(args.image.path, args.image.open_options(), args.image.access());
+    auto opened = image::open_image(args.image.path, args.image.open_options());
     inventory::AnalyzeOptions analyze;
     analyze.workers = args.image.workers;
     analyze.extra_elf_paths = {args.program};

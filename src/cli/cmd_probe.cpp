@@ -1,7 +1,8 @@
 // `cuvet probe IMAGE`: run cuvet-probe inside the image on this host's GPU and
 // report what the image's own CUDA stack does (versions, loaded copies, a
-// cuDNN convolution checked against a CPU reference). `validate --gpu` will
-// call the same sandbox::run_probe.
+// cuDNN convolution checked against a CPU reference, then each framework's own
+// smoke test with the image's python). `validate --probe` calls the same
+// sandbox::run_probe.
 #include <unistd.h>
 
 #include <iostream>
@@ -150,7 +151,7 @@ int run_probe_command(const ProbeCommandArgs& args) {
     options.keep_rootfs = args.keep_rootfs;
     options.frameworks = sandbox::parse_framework_list(args.frameworks);
     options.framework_timeout = std::chrono::seconds(args.framework_timeout);
-    const auto opened = image::open_image(args.image.path, args.image.open_options(), args.image.access());
+    const auto opened = image::open_image(args.image.path, args.image.open_options());
     const sandbox::ProbeOutcome outcome = sandbox::run_live_check(*opened, options);
     if (args.format == "json") {
         nlohmann::json out = {{"schema_version", 1},
@@ -180,7 +181,7 @@ int run_probe_command(const ProbeCommandArgs& args) {
 
 void add_probe_command(CLI::App& app, Dispatch& dispatch) {
     auto args = std::make_shared<ProbeCommandArgs>();
-    auto* command = app.add_subcommand("probe", "run a cuDNN convolution on this host's GPU with the image's own libraries");
+    auto* command = app.add_subcommand("probe", "live check on this host's GPU with the image's own libraries: a cuDNN convolution, then each framework's smoke test (PyTorch, JAX, CuPy, ONNX Runtime)");
     args->image.add_to(*command);
     command->add_option("--runtime", args->runtime, "builtin (unshare+chroot, needs root), docker or podman")
         ->check(CLI::IsMember({"builtin", "docker", "podman"}))

@@ -21,7 +21,6 @@
 #include "cuvet/report/fail_on.hpp"
 #include "cuvet/report/renderer.hpp"
 #include "cuvet/rules/database.hpp"
-#include "cuvet/validate/with_access.hpp"
 #include "cuvet/validate/validate.hpp"
 #include "cuvet/sandbox/framework_findings.hpp"
 #include "cuvet/sandbox/live_check.hpp"
@@ -96,7 +95,7 @@ int run_validate(const ValidateArgs& args) {
     if (bar) options.on_progress = progress_bar();
     auto layer_cache = args.image.layer_cache();
     options.layer_cache = layer_cache.get();
-    auto result = validate::validate(args.image.path, options, args.image.access(), db, config);
+    auto result = validate::validate(args.image.path, options, db, config);
     if (bar) std::cerr << "\r" << std::string(45, ' ') << "\r" << std::flush;
 
     report::ReportContext context;
@@ -114,7 +113,7 @@ int run_validate(const ValidateArgs& args) {
         probe.timeout = std::chrono::seconds(args.probe_timeout);
         probe.env_overrides = args.env;
         probe.frameworks = sandbox::parse_framework_list(args.probe_frameworks);
-        const auto opened = image::open_image(args.image.path, args.image.open_options(), args.image.access());
+        const auto opened = image::open_image(args.image.path, args.image.open_options());
         sandbox::ProbeOutcome outcome = sandbox::run_live_check(*opened, probe);
         // Static vs live: a disagreement is a cuvet bug or a missing rule, shown to the user either way.
         std::vector<report::Finding> disagreements = sandbox::static_live_disagreements(
@@ -146,8 +145,8 @@ void add_validate_command(CLI::App& app, Dispatch& dispatch) {
     args->image.add_cache_option(*command);
     command->add_option("--format,-f", args->format, "text, json, sarif or junit (also checkstyle, gnu)")->default_str("text");
     command->add_flag("--probe", args->probe,
-                      "also run the live GPU check: a cuDNN convolution with the image's own libraries on this host's GPU "
-                      "(as `cuvet probe`; exit 3 without a GPU)");
+                      "also run the live GPU check with the image's own libraries on this host's GPU: a cuDNN convolution "
+                      "and each framework's smoke test (as `cuvet probe`; exit 3 without a GPU)");
     command->add_option("--probe-timeout", args->probe_timeout, "seconds before a hung probe is killed")->default_val(120);
     command->add_option("--probe-frameworks", args->probe_frameworks,
                         "with --probe: the frameworks whose own smoke test runs with the image's python: auto (every one "

@@ -9,7 +9,6 @@
 #include <string>
 
 #include "cuvet/cache/store.hpp"
-#include "cuvet/image/access.hpp"
 #include "cuvet/image/image.hpp"
 
 namespace cuvet::cli {
@@ -38,7 +37,6 @@ struct ImageArgs {
     void add_cache_option(CLI::App& command);
     image::OpenOptions open_options() const;
     // Reads the password from stdin on first use only: a command may open its image twice.
-    image::Access access() const;
     mutable std::optional<std::string> password_read;
     // The layer fact cache, or null with --no-cache.
     std::unique_ptr<cache::Store> layer_cache() const;

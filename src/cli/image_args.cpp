@@ -36,11 +36,7 @@ image::OpenOptions ImageArgs::open_options() const {
     options.image = image;
     if (!platform.empty()) options.platform = image::Platform::parse(platform);
     options.verify_digests = !no_verify;
-    return options;
-}
-
-image::Access ImageArgs::access() const {
-    image::Access access;
+    image::Access& access = options.access;
     access.username = username;
     access.insecure = insecure;
     if (password_stdin && username.empty()) fail_usage("--password-stdin needs --username");
@@ -53,7 +49,7 @@ image::Access ImageArgs::access() const {
         password_read = line;
     }
     access.password = password_read.value_or("");
-    return access;
+    return options;
 }
 
 }  // namespace cuvet::cli

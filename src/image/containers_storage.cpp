@@ -110,23 +110,13 @@ std::unique_ptr<Image> open_containers_storage(const std::string& name,
     info.reference = name;
     std::string config_text = inspect.all();
     info.config = parse_config(parse_json(config_text, where + " (config)"), where + " (config)");
-    if (options.platform && !info.config.platform.matches(*options.platform))
-        fail_usage(where + ": image is for " + info.config.platform.str() + ", not " +
-                   options.platform->str());
-    for (const auto& diff_id : info.config.diff_ids) {
-        LayerInfo layer;
-        layer.blob = diff_id;
-        layer.digest = diff_id;
-        info.layers.push_back(layer);
-    }
-    attach_history(info);
     auto open_export = [where]() -> std::unique_ptr<ByteSource> {
         return std::make_unique<ProcessOutput>(
             std::vector<std::string>{"skopeo", "copy", "--quiet", where,
                                      "docker-archive:/dev/stdout"},
             where);
     };
-    return open_streamed_archive(std::move(info), open_export, options.verify_digests);
+    return open_streamed_archive(std::move(info), open_export, options);
 }
 
 }  // namespace cuvet::image

@@ -220,16 +220,6 @@ std::unique_ptr<Image> open_daemon_image(const std::string& name, const OpenOpti
         info.reference = name;
         info.config_digest = inspected.value("Id", "");
         info.config = parse_config(config_from_inspect(inspected, history), where + " (inspect)");
-        if (options.platform && !info.config.platform.matches(*options.platform))
-            fail_usage(where + ": image is for " + info.config.platform.str() + ", not " +
-                       options.platform->str());
-        for (const auto& diff_id : info.config.diff_ids) {
-            LayerInfo layer;
-            layer.blob = diff_id;
-            layer.digest = diff_id;
-            info.layers.push_back(layer);
-        }
-        attach_history(info);
         auto open_export = [api, name, where]() -> std::unique_ptr<ByteSource> {
             auto response = api.get("/images/" + name + "/get");
             if (response->status() != 200)
@@ -237,7 +227,7 @@ std::unique_ptr<Image> open_daemon_image(const std::string& name, const OpenOpti
                            ")");
             return std::make_unique<CheckedResponse>(std::move(response), where);
         };
-        return open_streamed_archive(std::move(info), open_export, options.verify_digests);
+        return open_streamed_archive(std::move(info), open_export, options);
     }
     return nullptr;
 }

@@ -4,7 +4,6 @@
 #include <memory>
 
 #include "blob_store.hpp"
-#include "cuvet/image/access.hpp"
 #include "cuvet/image/image.hpp"
 
 namespace cuvet::image {
@@ -15,7 +14,6 @@ std::unique_ptr<Image> open_oci_layout(std::unique_ptr<BlobStore> store, const s
                                        const std::string& format, const OpenOptions& options);
 std::unique_ptr<Image> open_rootfs_dir(const std::filesystem::path& root);
 // `reference` without its "docker://" prefix.
-std::unique_ptr<Image> open_registry_image(const std::string& reference, const OpenOptions& options,
-                                           const Access& access);
+std::unique_ptr<Image> open_registry_image(const std::string& reference, const OpenOptions& options);
 
 }  // namespace cuvet::image

@@ -31,10 +31,10 @@ std::unique_ptr<Image> open_from_daemon(const std::string& name, const OpenOptio
 
 // A bare REPO:TAG that names no file: the local daemons first (what a CI job
 // just built), then the registry it names, as docker run would.
-std::unique_ptr<Image> open_by_name(const std::string& name, const OpenOptions& options, const Access& access) {
+std::unique_ptr<Image> open_by_name(const std::string& name, const OpenOptions& options) {
     std::vector<std::string> tried;
     if (auto image = open_daemon_image(name, options, &tried)) return image;
-    return open_registry_image(name, options, access);
+    return open_registry_image(name, options);
 }
 
 std::string read_head(const fs::path& path, std::size_t length) {
@@ -67,13 +67,9 @@ std::unique_ptr<Image> open_store(std::unique_ptr<BlobStore> store, const std::s
 }  // namespace
 
 std::unique_ptr<Image> open_image(const fs::path& path, const OpenOptions& options) {
-    return open_image(path, options, Access{});
-}
-
-std::unique_ptr<Image> open_image(const fs::path& path, const OpenOptions& options, const Access& access) {
     const std::string text = path.string();
     if (text.rfind(registry_prefix, 0) == 0)
-        return open_registry_image(text.substr(registry_prefix.size()), options, access);
+        return open_registry_image(text.substr(registry_prefix.size()), options);
     if (text.rfind(daemon_prefix, 0) == 0) return open_from_daemon(text.substr(daemon_prefix.size()), options);
     if (text.rfind(storage_prefix, 0) == 0) return open_containers_storage(text.substr(storage_prefix.size()), options);
     std::error_code error;
@@ -82,7 +78,7 @@ std::unique_ptr<Image> open_image(const fs::path& path, const OpenOptions& optio
         // Only a name with a tag or digest is taken for a reference: a
         // mistyped file name must stay a "no such file" error.
         if (text.find_first_of(":@") != std::string::npos && looks_like_reference(text))
-            return open_by_name(text, options, access);
+            return open_by_name(text, options);
         fail_io(path.string() + ": no such file or directory");
     }
     if (fs::is_directory(status)) {

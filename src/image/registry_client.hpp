@@ -8,7 +8,7 @@
 #include <string>
 
 #include "byte_source.hpp"
-#include "cuvet/image/access.hpp"
+#include "cuvet/image/image.hpp"
 #include "http_client.hpp"
 #include "registry_auth.hpp"
 #include "registry_reference.hpp"

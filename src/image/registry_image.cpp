@@ -104,9 +104,9 @@ std::string choose_from_index(const Fetched& index, const OpenOptions& options,
 }  // namespace
 
 std::unique_ptr<Image> open_registry_image(const std::string& reference_text,
-                                           const OpenOptions& options, const Access& access) {
+                                           const OpenOptions& options) {
     auto client =
-        std::make_shared<RegistryClient>(parse_registry_reference(reference_text), access);
+        std::make_shared<RegistryClient>(parse_registry_reference(reference_text), options.access);
     const auto& reference = client->reference();
     Fetched manifest = fetch_manifest(*client, reference.manifest_reference(), reference.digest);
     for (int depth = 0; is_index(manifest.media_type); ++depth) {

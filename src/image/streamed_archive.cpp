@@ -7,6 +7,7 @@
 #include <exception>
 #include <regex>
 
+#include "config_parser.hpp"
 #include "cuvet/core/error.hpp"
 #include "layer_applier.hpp"
 #include "layer_reader.hpp"
@@ -141,9 +142,21 @@ private:
 }  // namespace
 
 std::unique_ptr<Image> open_streamed_archive(
-    ImageInfo info, std::function<std::unique_ptr<ByteSource>()> open_export, bool verify_digests) {
+    ImageInfo info, std::function<std::unique_ptr<ByteSource>()> open_export,
+    const OpenOptions& options) {
+    if (options.platform && !info.config.platform.matches(*options.platform))
+        fail_usage(info.path + ": image is for " + info.config.platform.str() + ", not " +
+                   options.platform->str());
+    // The export names its layers by diff_id: they are the blobs here.
+    for (const auto& diff_id : info.config.diff_ids) {
+        LayerInfo layer;
+        layer.blob = diff_id;
+        layer.digest = diff_id;
+        info.layers.push_back(layer);
+    }
+    attach_history(info);
     return std::make_unique<StreamedArchiveImage>(std::move(info), std::move(open_export),
-                                                  verify_digests);
+                                                  options.verify_digests);
 }
 
 }  // namespace cuvet::image

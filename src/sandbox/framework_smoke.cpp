@@ -10,7 +10,7 @@
 
 namespace cuvet::sandbox {
 
-// Generated from src/sandbox/smoke/*.py by cmake/embed_smoke.cmake.
+// Generated from src/sandbox/smoke/*.py by cmake/EmbedFiles.cmake.
 const std::vector<std::pair<std::string_view, std::string_view>>& embedded_smoke_scripts();
 
 namespace {

@@ -1,5 +1,4 @@
 #include "cuvet/validate/validate.hpp"
-#include "cuvet/validate/with_access.hpp"
 
 #include "cuvet/checks/registry.hpp"
 #include "cuvet/checks/summary.hpp"
@@ -13,16 +12,11 @@ namespace cuvet::validate {
 
 Result validate(const std::string& image_path, const Options& options, const rules::Database& db,
                 const config::Config& config) {
-    return validate(image_path, options, image::Access{}, db, config);
-}
-
-Result validate(const std::string& image_path, const Options& options, const image::Access& access,
-                const rules::Database& db, const config::Config& config) {
     // A GPU name nobody knows is a usage error, found before the long scan.
     for (const auto& gpu : options.targets.gpus)
         if (db.gpu(gpu) == nullptr)
             fail_usage("--gpu " + gpu + ": not a GPU, sm_XY or compute capability the rules database knows");
-    auto image = image::open_image(image_path, options.open, access);
+    auto image = image::open_image(image_path, options.open);
     inventory::AnalyzeOptions analyze;
     analyze.workers = options.workers;
     analyze.on_progress = options.on_progress;

@@ -9,24 +9,15 @@
 #include "cuvet/loader/loader.hpp"
 #include "support/image_writer.hpp"
 #include "support/process.hpp"
+#include "support/inventory_queries.hpp"
 #include "support/rootfs_builder.hpp"
 
 namespace {
 
 using namespace cuvet;
 namespace fs = std::filesystem;
-
-inventory::Analysis analyze_dir(const fs::path& root) {
-    auto image = image::open_image(root, {});
-    return inventory::analyze(*image);
-}
-
-const inventory::Component* component(const inventory::Inventory& inv, const std::string& name,
-                                      const std::string& location) {
-    for (const auto* c : inv.find(name))
-        if (c->location == location) return c;
-    return nullptr;
-}
+using test::analyze_dir;
+using test::component;
 
 bool has_evidence(const inventory::Component& c, const std::string& kind) {
     for (const auto& e : c.evidence)

@@ -66,10 +66,20 @@ struct ImageInfo {
     std::vector<std::string> other_images;  // further images in the same archive
 };
 
+// How to reach an image that is not a file: credentials and TLS policy for
+// registries (docker://…). Without credentials a registry is asked with what
+// docker's config.json (or podman's auth.json) holds, or anonymously.
+struct Access {
+    std::string username;  // --username; the password from --password-stdin
+    std::string password;
+    bool insecure = false;  // --insecure: plain HTTP, or TLS without verification
+};
+
 struct OpenOptions {
     std::string image;                  // --image repo:tag (several images in one archive)
     std::optional<Platform> platform;   // --platform; default linux/amd64
     bool verify_digests = true;         // --no-verify turns this off
+    Access access;                      // registries only
 };
 
 // Receives one selected file block by block, in order, as its layer streams

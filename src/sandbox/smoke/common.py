@@ -75,3 +75,10 @@ def fail(stage, error):
     traceback.print_exc()
 
 
+def run(probe):
+    """Runs one framework's probe() and prints the result line, whatever happens."""
+    try:
+        probe()
+    except BaseException as error:
+        fail(R["stage"], error)
+    finish()

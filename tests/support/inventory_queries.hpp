@@ -1,0 +1,25 @@
+#pragma once
+// What the inventory tests ask of an analysed rootfs dir.
+#include <filesystem>
+#include <string>
+
+#include "cuvet/image/image.hpp"
+#include "cuvet/inventory/analysis.hpp"
+
+namespace cuvet::test {
+
+inline inventory::Analysis analyze_dir(const std::filesystem::path& root) {
+    auto image = image::open_image(root, {});
+    return inventory::analyze(*image);
+}
+
+// The component `name` found at `location`, or null.
+inline const inventory::Component* component(const inventory::Inventory& inv,
+                                             const std::string& name,
+                                             const std::string& location) {
+    for (const auto* c : inv.find(name))
+        if (c->location == location) return c;
+    return nullptr;
+}
+
+}  // namespace cuvet::test
