@@ -15,8 +15,7 @@ inline inventory::Analysis analyze_dir(const std::filesystem::path& root) {
 
 // The component `name` found at `location`, or null.
 inline const inventory::Component* component(const inventory::Inventory& inv,
-                                             const std::string& name,
-                                             const std::string& location) {
+                                             const std::string& name, const std::string& location) {
     for (const auto* c : inv.find(name))
         if (c->location == location) return c;
     return nullptr;
