@@ -49,7 +49,8 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
                                                                                       ", outside that object's search path)")});
                 continue;
             }
-            auto [it, inserted] = by_name.try_emplace(r.name);
+            // A dlopen() that may fail apart from a DT_NEEDED that must not: never one finding.
+            auto [it, inserted] = by_name.try_emplace(r.name + (r.from_dlopen ? " (dlopen)" : ""));
             report::Finding& f = it->second;
             if (inserted) {
                 order.push_back(it->first);

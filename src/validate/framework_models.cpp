@@ -350,7 +350,122 @@ void model_cupy(inventory::Analysis& analysis, const loader::Loader& loader,
     fw.tools.push_back(find_tool(analysis, "CUDA headers", headers, false));
 }
 
+// CuPy's optional libraries: cupy.cuda.cutensor, cupy.cuda.nccl, cupyx's
+// cuSPARSELt and cuDSS wrappers catch the ImportError and report the feature
+// unavailable (cupy/_environment.py, cupy.cuda.*.available).
+bool cupy_optional(std::string_view soname) {
+    for (std::string_view stem : {"libcutensor", "libnccl.", "libcusparseLt.", "libcudss."})
+        if (starts_with(soname, stem)) return true;
+    return false;
+}
+
+// PyTorch's own extension module: `import torch` maps it and its closure
+// (libtorch*, libc10*, the CUDA libraries through torch/lib's RPATH).
+std::string torch_module(const inventory::Analysis& analysis, const FrameworkInstall& fw) {
+    auto prefix = fw.root + "/_C.";
+    auto it = analysis.elfs.lower_bound(prefix);
+    return it != analysis.elfs.end() && starts_with(it->first, prefix) ? it->first : "";
+}
+
+// What `import torch` leaves loaded, by SONAME: torch/lib's libraries.
+std::map<std::string, std::string> torch_sonames(const inventory::Analysis& analysis,
+                                                 const FrameworkInstall& fw) {
+    std::map<std::string, std::string> out;
+    auto prefix = fw.root + "/lib/";
+    for (auto it = analysis.elfs.lower_bound(prefix);
+         it != analysis.elfs.end() && starts_with(it->first, prefix); ++it)
+        if (!it->second.soname.empty()) out.emplace(it->second.soname, it->first);
+    return out;
+}
+
+void add_torch_models(const inventory::Analysis& analysis, const FrameworkInstall& fw,
+                      std::map<std::string, ImportModel>& out) {
+    // libcaffe2_nvrtc.so is dlopen()ed at the first runtime-compiled kernel
+    // (jiterator, fusers), not at import: without NVRTC only those fail.
+    auto nvrtc = fw.root + "/lib/libcaffe2_nvrtc.so";
+    if (auto it = analysis.elfs.find(nvrtc); it != analysis.elfs.end()) {
+        ImportModel model;
+        for (const auto& name : it->second.needed)
+            if (starts_with(name, "libnvrtc") || starts_with(name, "libcuda."))
+                model.optional.insert(name);
+        if (!model.optional.empty()) out.emplace(nvrtc, std::move(model));
+    }
+    // torchvision, torchaudio and C++ extensions link torch's libraries
+    // without an RPATH to them: they run after `import torch`, which maps them.
+    auto module = torch_module(analysis, fw);
+    if (module.empty()) return;
+    auto sonames = torch_sonames(analysis, fw);
+    auto site = dir_name(fw.root);
+    for (auto it = analysis.elfs.lower_bound(site + "/");
+         it != analysis.elfs.end() && starts_with(it->first, site + "/"); ++it) {
+        if (starts_with(it->first, fw.root + "/")) continue;
+        bool links_torch = std::any_of(it->second.needed.begin(), it->second.needed.end(),
+                                       [&](const std::string& n) { return sonames.count(n) > 0; });
+        if (!links_torch) continue;
+        // Each name the module needs that torch mapped: torch/lib's, and the
+        // CUDA libraries torch took from the nvidia wheel dirs.
+        ImportModel& model = out[it->first];
+        model.preload_rule = "import torch (run first)";
+        for (const auto& name : it->second.needed) {
+            if (auto own = sonames.find(name); own != sonames.end()) {
+                model.preloads.push_back(own->second);
+                continue;
+            }
+            for (const auto& dir : fw.bundled_library_dirs) {
+                if (is_file(analysis, dir + "/" + name)) {
+                    model.preloads.push_back(dir + "/" + name);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+// numba's threading layers: tbbpool is tried and skipped when TBB does not
+// load (numba/np/ufunc/parallel.py falls back to omppool or workqueue).
+void add_optional_modules(const inventory::Analysis& analysis,
+                          std::map<std::string, ImportModel>& out) {
+    for (const auto& [path, elf] : analysis.elfs) {
+        if (path.find("/numba/np/ufunc/tbbpool.") == std::string::npos) continue;
+        for (const auto& name : elf.needed)
+            if (starts_with(name, "libtbb")) out[path].optional.insert(name);
+    }
+}
+
 }  // namespace
+
+std::map<std::string, ImportModel> framework_import_models(
+    const inventory::Analysis& analysis, const std::vector<FrameworkInstall>& frameworks) {
+    std::map<std::string, ImportModel> out;
+    add_optional_modules(analysis, out);
+    for (const auto& fw : frameworks) {
+        if (fw.name == "pytorch") add_torch_models(analysis, fw, out);
+        if (fw.name != "cupy" || fw.version.major() < 14) continue;
+        auto site = dir_name(fw.root);
+        for (const char* package : {"/cupy/", "/cupy_backends/", "/cupyx/"}) {
+            auto prefix = site + package;
+            for (auto it = analysis.elfs.lower_bound(prefix);
+                 it != analysis.elfs.end() && starts_with(it->first, prefix); ++it) {
+                ImportModel model;
+                model.preload_rule = "cuda-pathfinder (nvidia wheel dir)";
+                for (const auto& name : it->second.needed) {
+                    if (!starts_with(name, "lib") || name.find('/') != std::string::npos) continue;
+                    if (cupy_optional(name)) model.optional.insert(name);
+                    // pathfinder's first choice: the copy in site-packages/nvidia/*/lib.
+                    for (const auto& dir : fw.bundled_library_dirs) {
+                        if (is_file(analysis, dir + "/" + name)) {
+                            model.preloads.push_back(dir + "/" + name);
+                            break;
+                        }
+                    }
+                }
+                if (!model.preloads.empty() || !model.optional.empty())
+                    out.emplace(it->first, std::move(model));
+            }
+        }
+    }
+    return out;
+}
 
 void attach_gpu_package(const inventory::Inventory& inventory,
                         const inventory::Component& component, FrameworkInstall& fw) {

@@ -314,6 +314,8 @@ Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::s
         for (const auto* c : analysis.inventory.find(component)) {
             auto v = rules::Version::parse(c->version);
             if (!v || v->size() < 2) continue;
+            // Triton's backends/nvidia/include: the headers it builds its launcher with, no runtime.
+            if (c->location.find("/triton/backends/") != std::string::npos) continue;
             bool better = !stack.cuda_version || (!preferred.empty() && c->location == preferred);
             if (!better) continue;
             stack.cuda_version = v;
@@ -345,21 +347,34 @@ Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::s
     for (const auto& [path, elf] : analysis.elfs)
         if (!root_files.count(path) && wants_consumer(path, elf, stack.frameworks)) roots.push_back(path), labels.push_back(nullptr);
 
-    // dlopen names are resolved as DT_NEEDED of the object holding them; the
-    // additions are undone below so the Stack shows each file's real DT_NEEDED.
+    // dlopen names are resolved as DT_NEEDED of the object holding them, and
+    // what a framework dlopen()s before importing a module (CuPy's
+    // cuda-pathfinder) as DT_NEEDED ahead of the module's own; the additions are
+    // undone below so the Stack shows each file's real DT_NEEDED. A name the
+    // framework may do without counts as a dlopen: its failure stops nothing.
     std::map<std::string, std::set<std::string>> dlopened;
-    std::map<std::string, std::size_t> original_size;
+    std::map<std::string, std::vector<std::string>> original_needed;
+    const auto imports = framework_import_models(analysis, stack.frameworks);
     for (const auto& root : roots) {
         auto& elf = analysis.elfs.find(root)->second;
         std::set<std::string> have(elf.needed.begin(), elf.needed.end());
         for (const auto& name : elf.dlopen_candidates) {
             if (!is_cuda_stack_name(name) || !versioned(name) || have.count(name)) continue;
-            if (!original_size.count(root)) original_size[root] = elf.needed.size();
+            original_needed.try_emplace(root, elf.needed);
             elf.needed.push_back(name);
             have.insert(name);
             dlopened[root].insert(name);
         }
+        auto model = imports.find(root);
+        if (model == imports.end()) continue;
+        original_needed.try_emplace(root, elf.needed);
+        elf.needed.insert(elf.needed.begin(), model->second.preloads.begin(), model->second.preloads.end());
+        dlopened[root].insert(model->second.preloads.begin(), model->second.preloads.end());
+        dlopened[root].insert(model->second.optional.begin(), model->second.optional.end());
     }
+    auto restore = [&] {
+        for (auto& [root, needed] : original_needed) analysis.elfs.find(root)->second.needed = needed;
+    };
     loader::Options options;
     if (!analysis.info.config.working_dir.empty()) options.working_dir = analysis.info.config.working_dir;
     std::map<std::string, std::size_t> seen;
@@ -372,12 +387,23 @@ Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::s
                 // A root the loader cannot start from (not an object it can load) has nothing to resolve.
             }
         }
+        // Each object's own DT_NEEDED again: what a framework dlopen()s loads
+        // what ld.so maps for it, not the names its dlopen strings could open later.
+        restore();
         model_framework_loads(analysis, loader, stack);
     } catch (...) {
-        for (const auto& [root, size] : original_size) analysis.elfs.find(root)->second.needed.resize(size);
+        restore();
         throw;
     }
-    for (const auto& [root, size] : original_size) analysis.elfs.find(root)->second.needed.resize(size);
+    // A preload is found by path; say whose search it was.
+    for (auto& object : stack.objects) {
+        auto model = imports.find(object.file);
+        if (model == imports.end()) continue;
+        for (auto& r : object.resolutions)
+            if (std::find(model->second.preloads.begin(), model->second.preloads.end(), r.name) !=
+                model->second.preloads.end())
+                r.rule = model->second.preload_rule;
+    }
     // Consumers first: reports list what the user ships before what it pulls in.
     std::stable_partition(stack.objects.begin(), stack.objects.end(), [](const ElfObject& o) { return o.consumer; });
     return stack;

@@ -15,6 +15,7 @@ NEEDLES = {
             "xla_cuda"],
     "cupy": ["packages/cupy/", "packages/cupy ", "/cupy_backends/", "cupy ", "cupy-cuda"],
     "onnxruntime": ["packages/onnxruntime/", "packages/onnxruntime ", "onnxruntime "],
+    "triton": ["packages/triton/", "packages/triton ", "triton "],
 }
 LIVE_BROKEN = {"error", "cpu_fallback", "wrong_result", None}
 
@@ -24,6 +25,9 @@ def text_of(finding):
     parts = [finding.get("message", ""), finding.get("title", "")]
     parts += [loc.get("file", "") if isinstance(loc, dict) else str(loc) for loc in finding.get("locations", [])]
     parts += finding.get("evidence", [])
+    # The root whose load closure holds the broken file: "imported by torch" (a word, hence the space).
+    if finding.get("loaded_by"):
+        parts.append(finding["loaded_by"] + " ")
     return "\n".join(parts) + "\n"
 
 
@@ -96,6 +100,20 @@ def main():
               "missed (framework broken, no static error): %d" % (agree, n, 100.0 * agree / n, false_errors, missed))
     if probe_n:
         print("cuvet --probe agreement with the real outcome: %d/%d = %.1f%%" % (probe_agree, probe_n, 100.0 * probe_agree / probe_n))
+    # Triton (torch.compile's compiler) is run only when the workload asks for it: listed, not scored.
+    others = [r for r in rows if r["framework"] not in frameworks]
+    if others:
+        print()
+        print("| variant | framework | real outcome | stage | error | static errors naming it |")
+        print("| --- | --- | --- | --- | --- | --- |")
+        for r in others:
+            result = r["result"] or {}
+            static = load(os.path.join(cuvet_dir, r["variant"] + ".static.json")) or {}
+            mine = sorted({f["id"] for f in static.get("findings", [])
+                           if f.get("severity") == "error" and concerns(f, r["framework"])})
+            print("| %s | %s | %s | %s | %s | %s |" % (r["variant"], r["framework"], result.get("verdict"),
+                  result.get("stage"), (result.get("error") or "").replace("|", "/")[:120], ",".join(mine) or "–"))
+        print()
     for variant, lines in unattributed.items():
         print("static errors no framework owns in %s:" % variant)
         for line in lines:

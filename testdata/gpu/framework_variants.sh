@@ -1,10 +1,11 @@
 #!/bin/bash
 # framework_variants.sh: the real frameworks (PyTorch conv2d, a JAX conv under
-# jit, a CuPy RawKernel + conv, an ONNX Runtime Conv with the CUDA provider)
-# run with the image's own interpreter inside variant roots made from this
-# machine's environment (make_framework_rootfs.sh), each in a chroot with its
-# own mount and network namespace, the host driver injected as the NVIDIA
-# container toolkit does. The smoke scripts are cuvet's own
+# jit, a CuPy RawKernel + conv, an ONNX Runtime Conv with the CUDA provider, a
+# Triton kernel) run with the image's own interpreter inside variant roots made
+# from this machine's environment (make_framework_rootfs.sh), each in a chroot
+# with its own mount and network namespace, the host driver injected as the
+# NVIDIA container toolkit does (only for those runs: cuvet sees the root
+# without it). The smoke scripts are cuvet's own
 # (src/sandbox/smoke/common.py + FRAMEWORK.py, saved as cuvet_smoke_FRAMEWORK.py:
 # a file named torch.py would shadow the torch package); each run's stdout/stderr is
 # kept verbatim (long stderr: head and tail). Output: $OUT/variants.log and
@@ -17,9 +18,10 @@ C=$(cd "$(dirname "$0")" && pwd)
 S=${SMOKE:-$C/../../src/sandbox/smoke}
 O=${OUT:-/tmp/out}; mkdir -p "$O"
 V=${VENV:-/opt/torch/.venv}; SP=$(ls -d $V/lib/python3*/site-packages)
-FRAMEWORKS=${FRAMEWORKS:-torch jax cupy onnxruntime}
+FRAMEWORKS=${FRAMEWORKS:-torch jax cupy onnxruntime triton}
 W=/tmp/fw; rm -rf $W; mkdir -p $W/smoke
-for f in $FRAMEWORKS; do cat $S/common.py $S/$f.py > $W/smoke/cuvet_smoke_$f.py; done
+# triton's smoke is the harness's own (testdata/gpu/smoke_triton.py), the others cuvet's
+for f in $FRAMEWORKS; do b=$S/$f.py; [ -f $C/smoke_$f.py ] && b=$C/smoke_$f.py; cat $S/common.py $b > $W/smoke/cuvet_smoke_$f.py; done
 LOG=$O/variants.log; JSONL=$O/smoke.jsonl; : > $LOG; : > $JSONL
 BASE=/tmp/base; R=/tmp/variant
 log() { echo "$*" | tee -a $LOG; }
@@ -28,8 +30,15 @@ clip() { local n=$(wc -l < "$1"); if [ $n -le 70 ]; then cat "$1"; else head -25
 # the host driver, found as the container toolkit finds it (ldconfig -p + /usr/local/nvidia)
 DRIVER=$( (ldconfig -p | awk '/x86-64/ && $1 ~ /^lib(cuda|nvidia-ptxjitcompiler|nvidia-nvvm|nvidia-ml|nvidia-gpucomp|cudadebugger)\.so\.[0-9]/ {print $NF}';
           ls /usr/local/nvidia/lib64/lib{cuda,nvidia-ptxjitcompiler,nvidia-nvvm,nvidia-ml,nvidia-gpucomp}.so.* 2>/dev/null) | sort -u)
-inject_driver() { for f in $DRIVER; do cp -L $f $1/usr/lib/x86_64-linux-gnu/$(basename $f); done
+# Only the framework runs see it: cuvet validate runs on the root as the image has it (no driver:
+# a baked-in driver is itself CUV013), and --probe injects the driver itself. eject_driver removes
+# what inject_driver added (the copies and ldconfig's links), so the next variant starts clean.
+DL=/usr/lib/x86_64-linux-gnu
+inject_driver() { ls -A $1$DL > $W/before_driver
+                  for f in $DRIVER; do cp -L $f $1$DL/$(basename $f); done
                   ldconfig -r $1 2>/dev/null || chroot $1 /usr/sbin/ldconfig; }
+eject_driver() { ls -A $1$DL | comm -13 $W/before_driver - | while read -r f; do rm -f "$1$DL/$f"; done
+                 ldconfig -r $1 2>/dev/null || chroot $1 /usr/sbin/ldconfig; }
 
 # pip uninstall as pip does it: every file the dist-info's RECORD lists, then the dist-info
 uninstall() { local d; for d in $R$SP/$1-*.dist-info; do [ -d "$d" ] || { log "  (no $1 in the root)"; continue; }
@@ -46,15 +55,17 @@ run_fw() { local fw=$1; shift
 # variant NAME DESCRIPTION [ENV...]: the frameworks in parallel, then their output in order
 variant() { local name=$1 what=$2; shift 2
     log ""; log "######## variant $name: $what ${*:+(env: $*)}"
+    [ -n "$CUVET" ] && run_cuvet $name "$@"
+    inject_driver $R
     local t=$(date +%s%N); for fw in $FRAMEWORKS; do run_fw $fw "$@" & done; wait
+    eject_driver $R
     log "(all frameworks: $(( ($(date +%s%N) - t) / 1000000 )) ms)"
     for fw in $FRAMEWORKS; do
         log "=== $name / $fw: exit $(cat $W/$fw.rc)"; log "--- stdout"; clip $W/$fw.out >> $LOG; log "--- stderr"; clip $W/$fw.err >> $LOG
         local line=$(grep '^CUVET_SMOKE ' $W/$fw.out | tail -1 | cut -d' ' -f2-)
         echo "{\"variant\": \"$name\", \"framework\": \"$fw\", \"exit\": $(cat $W/$fw.rc), \"result\": ${line:-null}}" >> $JSONL
         echo "$name/$fw: $(echo "$line" | grep -oE '"verdict": "[a-z_]+"') exit $(cat $W/$fw.rc)"
-    done
-    [ -n "$CUVET" ] && run_cuvet $name "$@"; }
+    done; }
 # run_cuvet NAME ENV...: cuvet's static verdict, and its live one where asked
 run_cuvet() { local name=$1 e; shift; local args=(); for e in "$@"; do args+=(--env "$e"); done
     mkdir -p $W/cuvet; local t=$(date +%s%N)
@@ -67,7 +78,18 @@ run_cuvet() { local name=$1 e; shift; local args=(); for e in "$@"; do args+=(--
 fresh() { rm -rf $R; cp -al $BASE $R; }
 
 log "driver libraries: $DRIVER"
-t=$(date +%s); "$C/make_framework_rootfs.sh" $BASE; inject_driver $BASE
+# what TensorRT and Triton there are, and how Triton finds ptxas, cupti and a C compiler
+( echo "## TensorRT"; find / -xdev \( -name 'libnvinfer*' -o -name 'tensorrt*' \) 2>/dev/null | grep -v "^/proc" | head -30
+  $V/bin/python3 -m pip list 2>/dev/null | grep -iE 'tensorrt|triton|nvinfer' || ls $SP | grep -iE 'tensorrt|triton'
+  echo "## triton dist-info"; cat $SP/triton-*.dist-info/METADATA | grep -E '^(Name|Version|Requires-Dist)'
+  T=$SP/triton; echo "## triton files"; ls -la $T/backends/nvidia/bin $T/backends/nvidia/lib $T/backends/nvidia/lib/cupti $T/_C
+  for f in $T/_C/libtriton.so $T/_C/libproton.so $T/backends/nvidia/lib/cupti/libcupti.so.*; do echo "## readelf $f"; readelf -d $f | grep -E 'NEEDED|RPATH|RUNPATH|SONAME'; done
+  for b in $T/backends/nvidia/bin/*; do echo "## $b"; $b --version 2>&1 | tail -2; done
+  echo "## compiler.py/driver.py/build.py: ptxas, cupti, cc, cuda lookups"
+  grep -nE 'ptxas|PTXAS|cupti|CUPTI|CC\b|"cc"|gcc|clang|Python.h|libcuda|ldconfig|CUDA_PATH|_path_to_binary|which' $T/backends/nvidia/compiler.py $T/backends/nvidia/driver.py $T/runtime/build.py $T/knobs.py 2>/dev/null | head -150
+  echo "## host C compilers"; ls -la /usr/bin/cc /usr/bin/gcc* 2>&1; ls /usr/include/python3*/Python.h 2>&1
+) > $O/triton_tensorrt_facts.txt 2>&1
+t=$(date +%s); "$C/make_framework_rootfs.sh" $BASE
 log "base root: $(du -sh $BASE | cut -f1), $(find $BASE -type f | wc -l) files, built in $(( $(date +%s) - t )) s"
 ls $BASE/usr/lib/x86_64-linux-gnu | tr '\n' ' ' >> $LOG; echo >> $LOG
 

@@ -39,3 +39,66 @@ TEST_CASE("CUV001: nothing reported when the loader finds every library", "[vali
     INFO(describe_findings(findings));
     CHECK(ids_of(findings).count("CUV001") == 0);
 }
+
+namespace {
+
+// torch 2.x as it imports: torch/_C.so (RUNPATH $ORIGIN/lib) maps torch/lib.
+void torch_with_module(CudaImage& img) {
+    img.glibc();
+    img.cuda_toolkit("12.1.105");
+    img.cudnn(lib_dir, "8.9.2");
+    img.torch("2.1.0+cu121", "12.1", {lib_dir + "/libcudnn.so.8", "/usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudart.so.12"});
+    img.fs().lib(site_packages + "/torch/_C.cpython-310-x86_64-linux-gnu.so", "_C.cpython-310-x86_64-linux-gnu.so",
+                 {site_packages + "/torch/lib/libtorch_cuda.so"}, "-Wl,--enable-new-dtags,-rpath,'$ORIGIN/lib'");
+    // torchvision's _C.so as the wheel ships it: libtorch_cuda.so in DT_NEEDED, no RPATH to torch/lib.
+    img.fs().lib(site_packages + "/torchvision/_C.so", "_C.so", {site_packages + "/torch/lib/libtorch_cuda.so"});
+}
+
+bool error_for(const std::vector<cuvet::report::Finding>& findings, const std::string& name) {
+    for (const auto& f : findings)
+        if (f.id == "CUV001" && f.severity == cuvet::report::Severity::error && f.message.find(name) != std::string::npos)
+            return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("CUV001: a module linking torch's libraries without RPATH loads after `import torch`", "[validate][cuv001]") {
+    SECTION("`import torch` maps libtorch_cuda.so first: torchvision/_C.so finds it by SONAME") {
+        CudaImage img;
+        torch_with_module(img);
+        REQUIRE(img.fs().error().empty());
+        auto findings = validate_findings(img.write());
+        INFO(describe_findings(findings));
+        CHECK_FALSE(error_for(findings, "libtorch_cuda.so is needed by"));
+    }
+    SECTION("without torch's own module there is no `import torch`: the module's DT_NEEDED fails") {
+        CudaImage img;
+        torch_with_module(img);
+        std::filesystem::remove(img.fs().host(site_packages + "/torch/_C.cpython-310-x86_64-linux-gnu.so"));
+        REQUIRE(img.fs().error().empty());
+        auto findings = validate_findings(img.write());
+        INFO(describe_findings(findings));
+        CHECK(error_for(findings, "libtorch_cuda.so is needed by"));
+    }
+}
+
+TEST_CASE("CUV001: torch's libcaffe2_nvrtc.so is opened at the first runtime-compiled kernel, not at import",
+          "[validate][cuv001]") {
+    CudaImage img;
+    torch_with_module(img);
+    img.fs().lib("/opt/stage/libnvrtc.so.12", "libnvrtc.so.12");
+    img.fs().lib(site_packages + "/torch/lib/libcaffe2_nvrtc.so", "libcaffe2_nvrtc.so", {"/opt/stage/libnvrtc.so.12"});
+    img.fs().lib(site_packages + "/torch/lib/libtorch_other.so", "libtorch_other.so", {"/opt/stage/libnvrtc.so.12"});
+    std::filesystem::remove_all(img.fs().host("/opt/stage"));
+    REQUIRE(img.fs().error().empty());
+    auto findings = validate_findings(img.write());
+    INFO(describe_findings(findings));
+    // One error, for the library torch maps at import; libcaffe2_nvrtc.so's is a warning apart.
+    REQUIRE(error_for(findings, "libnvrtc.so.12"));
+    for (const auto& f : findings) {
+        if (f.id != "CUV001" || f.message.find("libnvrtc.so.12") == std::string::npos) continue;
+        bool caffe2 = f.message.find("libcaffe2_nvrtc.so") != std::string::npos;
+        CHECK(f.severity == (caffe2 ? cuvet::report::Severity::warning : cuvet::report::Severity::error));
+    }
+}

@@ -186,6 +186,53 @@ TEST_CASE("CUV015: CuPy 14 finds NVRTC and cuBLAS through cuda-pathfinder",
     }
 }
 
+// cupy_backends/cuda/libs/cublas.so needs libcublas.so.13 and has no RPATH: ld.so
+// alone would not find it, but cuda-pathfinder loads the wheel's copy first
+// (as_built on the H100: CuPy works). cuTENSOR is an optional feature.
+static const cuvet::report::Finding* error_naming(
+    const std::vector<cuvet::report::Finding>& findings, const std::string& id,
+    const std::string& text) {
+    for (const auto& f : findings)
+        if (f.id == id && f.severity == cuvet::report::Severity::error &&
+            f.message.find(text) != std::string::npos)
+            return &f;
+    return nullptr;
+}
+
+TEST_CASE("CUV001: CuPy's backend modules load what cuda-pathfinder preloads",
+          "[validate][cuv001][cupy]") {
+    SECTION("every wheel: no error for libcublas.so.13 or the optional libcutensor.so.2") {
+        CudaImage img;
+        img.glibc();
+        cupy_cuda13x(img);
+        auto findings = findings_of(img);
+        INFO(describe_findings(findings));
+        CHECK(error_naming(findings, "CUV001", "libcublas.so.13") == nullptr);
+        CHECK(error_naming(findings, "CUV001", "libcutensor.so.2") == nullptr);
+    }
+    SECTION("the same modules without CuPy's dist-info: nothing preloads, ld.so fails") {
+        CudaImage img;
+        img.glibc();
+        cupy_cuda13x(img);
+        std::filesystem::remove_all(
+            img.fs().host(site_packages + "/cupy-cuda13x-14.2.0.dist-info"));
+        std::filesystem::remove_all(
+            img.fs().host(site_packages + "/cupy_cuda13x-14.2.0.dist-info"));
+        std::filesystem::remove(img.fs().host(site_packages + "/cupy/_version.py"));
+        auto findings = findings_of(img);
+        INFO(describe_findings(findings));
+        CHECK(error_naming(findings, "CUV001", "libcublas.so.13") != nullptr);
+    }
+    SECTION("cuBLAS removed: the module's DT_NEEDED fails too") {
+        CudaImage img;
+        img.glibc();
+        cupy_cuda13x(img, {"libcublas.so.13"});
+        auto findings = findings_of(img);
+        INFO(describe_findings(findings));
+        CHECK(error_naming(findings, "CUV001", "libcublas.so.13") != nullptr);
+    }
+}
+
 TEST_CASE("CUV015: jax-cuda13-plugin uninstalled, the pjrt kept (as on the H100)",
           "[validate][cuv015][jax]") {
     CudaImage img;

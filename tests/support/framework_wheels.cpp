@@ -1,6 +1,7 @@
 #include "support/framework_wheels.hpp"
 
 #include <algorithm>
+#include <filesystem>
 
 namespace cuvet::test {
 
@@ -130,6 +131,19 @@ void cupy_cuda13x(CudaImage& img, const std::set<std::string>& drop, bool header
                origin_runpath);
     if (headers)
         fs.write(site + "/nvidia/cu13/include/cuda_runtime.h", "#define CUDART_VERSION 13000\n");
+    // Two backend modules as the wheel ships them: a DT_NEEDED and no RPATH
+    // (testdata/gpu/env/env_readelf.txt). pathfinder preloads libcublas.so.13 from
+    // the wheel dir; cuTENSOR is optional and not installed (built, linked, removed).
+    std::string build = site + "/.build";
+    std::string cublas = cu13 + "/libcublas.so.13";
+    if (drop.count("libcublas.so.13"))
+        fs.lib(cublas = build + "/libcublas.so.13", "libcublas.so.13");
+    fs.lib(build + "/libcutensor.so.2", "libcutensor.so.2");
+    fs.lib(site + "/cupy_backends/cuda/libs/cublas.cpython-312-x86_64-linux-gnu.so",
+           "cublas.cpython-312-x86_64-linux-gnu.so", {cublas});
+    fs.lib(site + "/cupy_backends/cuda/libs/cutensor.cpython-312-x86_64-linux-gnu.so",
+           "cutensor.cpython-312-x86_64-linux-gnu.so", {build + "/libcutensor.so.2"});
+    std::filesystem::remove_all(fs.host(build));
     // Its extension modules open nothing CUDA by DT_NEEDED at import (pathfinder does, later).
     fs.lib(site + "/cupy/_core/core.cpython-312-x86_64-linux-gnu.so",
            "core.cpython-312-x86_64-linux-gnu.so");

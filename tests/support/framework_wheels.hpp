@@ -30,8 +30,9 @@ void onnxruntime_gpu(CudaImage& img, const std::string& cuda_lib_dir,
 
 // cupy-cuda13x 14.2.0 with the CUDA 13 wheels it opens through cuda-pathfinder
 // (NVRTC, cuBLAS, cuBLASLt in nvidia/cu13/lib, the runtime headers in
-// nvidia/cu13/include), leaving out the sonames in `drop` and, when
-// `headers` is false, the headers.
+// nvidia/cu13/include), two backend modules that need libcublas.so.13 and
+// the absent, optional libcutensor.so.2 without RPATH, leaving out the
+// sonames in `drop` and, when `headers` is false, the headers.
 void cupy_cuda13x(CudaImage& img, const std::set<std::string>& drop = {}, bool headers = true);
 
 // A dist-info dir with METADATA (and RECORD listing `files` when given).
