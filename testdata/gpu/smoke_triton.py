@@ -31,8 +31,4 @@ def probe():
     R["stage"] = "done"
 
 
-try:
-    probe()
-except BaseException as error:
-    fail(R["stage"], error)
-finish()
+run(probe)
