@@ -30,7 +30,8 @@ SourceMap read_sources(const JsonNode& root) {
     return sources;
 }
 
-Provenance read_provenance(const JsonNode& fact, const std::string& table, const SourceMap& sources) {
+Provenance read_provenance(const JsonNode& fact, const std::string& table,
+                           const SourceMap& sources) {
     Provenance p;
     p.table = table;
     JsonNode source = fact.at("source");
@@ -79,7 +80,9 @@ public:
     Loader(Database& db, const JsonNode& root, std::string table)
         : db_(db), root_(root), table_(std::move(table)), sources_(read_sources(root)) {}
 
-    Provenance provenance(const JsonNode& fact) const { return read_provenance(fact, table_, sources_); }
+    Provenance provenance(const JsonNode& fact) const {
+        return read_provenance(fact, table_, sources_);
+    }
 
     std::size_t load() {
         if (table_ == "cuda_drivers") return cuda_drivers();
@@ -88,8 +91,10 @@ public:
         if (table_ == "gpus") return gpus();
         if (table_ == "sonames") return sonames();
         detail::ProvenanceReader reader = [this](const JsonNode& fact) { return provenance(fact); };
-        if (table_ == "python_packages") return detail::load_python_packages(root_, reader, db_.python_packages_);
-        if (table_ == "ngc_containers") return detail::load_ngc_containers(root_, reader, db_.ngc_containers_);
+        if (table_ == "python_packages")
+            return detail::load_python_packages(root_, reader, db_.python_packages_);
+        if (table_ == "ngc_containers")
+            return detail::load_ngc_containers(root_, reader, db_.ngc_containers_);
         return nvidia_cuda_tags();
     }
 
@@ -104,11 +109,12 @@ private:
         }
         for (const auto& e : root_.at("minor_version_compatibility").array()) {
             e.expect_object({"cuda_major", "min_driver", "source", "confidence", "note"});
-            db_.minor_compat_.push_back(
-                {e.at("cuda_major").integer(), e.at("min_driver").nullable_version(), provenance(e)});
+            db_.minor_compat_.push_back({e.at("cuda_major").integer(),
+                                         e.at("min_driver").nullable_version(), provenance(e)});
         }
         JsonNode fc = root_.at("forward_compatibility");
-        fc.expect_object({"package", "path", "datacenter_gpus_only", "source", "confidence", "note"});
+        fc.expect_object(
+            {"package", "path", "datacenter_gpus_only", "source", "confidence", "note"});
         db_.forward_compat_ = {fc.at("package").string(), fc.at("path").string(),
                                fc.at("datacenter_gpus_only").boolean(), provenance(fc)};
         return db_.drivers_.size() + db_.minor_compat_.size() + 1;
@@ -121,7 +127,8 @@ private:
         for (const auto& e : root_.at("version_encoding").array()) {
             e.expect_object({"majors", "formula", "example", "source", "confidence", "note"});
             std::string formula = e.at("formula").string();
-            if (formula != "major*10000+minor*100+patch" && formula != "major*1000+minor*100+patch") {
+            if (formula != "major*10000+minor*100+patch" &&
+                formula != "major*1000+minor*100+patch") {
                 e.at("formula").fail("unsupported formula '" + formula + "'");
             }
             db_.cudnn_encodings_.push_back({e.at("majors").int_array(), formula, provenance(e)});
@@ -171,7 +178,8 @@ private:
         build.min_driver = b.at("min_driver").nullable_version();
         JsonNode cc = b.at("compute_capabilities");
         if (!cc.is_null()) build.compute_capabilities = cc.version_array();
-        if (auto floor = b.get("min_compute_capability")) build.min_compute_capability = floor->version();
+        if (auto floor = b.get("min_compute_capability"))
+            build.min_compute_capability = floor->version();
         build.note = b.optional_string("note");
         return build;
     }
@@ -183,8 +191,8 @@ private:
     }
 
     std::size_t gpus() {
-        root_.expect_object({"table", "data_version", "description", "sources", "fatbin_rules",
-                             "entries"});
+        root_.expect_object(
+            {"table", "data_version", "description", "sources", "fatbin_rules", "entries"});
         JsonNode rules = root_.at("fatbin_rules");
         rules.expect_object({"sass", "ptx", "arch_specific", "source", "confidence", "note"});
         provenance(rules);
@@ -201,8 +209,10 @@ private:
             gpu.first_cuda = e.at("first_cuda").nullable_version();
             JsonNode last = e.at("last_cuda");
             // "current" is the one non-version value allowed here.
-            if (last.is_string() && last.string() == "current") gpu.still_supported = true;
-            else gpu.last_cuda = last.nullable_version();
+            if (last.is_string() && last.string() == "current")
+                gpu.still_supported = true;
+            else
+                gpu.last_cuda = last.nullable_version();
             gpu.provenance = provenance(e);
             db_.gpus_.push_back(std::move(gpu));
         }
@@ -220,8 +230,10 @@ private:
                 e.at("soname").fail("expected a soname like \"libcudart.so.12\"");
             }
             JsonNode majors = e.at("cuda_majors");
-            if (majors.is_null()) fact.any_cuda_major = true;
-            else fact.cuda_majors = majors.int_array();
+            if (majors.is_null())
+                fact.any_cuda_major = true;
+            else
+                fact.cuda_majors = majors.int_array();
             fact.provenance = provenance(e);
             db_.sonames_.push_back(std::move(fact));
         }
@@ -231,7 +243,7 @@ private:
     std::size_t nvidia_cuda_tags() {
         root_.expect_object({"table", "data_version", "description", "sources", "tag_pattern",
                              "cudnn_flavors", "published", "deleted", "deleted_tag_forms",
-                             "image_env", "ngc_pytorch"});
+                             "image_env"});
         JsonNode pattern = root_.at("tag_pattern");
         pattern.expect_object({"pattern", "flavors", "source", "confidence", "note"});
         pattern.at("pattern").string();
@@ -243,7 +255,8 @@ private:
             CudnnFlavor flavor{e.at("cuda_min").version(), e.at("cuda_max").version(),
                                e.at("flavor_prefix").string(), e.at("cudnn_major").integer(),
                                provenance(e)};
-            if (flavor.cuda_max < flavor.cuda_min) e.at("cuda_max").fail("cuda_max is below cuda_min");
+            if (flavor.cuda_max < flavor.cuda_min)
+                e.at("cuda_max").fail("cuda_max is below cuda_min");
             db_.cudnn_flavors_.push_back(std::move(flavor));
         }
         for (const auto& e : root_.at("published").array()) {
@@ -276,24 +289,12 @@ private:
         }
         for (const auto& e : root_.at("image_env").array()) {
             e.expect_object({"name", "meaning", "source", "confidence", "note"});
-            db_.image_env_.push_back({e.at("name").string(), e.at("meaning").string(), provenance(e)});
-        }
-        for (const auto& e : root_.at("ngc_pytorch").array()) {
-            e.expect_object({"release", "cuda", "cudnn", "torch", "min_driver_branch", "source",
-                             "confidence", "note"});
-            NgcPytorchRelease r;
-            r.release = e.at("release").string();
-            r.cuda = e.at("cuda").nullable_version();
-            r.cudnn = e.at("cudnn").nullable_version();
-            r.torch = e.at("torch").nullable_version();
-            JsonNode branch = e.at("min_driver_branch");
-            if (!branch.is_null()) r.min_driver_branch = branch.string();
-            r.provenance = provenance(e);
-            db_.ngc_pytorch_.push_back(std::move(r));
+            db_.image_env_.push_back(
+                {e.at("name").string(), e.at("meaning").string(), provenance(e)});
         }
         return db_.cudnn_flavors_.size() + db_.cuda_image_tags_.size() +
                db_.deleted_cuda_image_tags_.size() + db_.deleted_cuda_tag_forms_.size() +
-               db_.image_env_.size() + db_.ngc_pytorch_.size() + 1;
+               db_.image_env_.size() + 1;
     }
 
     // The fields published and deleted rows share: the release and its tags per OS.
@@ -317,9 +318,9 @@ private:
 };
 
 const std::vector<std::string>& Database::table_names() {
-    static const std::vector<std::string> names = {"cuda_drivers", "cudnn", "frameworks",
-                                                   "gpus", "nvidia_cuda_tags", "sonames",
-                                                   "python_packages", "ngc_containers"};
+    static const std::vector<std::string> names = {
+        "cuda_drivers",     "cudnn",   "frameworks",      "gpus",
+        "nvidia_cuda_tags", "sonames", "python_packages", "ngc_containers"};
     return names;
 }
 
@@ -365,7 +366,8 @@ Database Database::from_files(const std::vector<File>& files) {
 Database Database::load(const std::optional<std::filesystem::path>& rules_dir) {
     std::vector<File> files;
     for (const auto& [name, text] : embedded_rule_files()) {
-        files.push_back({std::string(name), std::string(text), "rules/" + std::string(name) + " (built-in)"});
+        files.push_back(
+            {std::string(name), std::string(text), "rules/" + std::string(name) + " (built-in)"});
     }
     if (rules_dir) {
         std::error_code ec;
@@ -382,8 +384,10 @@ Database Database::load(const std::optional<std::filesystem::path>& rules_dir) {
             File override_file{name, text.str(), entry.path().string()};
             auto it = std::find_if(files.begin(), files.end(),
                                    [&](const File& f) { return f.name == name; });
-            if (it != files.end()) *it = std::move(override_file);
-            else files.push_back(std::move(override_file));
+            if (it != files.end())
+                *it = std::move(override_file);
+            else
+                files.push_back(std::move(override_file));
         }
     }
     return from_files(files);

@@ -1,10 +1,9 @@
-#include <catch2/catch.hpp>
+#include "cuvet/rules/database.hpp"
 
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 #include <set>
 
-#include <nlohmann/json.hpp>
-
-#include "cuvet/rules/database.hpp"
 #include "cuvet/rules/embedded.hpp"
 
 using cuvet::rules::Database;
@@ -141,7 +140,8 @@ TEST_CASE("framework builds by version and variant", "[rules]") {
 }
 
 TEST_CASE("GPUs by product name or architecture spelling", "[rules]") {
-    for (const char* name : {"H100", "h100", "NVIDIA H100", "sm_90", "sm_90a", "9.0", "90", "compute_90"}) {
+    for (const char* name :
+         {"H100", "h100", "NVIDIA H100", "sm_90", "sm_90a", "9.0", "90", "compute_90"}) {
         INFO(name);
         auto gpu = db().gpu(name);
         REQUIRE(gpu);
@@ -170,18 +170,6 @@ TEST_CASE("nvidia/cuda cuDNN flavours per CUDA version", "[rules]") {
     REQUIRE(old.size() == 1);
     CHECK(old[0]->flavor_prefix == "cudnn8");
     CHECK(db().cudnn_flavors_for(v("10.2")).empty());
-}
-
-TEST_CASE("NGC PyTorch container contents", "[rules]") {
-    const cuvet::rules::NgcPytorchRelease* found = nullptr;
-    for (const auto& release : db().ngc_pytorch()) {
-        if (release.release == "25.12") found = &release;
-    }
-    REQUIRE(found);
-    REQUIRE(found->cuda);
-    CHECK(found->cuda->str() == "13.1.0");
-    CHECK(found->torch->str() == "2.10");
-    CHECK_FALSE(found->cudnn);  // not read from the release notes: unknown, not guessed
 }
 
 TEST_CASE("facts issue 11 found wrong stay fixed", "[rules]") {

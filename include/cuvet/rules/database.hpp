@@ -44,7 +44,7 @@ struct DriverRequirement {
 
 struct CudnnBuild {
     int cuda_major = 0;
-    std::vector<Version> cuda;                                  // supported toolkit minors
+    std::vector<Version> cuda;  // supported toolkit minors
     std::optional<Version> min_driver;
     std::optional<std::vector<Version>> compute_capabilities;  // nullopt: only a floor is known
     std::optional<Version> min_compute_capability;
@@ -72,11 +72,11 @@ struct CudnnVersionEncoding {
 };
 
 struct FrameworkBuild {
-    std::string framework;          // "pytorch", "tensorflow", "onnxruntime", "jax", "cupy", …
-    std::optional<Version> version; // nullopt: every version
-    std::optional<Version> until;   // set: the row covers releases version..until (inclusive)
-    std::string variant;            // "cu121", "cuda12", "" when none
-    std::optional<Version> cuda;    // one component = any minor of that major
+    std::string framework;           // "pytorch", "tensorflow", "onnxruntime", "jax", "cupy", …
+    std::optional<Version> version;  // nullopt: every version
+    std::optional<Version> until;    // set: the row covers releases version..until (inclusive)
+    std::string variant;             // "cu121", "cuda12", "" when none
+    std::optional<Version> cuda;     // one component = any minor of that major
     std::optional<Version> cudnn;
     std::optional<int> cudnn_major;
     bool is_default = false;
@@ -159,19 +159,10 @@ struct ImageEnvFact {
     Provenance provenance;
 };
 
-struct NgcPytorchRelease {
-    std::string release;  // "24.05"
-    std::optional<Version> cuda;
-    std::optional<Version> cudnn;
-    std::optional<Version> torch;
-    std::string min_driver_branch;
-    Provenance provenance;
-};
-
 // One loaded file, for `cuvet rules`.
 struct TableInfo {
-    std::string name;          // "cudnn"
-    std::string origin;        // "built-in" or the override's path
+    std::string name;    // "cudnn"
+    std::string origin;  // "built-in" or the override's path
     std::string data_version;
     std::string data_date;  // "2026-11-23" from a data_version "2026.11.23-3"; "" otherwise
     std::string newest;     // the newest entry, "13.4.1" (newest_entry()); "" when none
@@ -186,7 +177,7 @@ public:
     static Database load(const std::optional<std::filesystem::path>& rules_dir = std::nullopt);
     // From {file name, json text, origin label} triples; every known table must be present.
     struct File {
-        std::string name;    // "cudnn.json"
+        std::string name;  // "cudnn.json"
         std::string text;
         std::string origin;  // shown in errors: "rules/cudnn.json" or a path
     };
@@ -223,7 +214,9 @@ public:
     // The release row whose version covers `version` ("9.5.1.17" → the 9.5.1 row).
     const CudnnRelease* cudnn_release(const Version& version) const;
     const std::vector<CudnnRelease>& cudnn_releases() const { return cudnn_releases_; }
-    const std::vector<CudnnVersionEncoding>& cudnn_version_encodings() const { return cudnn_encodings_; }
+    const std::vector<CudnnVersionEncoding>& cudnn_version_encodings() const {
+        return cudnn_encodings_;
+    }
     const std::vector<CudnnSonames>& cudnn_soname_sets() const { return cudnn_sonames_; }
 
     // --- frameworks
@@ -236,13 +229,17 @@ public:
     const CudnnLoadRule* cudnn_load_rule(std::string_view framework) const;
     const std::vector<FrameworkBuild>& framework_builds() const { return frameworks_; }
     // The framework's own text for `kind` as printed by `version` (nullopt: the newest wording).
-    const FrameworkErrorText* framework_error_text(std::string_view framework, std::string_view kind,
+    const FrameworkErrorText* framework_error_text(std::string_view framework,
+                                                   std::string_view kind,
                                                    const std::optional<Version>& version) const;
-    const std::vector<FrameworkErrorText>& framework_error_texts() const { return framework_errors_; }
+    const std::vector<FrameworkErrorText>& framework_error_texts() const {
+        return framework_errors_;
+    }
 
     // --- Python packages (src/rules/package_lookups.cpp)
     // By pip/conda name, PEP 503 normalized ("Jax_CUDA12.Plugin" finds jax-cuda12-plugin).
-    const PythonPackage* python_package(std::string_view name, std::string_view ecosystem = "pypi") const;
+    const PythonPackage* python_package(std::string_view name,
+                                        std::string_view ecosystem = "pypi") const;
     // The framework build a package release installs: its row's framework/variant, or the build
     // row naming the package. nullptr: unknown (version outside every row, or no such package).
     const FrameworkBuild* build_for_package(std::string_view name, const Version& version) const;
@@ -251,7 +248,8 @@ public:
     // --- NGC containers
     // `image` is "pytorch" or "nvcr.io/nvidia/pytorch"; `release` is "24.05" (a tag such as
     // "24.05-py3" is accepted too).
-    const NgcContainerRelease* ngc_container(std::string_view image, std::string_view release) const;
+    const NgcContainerRelease* ngc_container(std::string_view image,
+                                             std::string_view release) const;
     const std::vector<NgcContainerRelease>& ngc_containers() const { return ngc_containers_; }
 
     // --- GPUs
@@ -273,7 +271,6 @@ public:
         return deleted_cuda_image_tags_;
     }
     const std::vector<ImageEnvFact>& image_env() const { return image_env_; }
-    const std::vector<NgcPytorchRelease>& ngc_pytorch() const { return ngc_pytorch_; }
 
 private:
     friend class Loader;
@@ -294,7 +291,6 @@ private:
     std::vector<std::pair<std::string, Provenance>>
         deleted_cuda_tag_forms_;  // "latest", "without_os"
     std::vector<ImageEnvFact> image_env_;
-    std::vector<NgcPytorchRelease> ngc_pytorch_;
     std::vector<FrameworkErrorText> framework_errors_;
     std::vector<PythonPackage> python_packages_;
     std::vector<NgcContainerRelease> ngc_containers_;

@@ -62,14 +62,6 @@ BaseStack base_stack(const dockerfile::BaseFacts& base, const rules::Database& d
                 out.cudnn = release->cudnn;
                 out.cuda_libraries = true;
                 out.evidence = "NGC " + release->image + " release notes " + release->release;
-            } else if (base.framework == "pytorch") {
-                for (const auto& release : db.ngc_pytorch()) {
-                    if (release.release != base.ngc_release) continue;
-                    out.cuda = release.cuda;
-                    out.cudnn = release.cudnn;
-                    out.cuda_libraries = true;
-                    out.evidence = "NGC PyTorch release table " + release.release;
-                }
             }
             break;
         default:
