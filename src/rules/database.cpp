@@ -24,8 +24,9 @@ std::string normalize_gpu_name(std::string_view name) {
 }
 
 bool all_digits(std::string_view text) {
-    return !text.empty() && std::all_of(text.begin(), text.end(),
-                                        [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c));
+    });
 }
 
 }  // namespace
@@ -90,7 +91,8 @@ std::optional<Version> Database::decode_cudnn_version(long encoded) const {
     for (const auto& encoding : cudnn_encodings_) {
         long scale = encoding.formula == "major*10000+minor*100+patch" ? 10000 : 1000;
         long major = encoded / scale;
-        if (std::find(encoding.majors.begin(), encoding.majors.end(), major) == encoding.majors.end()) {
+        if (std::find(encoding.majors.begin(), encoding.majors.end(), major) ==
+            encoding.majors.end()) {
             continue;
         }
         long rest = encoded % scale;

@@ -9,9 +9,12 @@ namespace cuvet::rules::detail {
 std::string escape_pointer_token(std::string_view token) {
     std::string out;
     for (char c : token) {
-        if (c == '~') out += "~0";
-        else if (c == '/') out += "~1";
-        else out += c;
+        if (c == '~')
+            out += "~0";
+        else if (c == '/')
+            out += "~1";
+        else
+            out += c;
     }
     return out;
 }
@@ -53,7 +56,8 @@ std::vector<std::pair<std::string, JsonNode>> JsonNode::members() const {
     if (!value_->is_object()) fail("expected an object");
     std::vector<std::pair<std::string, JsonNode>> out;
     for (const auto& [key, value] : value_->items()) {
-        out.emplace_back(key, JsonNode(value, pointer_ + "/" + escape_pointer_token(key), *origin_));
+        out.emplace_back(key,
+                         JsonNode(value, pointer_ + "/" + escape_pointer_token(key), *origin_));
     }
     return out;
 }

@@ -26,7 +26,7 @@ public:
 
     // Objects: the keys must be among `allowed` (typos fail loudly).
     void expect_object(std::initializer_list<std::string_view> allowed) const;
-    JsonNode at(std::string_view key) const;  // required member
+    JsonNode at(std::string_view key) const;                  // required member
     std::optional<JsonNode> get(std::string_view key) const;  // optional member (may be null)
     std::vector<std::pair<std::string, JsonNode>> members() const;
 

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <nlohmann/json.hpp>
 
 #include "cuvet/core/error.hpp"
@@ -57,8 +56,9 @@ TEST_CASE("a bad rules file names its path and the JSON pointer", "[rules][loade
     SECTION("wrong type") {
         drivers["entries"][3]["min_driver"] = 5;
         cuvet::test::write_file(path, drivers.dump());
-        CHECK(load_error(dir) == path + ": /entries/3/min_driver: expected a version string "
-                                        "(numbers separated by dots, e.g. \"12.4.1\")");
+        CHECK(load_error(dir) == path +
+                                     ": /entries/3/min_driver: expected a version string "
+                                     "(numbers separated by dots, e.g. \"12.4.1\")");
     }
     SECTION("not a version") {
         drivers["entries"][0]["cuda"] = "thirteen";

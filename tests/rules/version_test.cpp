@@ -1,7 +1,8 @@
+#include "cuvet/rules/version.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "cuvet/core/error.hpp"
-#include "cuvet/rules/version.hpp"
 
 using cuvet::rules::Version;
 

@@ -13,7 +13,8 @@
 
 namespace cuvet::rules {
 
-// One Requires-Dist entry of a wheel (or a conda "depends" entry): "nvidia-cudnn-cu12", ">=9.8,<10.0".
+// One Requires-Dist entry of a wheel (or a conda "depends" entry): "nvidia-cudnn-cu12",
+// ">=9.8,<10.0".
 struct Requirement {
     std::string name;
     std::string spec;  // PEP 440 specifier set as published, "" = any version
@@ -34,8 +35,8 @@ struct PythonPackage {
     std::string variant;    // frameworks.json variant it selects; "" = decided by version/index
     std::optional<int> cuda_major;   // nullopt: depends on the release or index, or none
     std::optional<int> cudnn_major;  // nullopt: unknown or not needed
-    std::string provides;   // cuda_library: the library it ships ("libcudnn.so.9"), else ""
-    std::string index;      // where it is published: "pypi", an index URL, a conda channel
+    std::string provides;  // cuda_library: the library it ships ("libcudnn.so.9"), else ""
+    std::string index;     // where it is published: "pypi", an index URL, a conda channel
     // Compiles CUDA code when installed or at run time (source-only packages, JIT ops): the
     // image needs the toolkit (nvcc, headers), i.e. a -devel base is deliberate.
     bool needs_toolkit = false;
@@ -51,19 +52,20 @@ struct NgcContainerRelease {
     std::optional<Version> cuda;
     std::optional<Version> cudnn;
     std::optional<Version> tensorrt;
-    std::optional<Version> min_driver_branch;             // "545": R545 or later
-    std::vector<Version> datacenter_drivers;              // older branches allowed on data-center GPUs
-    std::string ubuntu;                                   // "22.04"; "" unknown
+    std::optional<Version> min_driver_branch;  // "545": R545 or later
+    std::vector<Version> datacenter_drivers;   // older branches allowed on data-center GPUs
+    std::string ubuntu;                        // "22.04"; "" unknown
     Provenance provenance;
 };
 
 // A framework's own message for one failure, as printed by the releases in range.
 struct FrameworkErrorText {
-    std::string framework;             // "tensorflow"
-    std::string kind;                  // "cudnn_version_mismatch", "cuda_ep_unavailable", …
+    std::string framework;               // "tensorflow"
+    std::string kind;                    // "cudnn_version_mismatch", "cuda_ep_unavailable", …
     std::optional<Version> min_version;  // first release printing it; nullopt: since ever/unknown
-    std::optional<Version> max_version;  // last release printing it ("2.11" covers 2.11.x); nullopt: still
-    std::string message;               // {built}/{runtime}/{cuda_major}/{cudnn_major}/{library} placeholders
+    std::optional<Version>
+        max_version;      // last release printing it ("2.11" covers 2.11.x); nullopt: still
+    std::string message;  // {built}/{runtime}/{cuda_major}/{cudnn_major}/{library} placeholders
     Provenance provenance;
 
     bool covers(const Version& framework_version) const;

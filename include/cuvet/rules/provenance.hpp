@@ -17,7 +17,9 @@ struct Provenance {
     std::string confidence;  // "" (checked against the primary), "secondary", "observed", "B", "C"
     std::string note;
 
-    bool verified() const { return confidence.empty() || confidence == "secondary" || confidence == "observed"; }
+    bool verified() const {
+        return confidence.empty() || confidence == "secondary" || confidence == "observed";
+    }
 };
 
 }  // namespace cuvet::rules
