@@ -167,3 +167,12 @@ TEST_CASE("consistency: every framework build's CUDA and cuDNN pin are in the ta
     INFO("framework builds whose cuDNN pin has no cuDNN release row:" << missing_cudnn.str());
     CHECK(missing_cudnn.str().empty());
 }
+
+TEST_CASE("consistency: every NGC container's CUDA and cuDNN are in the tables",
+          "[rules][consistency]") {
+    for (const auto& release : db().ngc_containers()) {
+        INFO("nvcr.io/nvidia/" << release.image << ":" << release.release);
+        if (release.cuda) CHECK(has_driver_row(*release.cuda));
+        if (release.cudnn) CHECK(has_cudnn_release(*release.cudnn));
+    }
+}

@@ -179,6 +179,12 @@ TEST_CASE("NGC containers by image and tag", "[rules]") {
     CHECK(db().ngc_container("pytorch", "20.02")->min_driver_branch->str() == "440");
     CHECK_FALSE(db().ngc_container("pytorch", "07.01"));
     CHECK_FALSE(db().ngc_container("tensorflow", "25.12"));
+    // TensorFlow images are tagged YY.MM-tf2-py3 (and -tf1-py3 until 23.03): one release.
+    const auto* tf = db().ngc_container("nvcr.io/nvidia/tensorflow", "21.10-tf2-py3");
+    REQUIRE(tf);
+    CHECK(tf->cuda->str() == "11.4.2");
+    CHECK(tf->cudnn->str() == "8.2.4.15");
+    CHECK(tf->min_driver_branch->str() == "470");
     for (const auto& release : db().ngc_containers()) {
         CHECK_FALSE(release.provenance.source.url.empty());
     }
