@@ -64,6 +64,19 @@ std::string Database::newest_entry(std::string_view table) const {
             out += (out.empty() ? "" : ", ") + name + " " + newest.at(name).str();
         return out;
     }
+    if (table == "ngc_containers") {
+        // The newest monthly release per image ("YY.MM" compares as a version).
+        std::map<std::string, const NgcContainerRelease*> newest;
+        for (const auto& release : ngc_containers_) {
+            auto [it, inserted] = newest.try_emplace(release.image, &release);
+            if (!inserted && Version::parse(release.release) > Version::parse(it->second->release))
+                it->second = &release;
+        }
+        std::string out;
+        for (const auto& [image, release] : newest)
+            out += (out.empty() ? "" : ", ") + image + " " + release->release;
+        return out;
+    }
     return {};
 }
 
