@@ -33,7 +33,8 @@ add_layer() {
     # The diff_id (sha256 of the tar) is hashed from a fifo as the tar streams by.
     rm -f "$cache/fifo" && mkfifo "$cache/fifo"
     sha256sum <"$cache/fifo" >"$cache/diff_id" &
-    tar -C / --no-recursion -cf - -T "$list" | tee "$cache/fifo" | pigz -6 >"$gz"
+    # Another process touching a file's ctime is no reason to stop (tar exits 1).
+    { tar -C / --no-recursion --warning=no-file-changed -cf - -T "$list" || [ $? = 1 ]; } | tee "$cache/fifo" | pigz -6 >"$gz"
     wait
     diff=$(cut -d' ' -f1 "$cache/diff_id")
     local digest size

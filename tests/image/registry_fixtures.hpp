@@ -1,5 +1,7 @@
 #pragma once
 // Images pushed into a real docker-registry for the registry tests.
+#include <nlohmann/json.hpp>
+
 #include "image/image_fixtures.hpp"
 #include "support/registry_server.hpp"
 
@@ -39,6 +41,13 @@ inline ProcessResult run_cuvet_with(const std::vector<std::string>& environment,
     command += " " + shell_quote(CUVET_BINARY_PATH);
     for (const auto& arg : args) command += " " + shell_quote(arg);
     return run_shell(command);
+}
+
+// The findings of a `validate --format json` run (null when it printed no report).
+inline nlohmann::json findings_of(const ProcessResult& result) {
+    auto report = nlohmann::json::parse(result.out, nullptr, false);
+    if (!report.is_object() || !report.contains("findings")) return nullptr;
+    return report["findings"];
 }
 
 }  // namespace cuvet::test

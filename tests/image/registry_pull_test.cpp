@@ -5,17 +5,6 @@
 
 using namespace cuvet::test;
 
-namespace {
-
-// The validate report without the lines that name where the image came from.
-nlohmann::json findings_of(const ProcessResult& result) {
-    auto report = nlohmann::json::parse(result.out, nullptr, false);
-    if (!report.is_object() || !report.contains("findings")) return nullptr;
-    return report["findings"];
-}
-
-}  // namespace
-
 TEST_CASE("a plain-HTTP registry serves the same merged view as the OCI layout",
           "[image][registry]") {
     REQUIRE_REGISTRY_TOOLS();
