@@ -102,7 +102,7 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
                 } else {
                     f.severity = report::Severity::warning;
                     f.message = what + "; the base image has CUDA " + base.cuda->str() +
-                                ". The wheel runs its own CUDA libraries, so the base's are dead "
+                                ". The package runs its own CUDA libraries, so the base's are dead "
                                 "weight and the "
                                 "driver must support CUDA " +
                                 wheel->cuda->str() + ".";
