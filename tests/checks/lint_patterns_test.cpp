@@ -461,3 +461,11 @@ TEST_CASE("CUVL01 system-library frameworks against the cuDNN apt adds", "[lint]
     REQUIRE(found.size() == 1);
     CHECK_THAT(found[0].fix, !Catch::Contains("tensorflow-gpu 2"));
 }
+
+TEST_CASE("a cuDNN package name with an absurd major is no crash", "[lint][CUVL13]") {
+    const std::string text =
+        "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
+        "RUN apt-get install -y libcudnn99999999999999-cuda-12\n"
+        "RUN pip install tensorflow==2.16.1\n";
+    CHECK_NOTHROW(lint::lint_text(text, "Dockerfile", db()));
+}

@@ -108,7 +108,8 @@ std::optional<int> cudnn_major(const dockerfile::Package& p) {
         while (i < p.name.size() && std::isdigit(static_cast<unsigned char>(p.name[i])))
             digits += p.name[i++];
     }
-    if (!digits.empty()) return std::stoi(digits);
+    // "libcudnn99999999999" is no cuDNN major (and would overflow stoi).
+    if (!digits.empty()) return digits.size() > 2 ? std::nullopt : std::optional(std::stoi(digits));
     if (auto v = rules::Version::parse(p.version.substr(0, p.version.find_first_of("-+="))))
         return v->major();
     return std::nullopt;
