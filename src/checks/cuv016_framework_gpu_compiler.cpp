@@ -6,6 +6,8 @@ namespace cuvet::checks {
 
 namespace {
 
+std::string dir_name(const std::string& path) { return path.substr(0, path.rfind('/')); }
+
 const FrameworkTool* tool(const FrameworkInstall& fw, std::string_view name) {
     for (const auto& t : fw.tools)
         if (t.name == name) return &t;
@@ -60,6 +62,34 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
                     fw.gpu_package.substr(0, fw.gpu_package.find(' ')) +
                     "[ctk]'), or set CUDA_PATH to a CUDA " + major + " toolkit.";
             out.push_back(std::move(f));
+            continue;
+        }
+        if (fw.name == "pytorch") {
+            // torch.compile and @triton.jit only: a warning, most PyTorch images never compile.
+            for (const char* name : {"C compiler for Triton", "ptxas for Triton"}) {
+                const auto* t = tool(fw, name);
+                if (t == nullptr || !t->path.empty()) continue;
+                report::Finding f;
+                f.id = "CUV016";
+                f.severity = report::Severity::warning;
+                bool cc = t->name == "C compiler for Triton";
+                f.message =
+                    "torch " + fw.version.str() +
+                    ": Triton (torch.compile, @triton.jit) finds no " +
+                    (cc ? std::string("C compiler, so its first kernel fails: \"RuntimeError: "
+                                      "Failed to find C "
+                                      "compiler. Please specify via CC environment variable or set "
+                                      "triton.knobs.build.impl.\"")
+                        : std::string("ptxas, so no kernel assembles"));
+                f.locations = {{dir_name(fw.root) + "/triton"}};
+                add_searched(f, *t);
+                f.fix = cc ? "Install gcc (apt-get install gcc, with python3-dev for Python.h) if "
+                             "the workload "
+                             "uses torch.compile or Triton kernels, or set CC."
+                           : "Reinstall triton (its wheel ships backends/nvidia/bin/ptxas) or set "
+                             "TRITON_PTXAS_PATH.";
+                out.push_back(std::move(f));
+            }
             continue;
         }
         if (fw.name != "jax" || !starts(fw)) continue;

@@ -432,6 +432,39 @@ void add_optional_modules(const inventory::Analysis& analysis,
     }
 }
 
+// Triton (torch.compile's GPU compiler, pinned by torch) builds a launcher
+// stub with the image's C compiler at the first kernel: CC, else gcc, else
+// clang on PATH (triton/runtime/build.py, 3.6.0), and assembles with its
+// bundled ptxas unless TRITON_PTXAS_PATH names one (triton/knobs.py). Seen on
+// the H100: every root without gcc fails with "Failed to find C compiler"
+// (testdata/gpu/env/framework_variants.log).
+void model_triton(const inventory::Analysis& analysis,
+                  const std::map<std::string, std::string>& env, FrameworkInstall& fw) {
+    auto triton = dir_name(fw.root) + "/triton";
+    if (!is_dir(analysis, triton + "/backends/nvidia")) return;
+    FrameworkTool cc;
+    cc.name = "C compiler for Triton";
+    if (auto it = env.find("CC"); it != env.end() && !it->second.empty()) {
+        cc.path = it->second;  // the user's choice: not judged
+        cc.searched.push_back("CC=" + it->second);
+    } else {
+        // No PATH in the config: the one Docker and the NVIDIA runtime start a process with.
+        auto dirs = env.count("PATH")
+                        ? path_dirs(env)
+                        : std::vector<std::string>{"/usr/local/sbin", "/usr/local/bin", "/usr/sbin",
+                                                   "/usr/bin",        "/sbin",          "/bin"};
+        std::vector<std::string> candidates;
+        for (const char* name : {"gcc", "clang"})
+            for (const auto& dir : dirs) candidates.push_back(normal(dir + "/" + name));
+        cc = find_tool(analysis, cc.name, candidates, false);
+    }
+    fw.tools.push_back(cc);
+    std::vector<std::string> ptxas;
+    if (auto it = env.find("TRITON_PTXAS_PATH"); it != env.end()) ptxas.push_back(it->second);
+    ptxas.push_back(triton + "/backends/nvidia/bin/ptxas");
+    fw.tools.push_back(find_tool(analysis, "ptxas for Triton", ptxas, false));
+}
+
 }  // namespace
 
 std::map<std::string, ImportModel> framework_import_models(
@@ -487,6 +520,7 @@ void model_framework_loads(inventory::Analysis& analysis, const loader::Loader& 
         try {
             if (fw.name == "jax") model_jax(analysis, loader, stack.env, fw);
             if (fw.name == "cupy") model_cupy(analysis, loader, stack.env, fw);
+            if (fw.name == "pytorch") model_triton(analysis, stack.env, fw);
         } catch (const Error&) {
             // An object the loader cannot start from has nothing to resolve.
         }

@@ -111,3 +111,40 @@ TEST_CASE("CUV016: CuPy's kernels need the CUDA headers", "[validate][cuv016][cu
         CHECK(findings.empty());
     }
 }
+
+TEST_CASE("CUV016: Triton (torch.compile) needs a C compiler on PATH: a warning, as on the H100 roots",
+          "[validate][cuv016][triton]") {
+    auto torch_with_triton = [](CudaImage& img) {
+        img.glibc();
+        img.cuda_toolkit("12.1.105");
+        img.torch("2.1.0+cu121", "12.1", {"/usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudart.so.12"});
+        img.fs().write(site_packages + "/triton/backends/nvidia/bin/ptxas", "#!/bin/sh\n");
+        img.fs().write(site_packages + "/triton/__init__.py", "__version__ = '2.1.0'\n");
+    };
+    auto triton_warnings = [](const std::vector<cuvet::report::Finding>& findings) {
+        int n = 0;
+        for (const auto& f : findings)
+            if (f.id == "CUV016" && f.message.find("Triton") != std::string::npos) {
+                CHECK(f.severity == cuvet::report::Severity::warning);
+                n += f.message.find("Failed to find C compiler") != std::string::npos;
+            }
+        return n;
+    };
+    SECTION("no gcc or clang anywhere on PATH") {
+        CudaImage img;
+        torch_with_triton(img);
+        REQUIRE(img.fs().error().empty());
+        auto findings = validate_findings(img.write());
+        INFO(describe_findings(findings));
+        CHECK(triton_warnings(findings) == 1);
+    }
+    SECTION("gcc in /usr/bin") {
+        CudaImage img;
+        torch_with_triton(img);
+        img.fs().write("/usr/bin/gcc", "#!/bin/sh\n");
+        REQUIRE(img.fs().error().empty());
+        auto findings = validate_findings(img.write());
+        INFO(describe_findings(findings));
+        CHECK(triton_warnings(findings) == 0);
+    }
+}
