@@ -71,4 +71,16 @@ std::optional<RuntimeCuda> runtime_cuda(const Stack& stack);
 // The pip package that ships a family for a CUDA major ("nvidia-cudnn-cu12"), for fixes.
 std::string pip_package(std::string_view family, std::optional<int> cuda_major);
 
+// The framework is the root these findings break ("imported by jaxlib"),
+// whichever root first maps the library a finding names.
+struct ImportedBy {
+    std::vector<report::Finding>& out;
+    const FrameworkInstall& fw;
+    std::size_t first = out.size();
+    ~ImportedBy() {
+        for (auto i = first; i < out.size(); ++i)
+            out[i].loaded_by = "imported by " + std::string(base_name(fw.root));
+    }
+};
+
 }  // namespace cuvet::checks::util

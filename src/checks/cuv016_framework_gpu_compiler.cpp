@@ -26,22 +26,10 @@ void add_searched(report::Finding& f, const FrameworkTool& t) {
     for (const auto& c : t.searched) f.evidence.push_back("  looked for " + t.name + " at " + c);
 }
 
-// The framework is the root these findings break ("imported by jaxlib"),
-// whichever root first maps the library a finding names.
-struct ImportedBy {
-    std::vector<report::Finding>& out;
-    const FrameworkInstall& fw;
-    std::size_t first = out.size();
-    ~ImportedBy() {
-        for (auto i = first; i < out.size(); ++i)
-            out[i].loaded_by = "imported by " + std::string(util::base_name(fw.root));
-    }
-};
-
 std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
     std::vector<report::Finding> out;
     for (const auto& fw : stack.frameworks) {
-        ImportedBy imported_by{out, fw};
+        util::ImportedBy imported_by{out, fw};
         if (fw.name == "cupy") {
             const auto* headers = tool(fw, "CUDA headers");
             if (headers == nullptr || !headers->path.empty()) continue;

@@ -10,9 +10,8 @@ using namespace cuvet::test;
 TEST_CASE("layer cache: a registry image validated again downloads no cached layer",
           "[cache][registry]") {
     REQUIRE_REGISTRY_TOOLS();
-    const std::filesystem::path sample =
-        std::filesystem::path(CUVET_BUILD_DIR) / "testdata/sample-image.tar";
-    if (!std::filesystem::exists(sample)) {
+    const auto sample = sample_image_tar();
+    if (sample.empty()) {
         WARN("skipped: the sample image is not built");
         return;
     }

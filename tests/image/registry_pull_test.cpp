@@ -121,9 +121,8 @@ TEST_CASE(
 TEST_CASE("validate from a registry gives the findings of the same image's tar",
           "[image][registry]") {
     REQUIRE_REGISTRY_TOOLS();
-    const std::filesystem::path sample =
-        std::filesystem::path(CUVET_BUILD_DIR) / "testdata/sample-image.tar";
-    if (!std::filesystem::exists(sample)) {
+    const auto sample = sample_image_tar();
+    if (sample.empty()) {
         WARN("skipped: the sample image is not built");
         return;
     }
