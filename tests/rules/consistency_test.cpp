@@ -168,11 +168,56 @@ TEST_CASE("consistency: every framework build's CUDA and cuDNN pin are in the ta
     CHECK(missing_cudnn.str().empty());
 }
 
+// A driver row for exactly this CUDA release: "13.4.3" needs a 13.4.3 row, not 13.4.2's.
+bool has_exact_driver_row(const Version& cuda) {
+    for (const auto& entry : db().driver_entries()) {
+        if (entry.cuda == cuda) return true;
+    }
+    return false;
+}
+
 TEST_CASE("consistency: every NGC container's CUDA and cuDNN are in the tables",
-          "[rules][consistency]") {
+          "[rules][consistency][ngc]") {
+    std::ostringstream missing;
+    for (const auto& release : db().ngc_containers()) {
+        std::string name = "\n  nvcr.io/nvidia/" + release.image + ":" + release.release;
+        // An x.y.N release (11.1 on) must be a row of its own; "12.4" (the notes' own wording) and
+        // build numbers (10.1.168, the 11.0.167 RC: the table has one row per 10.x) a row of x.y.
+        const bool release_number =
+            release.cuda && release.cuda->size() >= 3 && release.cuda->patch() < 100;
+        if (release.cuda &&
+            !(release_number ? has_exact_driver_row(*release.cuda) : has_driver_row(*release.cuda)))
+            missing << name << ": CUDA " << release.cuda->str();
+        if (release.cudnn && !has_cudnn_release(*release.cudnn))
+            missing << name << ": cuDNN " << release.cudnn->str();
+    }
+    INFO("NGC releases whose CUDA or cuDNN the driver/cuDNN tables lack:" << missing.str());
+    CHECK(missing.str().empty());
+}
+
+// The release notes' "requires NVIDIA Driver release NNN or later" can never be below the branch
+// floor of the CUDA major (minor-version compatibility); stale sentences that say so stay null.
+// The data-center branches the notes allow are not newer than the required one.
+TEST_CASE("consistency: an NGC container's driver branch agrees with its CUDA",
+          "[rules][consistency][ngc]") {
     for (const auto& release : db().ngc_containers()) {
         INFO("nvcr.io/nvidia/" << release.image << ":" << release.release);
-        if (release.cuda) CHECK(has_driver_row(*release.cuda));
-        if (release.cudnn) CHECK(has_cudnn_release(*release.cudnn));
+        if (!release.cuda || !release.min_driver_branch) continue;
+        const auto* compat = db().minor_version_compat(release.cuda->major());
+        if (compat && compat->min_driver)
+            CHECK(release.min_driver_branch->major() >= compat->min_driver->major());
+        for (const auto& older : release.datacenter_drivers)
+            CHECK(older.major() <= release.min_driver_branch->major());
+    }
+}
+
+TEST_CASE("consistency: NGC releases are listed per image in release order",
+          "[rules][consistency][ngc]") {
+    const auto& releases = db().ngc_containers();
+    for (std::size_t i = 1; i < releases.size(); ++i) {
+        const auto& a = releases[i - 1];
+        const auto& b = releases[i];
+        INFO(a.image << ":" << a.release << " then " << b.image << ":" << b.release);
+        CHECK((a.image < b.image || (a.image == b.image && a.release < b.release)));
     }
 }

@@ -185,6 +185,20 @@ TEST_CASE("NGC containers by image and tag", "[rules]") {
     CHECK(tf->cuda->str() == "11.4.2");
     CHECK(tf->cudnn->str() == "8.2.4.15");
     CHECK(tf->min_driver_branch->str() == "470");
+    // Triton's notes give the CUDA and the driver branch; cuDNN stays unknown.
+    const auto* triton = db().ngc_container("nvcr.io/nvidia/tritonserver", "24.03-py3");
+    REQUIRE(triton);
+    CHECK(triton->cuda->str() == "12.4.0");
+    CHECK(triton->min_driver_branch->str() == "545");
+    CHECK(triton->datacenter_drivers.size() == 4);
+    CHECK_FALSE(triton->cudnn);
+    // 25.08's notes say "CUDA 13.0.0 … requires driver release 575", below CUDA 13's R580 floor:
+    // recorded as unknown, the driver table decides.
+    const auto* stale = db().ngc_container("tritonserver", "25.08");
+    REQUIRE(stale);
+    CHECK(stale->cuda->str() == "13.0.0");
+    CHECK_FALSE(stale->min_driver_branch);
+    CHECK(db().ngc_container("tensorflow", "23.01")->cuda->str() == "12.0.1");
     for (const auto& release : db().ngc_containers()) {
         CHECK_FALSE(release.provenance.source.url.empty());
     }
