@@ -49,6 +49,33 @@ bool cudnn_major_supports(int cudnn_major, const Version& cuda) {
     return false;
 }
 
+// Some build of this cuDNN release (the row a pin names) is for this CUDA major.
+bool cudnn_release_has_cuda_major(const Version& pin, int cuda_major) {
+    for (const auto& release : db().cudnn_releases()) {
+        if (!release.version.covers(pin) && !pin.covers(release.version)) continue;
+        for (const auto& build : release.builds) {
+            if (build.cuda_major == cuda_major) return true;
+        }
+    }
+    return false;
+}
+
+// How precise a framework row's version is: the lookup prefers the row with more components.
+std::size_t precision(const cuvet::rules::FrameworkBuild& build) {
+    return build.version ? build.version->size() : 0;
+}
+
+// Two rows of one framework and variant that both match some release, with the same precision:
+// the lookup would answer from whichever comes first. The later of the two lower bounds is in
+// both ranges whenever the ranges meet.
+bool ambiguous(const cuvet::rules::FrameworkBuild& a, const cuvet::rules::FrameworkBuild& b) {
+    if (a.framework != b.framework || a.variant != b.variant || precision(a) != precision(b))
+        return false;
+    if (!a.version || !b.version) return true;
+    const Version& witness = *a.version < *b.version ? *b.version : *a.version;
+    return a.matches(witness) && b.matches(witness);
+}
+
 template <typename Rows, typename Key>
 std::string duplicates(const Rows& rows, Key key) {
     std::set<std::string> seen;
@@ -166,6 +193,50 @@ TEST_CASE("consistency: every framework build's CUDA and cuDNN pin are in the ta
     CHECK(missing_cuda.str().empty());
     INFO("framework builds whose cuDNN pin has no cuDNN release row:" << missing_cudnn.str());
     CHECK(missing_cudnn.str().empty());
+}
+
+// A framework row names its cuDNN as precisely as its source does; the release it names must
+// ship a build for the row's CUDA major, and a wheel's cuDNN pin ("nvidia-cudnn-cu13==9.19.0.56",
+// ">=9.8,<10.0") must name a release the cuDNN table has.
+TEST_CASE("consistency: framework cuDNN pins match a cuDNN build for their CUDA major",
+          "[rules][consistency][frameworks]") {
+    std::ostringstream wrong_major, missing_pin;
+    for (const auto& build : db().framework_builds()) {
+        std::string name = build.framework + " " + (build.version ? build.version->str() : "*") +
+                           (build.variant.empty() ? "" : " " + build.variant);
+        if (build.cudnn && build.cuda &&
+            !cudnn_release_has_cuda_major(*build.cudnn, build.cuda->major()))
+            wrong_major << "\n  " << name << ": cuDNN " << build.cudnn->str() << " for CUDA "
+                        << build.cuda->major();
+        for (const auto& requirement : build.requirements) {
+            if (requirement.name.rfind("nvidia-cudnn", 0) != 0) continue;
+            auto lower = requirement.lower();
+            if (lower && !has_cudnn_release(*lower))
+                missing_pin << "\n  " << name << ": " << requirement.name << requirement.spec;
+        }
+    }
+    INFO("framework builds whose cuDNN release has no build for their CUDA major:"
+         << wrong_major.str());
+    CHECK(wrong_major.str().empty());
+    INFO("framework builds whose cuDNN wheel pin has no cuDNN release row:" << missing_pin.str());
+    CHECK(missing_pin.str().empty());
+}
+
+TEST_CASE("consistency: no two framework rows of one variant answer for the same release",
+          "[rules][consistency][frameworks]") {
+    const auto& builds = db().framework_builds();
+    std::ostringstream clashes;
+    for (std::size_t i = 0; i < builds.size(); ++i) {
+        for (std::size_t j = i + 1; j < builds.size(); ++j) {
+            if (!ambiguous(builds[i], builds[j])) continue;
+            clashes << "\n  " << builds[i].framework << " "
+                    << (builds[i].version ? builds[i].version->str() : "*") << " and "
+                    << (builds[j].version ? builds[j].version->str() : "*") << " variant '"
+                    << builds[i].variant << "'";
+        }
+    }
+    INFO("overlapping framework rows:" << clashes.str());
+    CHECK(clashes.str().empty());
 }
 
 // A driver row for exactly this CUDA release: "13.4.3" needs a 13.4.3 row, not 13.4.2's.
