@@ -82,7 +82,9 @@ TEST_CASE("PyTorch 1.12 on PyPI is the CUDA 10.2 build", "[rules]") {
     REQUIRE(pypi);
     CHECK(pypi->variant == "cu102");
     CHECK(pypi->cuda->str() == "10.2");
-    CHECK_FALSE(pypi->cudnn);  // not in the source: unknown, not guessed
+    // RELEASE.md gives none; pytorch/builder's release/1.12 image installs cuDNN 7.6.5.32 for 10.2.
+    REQUIRE(pypi->cudnn);
+    CHECK(pypi->cudnn->str() == "7.6.5.32");
     const auto* cu113 = db().framework_build("pytorch", v("1.12.1"), "cu113");
     REQUIRE(cu113);
     CHECK_FALSE(cu113->is_default);
