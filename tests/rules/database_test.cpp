@@ -206,7 +206,8 @@ TEST_CASE("each table names its newest entry and the day its facts were checked"
     CHECK(db().newest_entry("gpus").rfind("compute capability ", 0) == 0);
     CHECK(db().newest_entry("nvidia_cuda_tags").rfind("nvidia/cuda 13.", 0) == 0);
     // NGC: the newest monthly release per image ("25.12" beats "20.06", not by text order alone).
-    CHECK(db().newest_entry("ngc_containers") == "pytorch 25.12, tensorflow 21.10");
+    CHECK(db().newest_entry("ngc_containers") ==
+          "pytorch 25.12, tensorflow 23.01, tritonserver 26.10");
     CHECK(db().newest_entry("no_such_table").empty());
 }
 
