@@ -68,6 +68,20 @@ std::vector<std::string> load_closure(const Stack& stack, const std::vector<cons
     return order;
 }
 
+std::vector<std::string> roots_loading(const Stack& stack, const std::vector<std::string>& files) {
+    std::vector<std::string> out;
+    for (const auto& file : files)
+        if (const auto* root = stack.root_of(file); root && std::find(out.begin(), out.end(), *root) == out.end())
+            out.push_back(*root);
+    return out;
+}
+
+void name_roots(report::Finding& finding, const std::vector<std::string>& roots) {
+    if (roots.empty()) return;
+    finding.loaded_by = roots.front();
+    for (std::size_t i = 1; i < roots.size(); ++i) finding.evidence.push_back("also loaded: " + roots[i]);
+}
+
 std::vector<report::Finding> unloaded_findings(std::string_view id, const std::vector<UnloadedProblem>& problems,
                                                std::string_view singular, std::string_view plural, std::string fix) {
     // Directories in path order: a directory below one already seen joins its group.

@@ -71,6 +71,13 @@ std::optional<RuntimeCuda> runtime_cuda(const Stack& stack);
 // The pip package that ships a family for a CUDA major ("nvidia-cudnn-cu12"), for fixes.
 std::string pip_package(std::string_view family, std::optional<int> cuda_major);
 
+// The distinct roots that load any of `files` (data paths), in the order of
+// the files: "imported by torch", "ENTRYPOINT /opt/app/infer"; empty when
+// nothing the image runs maps one of them.
+std::vector<std::string> roots_loading(const Stack& stack, const std::vector<std::string>& files);
+// The finding names the first root (loaded_by) and the others in its evidence.
+void name_roots(report::Finding& finding, const std::vector<std::string>& roots);
+
 // The framework is the root these findings break ("imported by jaxlib"),
 // whichever root first maps the library a finding names.
 struct ImportedBy {

@@ -39,6 +39,16 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
                 loaded.insert(r.file);
             }
         }
+        std::vector<std::string> files;
+        for (const auto* c : copies) files.push_back(c->path);
+        const auto roots = util::roots_loading(stack, files);
+        if (roots.empty()) {
+            // Which copy wins matters only to what loads one.
+            f.id = "CUV003";
+            f.severity = report::Severity::info;
+            f.message += " Nothing in the image loads them.";
+        }
+        util::name_roots(f, roots);
         if (!loaded.empty()) f.message += " Consumers load: " + [&] {
             std::string s;
             for (const auto& l : loaded) s += (s.empty() ? "" : ", ") + l;
@@ -57,7 +67,7 @@ const ValidateCheck cuv003_duplicate_versions{
         .id = "CUV003",
         .severity = report::Severity::warning,
         .title = "Several copies of cuDNN or the CUDA runtime with different versions",
-        .rationale = "Two cuDNN or cudart copies of different versions in one image mean that which one a process gets depends on search order, and two consumers in one process can end up with different copies, or the first one loaded wins for both. This is the root of many \"works in one entrypoint, fails in another\" reports. The finding lists every copy with its version and which consumer loads which.",
+        .rationale = "Two cuDNN or cudart copies of different versions in one image mean that which one a process gets depends on search order, and two consumers in one process can end up with different copies, or the first one loaded wins for both. This is the root of many \"works in one entrypoint, fails in another\" reports. The finding lists every copy with its version, which consumer loads which and the root (ENTRYPOINT, framework) that maps one; copies nothing the image runs loads are info.",
         .failing_example = "FROM nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04   # /usr/lib/x86_64-linux-gnu/libcudnn.so.8 (8.9.0)\nRUN pip install torch==2.1.2                        # site-packages/nvidia/cudnn/lib/libcudnn.so.8 (8.9.2)\n# → CUV003 two libcudnn.so.8 copies: 8.9.0 and 8.9.2",
         .passing_example = "FROM nvidia/cuda:12.1.1-base-ubuntu22.04\nRUN pip install torch==2.1.2   # the only cuDNN is the wheel's",
         .fix = "Keep one copy: choose a base image without cuDNN when the framework's wheel brings its own, or pin the system package to the version the framework was built with and remove the wheel's copy.",

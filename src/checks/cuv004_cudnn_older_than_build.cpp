@@ -41,6 +41,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
         bool row_is_finer = row && row->cudnn && (!built || (built->size() < row->cudnn->size() && built->major() == row->cudnn->major()));
         if (row_is_finer) built = row->cudnn, from = util::cite(row->provenance);
         if (!built) continue;  // unknown stays unknown
+        util::ImportedBy by{out, fw};  // the framework's own import is what fails
         std::set<std::string> reported;
         for (const auto* o : util::objects_of(stack, fw)) {
             for (const auto& r : o->resolutions) {

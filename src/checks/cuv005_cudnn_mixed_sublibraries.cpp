@@ -16,7 +16,7 @@ namespace {
 // dlopens them), and with LD_LIBRARY_PATH pointing at another cuDNN (it beats
 // their RUNPATH $ORIGIN) some come from that other release, though every
 // directory on its own is consistent. One finding per pair of installs.
-void loaded_mix(const Stack& stack, std::vector<report::Finding>& out) {
+void loaded_mix(const Stack& stack, std::vector<report::Finding>& out, std::vector<util::UnloadedProblem>& unloaded) {
     struct Crossing {
         const ElfObject* object;
         const Resolution* resolution;
@@ -32,6 +32,13 @@ void loaded_mix(const Stack& stack, std::vector<report::Finding>& out) {
             const auto* loaded = stack.library(r.file);
             if (loaded == nullptr || !loaded->version || loaded->version->size() < 3) continue;
             if (loaded->version->truncated(3) == self->version->truncated(3)) continue;
+            if (loaded->dir() == self->dir()) continue;  // one directory's mix: the check below
+            // A library nothing the image runs maps mixes nothing: at most info.
+            if (stack.root_of(o.file) == nullptr) {
+                unloaded.push_back({o.path, "cuDNN " + self->version->truncated(3).str() + " -> " + r.name + " " +
+                                                loaded->version->truncated(3).str() + " in " + loaded->dir()});
+                continue;
+            }
             auto key = std::pair{self->dir(), loaded->dir()};
             by_dirs[key].push_back({&o, &r, loaded});
             versions[key] = {self->version->truncated(3).str(), loaded->version->truncated(3).str()};
@@ -42,17 +49,18 @@ void loaded_mix(const Stack& stack, std::vector<report::Finding>& out) {
         report::Finding f;
         f.message = "cuDNN " + own + " in " + dirs.first + " loads parts of cuDNN " + other + " from " + dirs.second +
                     " at run time:";
-        std::size_t shown = 0;
+        std::vector<std::string> files;
         for (const auto& c : crossings) {
-            if (shown++ == 4) {
-                f.message += " and " + std::to_string(crossings.size() - 4) + " more;";
-                break;
-            }
-            f.message += " " + util::base_name(c.object->path) + " -> " + c.loaded->path + " (via " + c.resolution->rule + ");";
+            if (files.size() < 4)
+                f.message += " " + util::base_name(c.object->path) + " -> " + c.loaded->path + " (via " + c.resolution->rule + ");";
+            files.push_back(c.object->file);
         }
+        if (crossings.size() > 4) f.message += " and " + std::to_string(crossings.size() - 4) + " more;";
         f.message.back() = '.';
         for (const auto& c : crossings)
             if (f.locations.size() < 8) f.locations.push_back({c.object->path});
+        // The root that maps this cuDNN is what the mix breaks ("imported by torch").
+        util::name_roots(f, util::roots_loading(stack, files));
         util::add_trace(f, *crossings.front().resolution, 6);
         f.fix = "Let the cuDNN in " + dirs.first + " find its own libraries: drop " + dirs.second +
                 " from LD_LIBRARY_PATH, or remove the other cuDNN from the image.";
@@ -67,6 +75,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
         if (util::starts_with(copy.family, "cudnn") && copy.version && copy.version->size() >= 3)
             by_dir[copy.dir()].push_back(&copy);
     std::vector<report::Finding> out;
+    std::vector<util::UnloadedProblem> unloaded;
     for (const auto& [dir, copies] : by_dir) {
         std::map<int, std::vector<const LibraryCopy*>> by_major;
         for (const auto* c : copies) by_major[c->version->major()].push_back(c);
@@ -76,16 +85,26 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             std::map<std::string, std::vector<const LibraryCopy*>> by_version;
             for (const auto* c : group) by_version[c->version->truncated(3).str()].push_back(c);
             if (by_version.size() < 2) continue;
+            std::vector<std::string> files;
+            for (const auto* c : group) files.push_back(c->path);
+            auto roots = util::roots_loading(stack, files);
+            if (roots.empty()) {
+                std::string releases;
+                for (const auto& [version, list] : by_version) releases += (releases.empty() ? "" : " and ") + version;
+                for (const auto* c : group) unloaded.push_back({c->path, "cuDNN " + std::to_string(major) + " releases " + releases});
+                continue;
+            }
             report::Finding f;
             f.message = "cuDNN " + std::to_string(major) + " libraries of different releases in " + dir + ":";
-            for (const auto& [version, files] : by_version) {
+            for (const auto& [version, list] : by_version) {
                 f.message += " " + version + " (";
-                for (std::size_t i = 0; i < files.size(); ++i)
-                    f.message += (i ? ", " : "") + util::base_name(files[i]->path);
+                for (std::size_t i = 0; i < list.size(); ++i)
+                    f.message += (i ? ", " : "") + util::base_name(list[i]->path);
                 f.message += ");";
-                for (const auto* c : files) f.locations.push_back({c->path});
+                for (const auto* c : list) f.locations.push_back({c->path});
             }
             f.message.back() = '.';
+            util::name_roots(f, roots);
             f.evidence.push_back("cuDNN " + std::to_string(major) + " sub-libraries must come from one release: " + util::cite(sonames->provenance));
             auto newest = by_version.rbegin()->first;
             f.fix = "Reinstall every cuDNN " + std::to_string(major) + " library in " + dir + " from one release (e.g. all " + newest +
@@ -93,7 +112,11 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             out.push_back(std::move(f));
         }
     }
-    loaded_mix(stack, out);
+    loaded_mix(stack, out, unloaded);
+    auto grouped = util::unloaded_findings("CUV005", unloaded, "is a cuDNN library mixed with another release",
+                                           "are cuDNN libraries mixed with another release",
+                                           "Nothing breaks while nothing loads them; install cuDNN from one package before something does.");
+    out.insert(out.end(), grouped.begin(), grouped.end());
     return out;
 }
 
@@ -104,7 +127,7 @@ const ValidateCheck cuv005_cudnn_mixed_sublibraries{
         .id = "CUV005",
         .severity = report::Severity::error,
         .title = "cuDNN sub-libraries of different versions",
-        .rationale = "libcudnn.so.8 and .so.9 load their sub-libraries (libcudnn_ops_infer, libcudnn_cnn_infer, … in 8; libcudnn_graph, libcudnn_engines_*, … in 9) at run time, and require them to be the same release. A partial upgrade or a copied file leaves libcudnn.so.8.9.x next to libcudnn_cnn_infer.so.8.6.x; the first convolution then fails with CUDNN_STATUS_VERSION_MISMATCH or a symbol lookup error. The same mix happens at run time when LD_LIBRARY_PATH names another cuDNN's directory: it beats the main library's RUNPATH, so a pip libcudnn.so.9 loads the system's sub-libraries (seen on the H100 test machine: 9.19 main, 9.14 sub-libraries).",
+        .rationale = "libcudnn.so.8 and .so.9 load their sub-libraries (libcudnn_ops_infer, libcudnn_cnn_infer, … in 8; libcudnn_graph, libcudnn_engines_*, … in 9) at run time, and require them to be the same release. A partial upgrade or a copied file leaves libcudnn.so.8.9.x next to libcudnn_cnn_infer.so.8.6.x; the first convolution then fails with CUDNN_STATUS_VERSION_MISMATCH or a symbol lookup error. The same mix happens at run time when LD_LIBRARY_PATH names another cuDNN's directory: it beats the main library's RUNPATH, so a pip libcudnn.so.9 loads the system's sub-libraries (seen on the H100 test machine: 9.19 main, 9.14 sub-libraries). It is an error when something the image runs (an ENTRYPOINT program, a framework, an extension module) loads that cuDNN, and names it; a mixed cuDNN nothing loads is info, one finding per directory.",
         .failing_example = "/usr/lib/x86_64-linux-gnu/libcudnn.so.8 -> libcudnn.so.8.9.2\n/usr/lib/x86_64-linux-gnu/libcudnn_cnn_infer.so.8 -> libcudnn_cnn_infer.so.8.6.0\n# → CUV005 libcudnn_cnn_infer.so.8.6.0 is not the release of libcudnn.so.8.9.2",
         .passing_example = "/usr/lib/x86_64-linux-gnu/libcudnn.so.8 -> libcudnn.so.8.9.2\n/usr/lib/x86_64-linux-gnu/libcudnn_cnn_infer.so.8 -> libcudnn_cnn_infer.so.8.9.2",
         .fix = "Install all of cuDNN from one package (apt libcudnn8 or the pip wheel nvidia-cudnn-cuXX), never by copying single files; remove the stray sub-libraries.",

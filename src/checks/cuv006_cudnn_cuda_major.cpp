@@ -34,17 +34,20 @@ std::optional<std::pair<int, std::string>> runtime_major(const ElfObject& o, con
 
 std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) {
     std::vector<report::Finding> out;
+    std::vector<util::UnloadedProblem> unloaded;
     for (const auto& copy : stack.libraries) {
         if (copy.family != "cudnn") continue;
         auto built = cudnn_cuda_major(stack, copy, db);
         if (!built) continue;
         report::Finding f;
+        std::vector<std::string> files = {copy.path};
         for (const auto& o : stack.objects) {
             if (!o.consumer) continue;
             bool loads = false;
             for (const auto& r : o.resolutions) loads = loads || r.file == copy.path;
             auto runtime = loads ? runtime_major(o, db) : std::nullopt;
             if (!runtime || runtime->first == *built) continue;
+            files.push_back(o.file);
             if (f.message.empty()) {
                 f.message = util::describe(copy) + " is built for CUDA " + std::to_string(*built) + " but " + o.path +
                             " loads it together with the CUDA " + std::to_string(runtime->first) + " runtime " + runtime->second;
@@ -59,6 +62,13 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             for (const auto& p : stack.cuda_version_provenance) f.evidence.push_back("image CUDA: " + p);
         }
         if (f.message.empty()) continue;
+        // Only a cuDNN something the image runs loads meets a runtime; the rest is info, grouped.
+        const auto roots = util::roots_loading(stack, files);
+        if (roots.empty()) {
+            unloaded.push_back({copy.path, "cuDNN for CUDA " + std::to_string(*built)});
+            continue;
+        }
+        util::name_roots(f, roots);
         for (const auto& p : copy.provenance) f.evidence.push_back(copy.path + ": " + p);
         int want = stack.cuda_version ? stack.cuda_version->major() : *built;
         f.fix = "Install the cuDNN build for CUDA " + std::to_string(want) + " instead (pip " + util::pip_package("cudnn", want) +
@@ -66,6 +76,11 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
                 std::to_string(*built) + ".";
         out.push_back(std::move(f));
     }
+    auto grouped = util::unloaded_findings(
+        "CUV006", unloaded, "is a cuDNN for another CUDA major than the image's",
+        "are cuDNN builds for another CUDA major than the image's",
+        "Nothing breaks while nothing loads them; install the cuDNN build for the image's CUDA major before something does.");
+    out.insert(out.end(), grouped.begin(), grouped.end());
     return out;
 }
 
@@ -76,7 +91,7 @@ const ValidateCheck cuv006_cudnn_cuda_major{
         .id = "CUV006",
         .severity = report::Severity::error,
         .title = "cuDNN built for a different CUDA major than the runtime it will load",
-        .rationale = "cuDNN is published per CUDA major (\"cuDNN 8.9.7 for CUDA 11.x\", \"… for CUDA 12.x\") and links that major's libcublas/libcudart. A cuDNN for CUDA 11 next to a CUDA 12 runtime either fails to load (libcublasLt.so.11 not found) or loads a second CUDA runtime into the process.",
+        .rationale = "cuDNN is published per CUDA major (\"cuDNN 8.9.7 for CUDA 11.x\", \"… for CUDA 12.x\") and links that major's libcublas/libcudart. A cuDNN for CUDA 11 next to a CUDA 12 runtime either fails to load (libcublasLt.so.11 not found) or loads a second CUDA runtime into the process. It is an error when something the image runs (an ENTRYPOINT program, a framework) loads that cuDNN; a copy nothing loads is info, one finding per directory.",
         .failing_example = "FROM nvidia/cuda:12.2.2-runtime-ubuntu22.04\nRUN apt-get install -y libcudnn8=8.9.7.29-1+cuda11.8\n# → CUV006 libcudnn.so.8 (8.9.7 for CUDA 11) next to libcudart.so.12",
         .passing_example = "FROM nvidia/cuda:12.2.2-runtime-ubuntu22.04\nRUN apt-get install -y libcudnn8=8.9.7.29-1+cuda12.2",
         .fix = "Install the cuDNN build for the image's CUDA major: apt libcudnnN-cuda-X / the +cudaX.Y package version, or pip nvidia-cudnn-cu12 (not -cu11) for CUDA 12.",

@@ -1,7 +1,7 @@
 // Stack from Analysis + loader: which files are consumers, what every
 // consumer's CUDA-stack names resolve to, and every versioned copy with its
-// owner. No judging here: versions are facts of the image, the rules
-// database is read by the checks alone.
+// owner. No judging here: versions are facts of the image; of the rules
+// database only the names cuDNN dlopen()s are read (what loads, not what is wrong).
 #include "cuvet/validate/stack_builder.hpp"
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include "cuvet/core/error.hpp"
 #include "cuvet/loader/driver_libs.hpp"
 #include "cuvet/loader/loader.hpp"
+#include "cuvet/rules/database.hpp"
 #include "framework_models.hpp"
 #include "roots.hpp"
 
@@ -267,6 +268,54 @@ void add_graph(const loader::Graph& graph, const std::map<std::string, std::set<
     }
 }
 
+// cuDNN's main library dlopen()s its sub-libraries by soname through its own
+// RUNPATH (rules/cudnn.json: "libcudnn.so.9 … dlopens the rest"); it builds the
+// names at run time, so its strings do not carry them. The ones beside it
+// are resolved as its dlopen names, so what loads cuDNN loads the sub-libraries
+// ld.so really finds (LD_LIBRARY_PATH beats that RUNPATH). A main library
+// nothing else resolves is resolved on its own, for its problems as info.
+void add_cudnn_dlopens(inventory::Analysis& analysis, const rules::Database& db, std::vector<std::string>& roots,
+                       std::vector<const std::string*>& labels,
+                       std::map<std::string, std::vector<std::string>>& original_needed,
+                       std::map<std::string, std::set<std::string>>& dlopened) {
+    const std::set<std::string> resolved(roots.begin(), roots.end());
+    for (auto& [path, elf] : analysis.elfs) {
+        const rules::CudnnSonames* set = nullptr;
+        for (const auto& s : db.cudnn_soname_sets())
+            if (s.main == elf.soname && s.sub_libraries_must_match) set = &s;
+        if (set == nullptr) continue;
+        std::set<std::string> have(elf.needed.begin(), elf.needed.end());
+        for (const auto& name : set->libraries) {
+            // The install's own sub-libraries: one it lacks is its packaging's business, not a load.
+            if (name == set->main || have.count(name) || !analysis.tree.entries().count(dir_name(path) + "/" + name)) continue;
+            original_needed.try_emplace(path, elf.needed);
+            elf.needed.push_back(name);
+            dlopened[path].insert(name);
+        }
+        if (!resolved.count(path)) roots.push_back(path), labels.push_back(nullptr);
+    }
+}
+
+// What a framework opens itself (JAX's plugin: cuDNN, cuBLAS… from the nvidia
+// wheel dirs) is loaded by that framework, and so is what those files load.
+void label_framework_loads(Stack& stack) {
+    std::map<std::string_view, const ElfObject*> by_file;
+    for (const auto& o : stack.objects) by_file.emplace(o.file, &o);
+    for (const auto& fw : stack.frameworks) {
+        const std::string label = "imported by " + std::string(base_name(fw.root));
+        std::vector<std::string> queue;
+        for (const auto& load : fw.loads)
+            if (!load.resolution.file.empty() && stack.loaded_by.emplace(load.resolution.file, label).second)
+                queue.push_back(load.resolution.file);
+        for (std::size_t i = 0; i < queue.size(); ++i) {
+            auto it = by_file.find(queue[i]);
+            if (it == by_file.end()) continue;
+            for (const auto& r : it->second->resolutions)
+                if (!r.file.empty() && stack.loaded_by.emplace(r.file, label).second) queue.push_back(r.file);
+        }
+    }
+}
+
 }  // namespace
 
 std::string cuda_family(std::string_view name) {
@@ -291,7 +340,8 @@ std::string cuda_family(std::string_view name) {
     return "";
 }
 
-Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::string image_name) {
+Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::string image_name,
+                  const rules::Database* db) {
     Stack stack;
     stack.image = std::move(image_name);
     stack.platform = analysis.info.config.platform;
@@ -372,6 +422,7 @@ Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::s
         dlopened[root].insert(model->second.preloads.begin(), model->second.preloads.end());
         dlopened[root].insert(model->second.optional.begin(), model->second.optional.end());
     }
+    if (db != nullptr) add_cudnn_dlopens(analysis, *db, roots, labels, original_needed, dlopened);
     auto restore = [&] {
         for (auto& [root, needed] : original_needed) analysis.elfs.find(root)->second.needed = needed;
     };
@@ -391,6 +442,7 @@ Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::s
         // what ld.so maps for it, not the names its dlopen strings could open later.
         restore();
         model_framework_loads(analysis, loader, stack);
+        label_framework_loads(stack);
     } catch (...) {
         restore();
         throw;

@@ -25,7 +25,7 @@ Result validate(const std::string& image_path, const Options& options, const rul
     analyze.layer_cache = options.layer_cache;
     auto analysis = inventory::analyze(*image, analyze);
     analysis.info.config.env = image::with_env_overrides(analysis.info.config.env, options.env_overrides);
-    auto stack = build_stack(analysis, options.targets, image_path);
+    auto stack = build_stack(analysis, options.targets, image_path, &db);
 
     Result result;
     result.findings = checks::run_validate_checks(stack, db);

@@ -24,3 +24,28 @@ TEST_CASE("CUV003: two cuDNN copies of different versions, and which one torch l
         }
     }
 }
+
+TEST_CASE("CUV003: two copies nothing loads are info; one a root loads names the root", "[validate][cuv003]") {
+    for (bool loaded : {true, false}) {
+        CudaImage img;
+        img.glibc();
+        img.cuda_toolkit("12.1.105");
+        img.cudnn("/usr/lib/x86_64-linux-gnu", "8.6.0");
+        img.cudnn("/opt/other/lib", "8.9.2");
+        if (loaded) {
+            img.fs().exe("/opt/app/bin/infer", {"/opt/other/lib/libcudnn.so.8.9.2"},
+                         "-Wl,--enable-new-dtags,-rpath,/opt/other/lib");
+            img.entrypoint = {"/opt/app/bin/infer"};
+        }
+        REQUIRE(img.fs().error().empty());
+        auto findings = validate_findings(img.write());
+        INFO(describe_findings(findings));
+        REQUIRE(ids_of(findings).count("CUV003") == 1);
+        for (const auto& f : findings) {
+            if (f.id != "CUV003") continue;
+            CHECK(f.severity == (loaded ? cuvet::report::Severity::warning : cuvet::report::Severity::info));
+            CHECK(f.loaded_by == (loaded ? "ENTRYPOINT /opt/app/bin/infer" : ""));
+            CHECK((f.message.find("Nothing in the image loads them") != std::string::npos) == !loaded);
+        }
+    }
+}

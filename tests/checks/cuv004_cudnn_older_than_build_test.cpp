@@ -23,3 +23,17 @@ TEST_CASE("CUV004: TensorFlow 2.12 (built with cuDNN 8.6) loading cuDNN 8.4", "[
         }
     }
 }
+
+TEST_CASE("CUV004: names the framework whose import fails", "[validate][cuv004]") {
+    CudaImage img;
+    img.glibc();
+    img.cuda_toolkit("11.8.89");
+    img.cudnn("/usr/lib/x86_64-linux-gnu", "8.4.1", "8.4.1.50-1+cuda11.8");
+    img.tensorflow("2.12.0", "11.8", "8", {"libcudnn.so.8", "libcudart.so.11.0"});
+    REQUIRE(img.fs().error().empty());
+    auto findings = validate_findings(img.write());
+    INFO(describe_findings(findings));
+    REQUIRE(ids_of(findings).count("CUV004") == 1);
+    for (const auto& f : findings)
+        if (f.id == "CUV004") CHECK(f.loaded_by == "imported by tensorflow");
+}

@@ -1,19 +1,106 @@
 #include <catch2/catch.hpp>
 
 #include "support/cuda_image.hpp"
+#include "support/framework_wheels.hpp"
 
 using namespace cuvet::test;
+
+namespace {
+
+const std::string lib_dir = "/usr/lib/x86_64-linux-gnu";
+
+const cuvet::report::Finding* first(const std::vector<cuvet::report::Finding>& findings, const std::string& id,
+                                    cuvet::report::Severity severity) {
+    for (const auto& f : findings)
+        if (f.id == id && f.severity == severity) return &f;
+    return nullptr;
+}
+
+// cuDNN 9 as the wheel lays it out (libcudnn.so.9 with RUNPATH $ORIGIN dlopen()s the
+// sub-libraries; libcudnn_ops.so.9 needs libcudnn_graph.so.9) and as the dpkg package does
+// (versioned files, soname links); torch's libtorch_cuda.so finds the wheel's through its
+// DT_RPATH, which LD_LIBRARY_PATH does not beat (the H100 machine: torch 2.11, 9.19 / 9.14).
+void torch_with_two_cudnns(CudaImage& img) {
+    img.glibc();
+    const std::string wheel = site_packages + "/nvidia/cudnn/lib";
+    const std::string origin = "-Wl,--enable-new-dtags,-rpath,'$ORIGIN'";
+    img.fs().lib(wheel + "/libcudnn_graph.so.9", "libcudnn_graph.so.9", {}, origin);
+    img.fs().lib(wheel + "/libcudnn_ops.so.9", "libcudnn_ops.so.9", {wheel + "/libcudnn_graph.so.9"}, origin);
+    img.fs().lib(wheel + "/libcudnn.so.9", "libcudnn.so.9", {}, origin);
+    dist_info(img.fs(), site_packages, "nvidia_cudnn_cu13", "9.19.0.56");
+    for (std::string name : {"libcudnn_graph", "libcudnn_ops", "libcudnn"}) {
+        std::vector<std::string> needs;
+        if (name == "libcudnn_ops") needs = {lib_dir + "/libcudnn_graph.so.9.14.0"};
+        img.fs().lib(lib_dir + "/" + name + ".so.9.14.0", name + ".so.9", needs);
+        img.fs().symlink(lib_dir + "/" + name + ".so.9", name + ".so.9.14.0");
+    }
+    img.dpkg("libcudnn9-cuda-13", "9.14.0.64-1");
+    img.torch("2.11.0+cu130", "13.0", {});
+    img.fs().lib(site_packages + "/torch/lib/libtorch_cuda.so", "libtorch_cuda.so", {wheel + "/libcudnn.so.9"},
+                 "-Wl,--disable-new-dtags,-rpath,'$ORIGIN/../../nvidia/cudnn/lib'");
+}
+
+}  // namespace
 
 TEST_CASE("CUV005: libcudnn.so.8.9.7 next to libcudnn_ops_infer.so.8.6.0", "[validate][cuv005]") {
     for (bool mixed : {true, false}) {
         CudaImage img;
         img.glibc();
-        img.cudnn("/usr/lib/x86_64-linux-gnu", "8.9.7", "", mixed ? "8.6.0" : "8.9.7");
+        img.cudnn(lib_dir, "8.9.7", "", mixed ? "8.6.0" : "8.9.7");
+        // What the image runs links that cuDNN.
+        img.fs().exe("/opt/app/bin/infer", {lib_dir + "/libcudnn.so.8.9.7"});
+        img.entrypoint = {"/opt/app/bin/infer"};
         REQUIRE(img.fs().error().empty());
         auto findings = validate_findings(img.write());
         INFO(describe_findings(findings));
         CHECK(ids_of(findings).count("CUV005") == (mixed ? 1u : 0u));
         for (const auto& f : findings)
-            if (f.id == "CUV005") CHECK(f.message.find("libcudnn_ops_infer.so.8.6.0") != std::string::npos);
+            if (f.id == "CUV005") {
+                CHECK(f.severity == cuvet::report::Severity::error);
+                CHECK(f.message.find("libcudnn_ops_infer.so.8.6.0") != std::string::npos);
+                CHECK(f.loaded_by == "ENTRYPOINT /opt/app/bin/infer");
+            }
+    }
+}
+
+TEST_CASE("CUV005: a mixed cuDNN nothing loads is one info finding", "[validate][cuv005]") {
+    CudaImage img;
+    img.glibc();
+    // A leftover copy (an old install under /opt) beside the consistent cuDNN the app loads.
+    img.cudnn("/opt/old/cudnn/lib", "8.9.7", "", "8.6.0");
+    img.cudnn(lib_dir, "8.9.7");
+    img.fs().exe("/opt/app/bin/infer", {lib_dir + "/libcudnn.so.8.9.7"});
+    img.entrypoint = {"/opt/app/bin/infer"};
+    REQUIRE(img.fs().error().empty());
+    auto findings = validate_findings(img.write());
+    INFO(describe_findings(findings));
+    REQUIRE(ids_of(findings).count("CUV005") == 1);
+    const auto* f = first(findings, "CUV005", cuvet::report::Severity::info);
+    REQUIRE(f != nullptr);
+    CHECK(f->message.find("/opt/old/cudnn/lib") != std::string::npos);
+    CHECK(f->message.find("nothing in the image loads them") != std::string::npos);
+    CHECK(f->loaded_by.empty());
+}
+
+TEST_CASE("CUV005: LD_LIBRARY_PATH to the dpkg cuDNN mixes the one torch loads, and names torch", "[validate][cuv005]") {
+    for (bool ld_library_path : {true, false}) {
+        CudaImage img;
+        torch_with_two_cudnns(img);
+        if (ld_library_path) img.env.push_back("LD_LIBRARY_PATH=" + lib_dir);
+        REQUIRE(img.fs().error().empty());
+        auto findings = validate_findings(img.write());
+        INFO(describe_findings(findings));
+        const auto* error = first(findings, "CUV005", cuvet::report::Severity::error);
+        if (!ld_library_path) {
+            // Each cuDNN finds its own sub-libraries: no mix in what runs.
+            CHECK(error == nullptr);
+            continue;
+        }
+        REQUIRE(error != nullptr);
+        // libcudnn.so.9 of the wheel, which torch maps, dlopen()s the 9.14 sub-libraries.
+        CHECK(error->loaded_by == "imported by torch");
+        CHECK(error->message.find("libcudnn.so.9 -> " + lib_dir + "/libcudnn_") != std::string::npos);
+        CHECK(error->message.find("9.19.0") != std::string::npos);
+        CHECK(error->message.find("9.14.0") != std::string::npos);
     }
 }

@@ -64,7 +64,7 @@ std::string debian_rootfs(std::string& why) {
         "--skip=download/empty --setup-hook='mkdir -p \"$1\"/var/cache/apt/archives && "
         "cp -l /var/cache/apt/archives/*.deb \"$1\"/var/cache/apt/archives/ 2>/dev/null || true'";
     const std::string make = "test -f " + shell_quote(tar.string()) +
-                             " || { timeout 500 mmdebstrap --variant=essential --dpkgopt=force-unsafe-io --include=python3,openmpi-bin,libopenmpi3,libc6-i386 " +
+                             " || { timeout 500 mmdebstrap --variant=essential --format=tar --dpkgopt=force-unsafe-io --include=python3,openmpi-bin,libopenmpi3,libc6-i386 " +
                              cache_hook + " " + codename() + " " + shell_quote(tar.string() + ".part") + sources + " && mv " +
                              shell_quote(tar.string() + ".part") + " " + shell_quote(tar.string()) + "; }";
     auto made = run_shell("flock " + shell_quote((dir / "debian-rootfs.lock").string()) + " sh -c " + shell_quote(make) + " > " +

@@ -232,6 +232,9 @@ TEST_CASE("scenario: LD_LIBRARY_PATH makes the pip cuDNN load the system's sub-l
     img.fs().write(site_packages + "/nvidia_cudnn_cu12-8.9.2.26.dist-info/METADATA",
                    "Metadata-Version: 2.1\nName: nvidia-cudnn-cu12\nVersion: 8.9.2.26\n\n");
     img.torch("2.1.0+cu121", "12.1", {wheel + "/libcudnn.so.8", cudart12});
+    // torch's libraries carry DT_RPATH (readelf on the H100: torch 2.11), which LD_LIBRARY_PATH does not beat.
+    img.fs().lib(site_packages + "/torch/lib/libtorch_cuda.so", "libtorch_cuda.so", {wheel + "/libcudnn.so.8", cudart12},
+                 "-Wl,--disable-new-dtags,-rpath,'$ORIGIN/../../nvidia/cudnn/lib'");
     REQUIRE(img.fs().error().empty());
     const auto image = img.write().string();
     require_ids(validate_cli(image), {}, {"CUV005"});

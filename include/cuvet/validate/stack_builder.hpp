@@ -3,6 +3,7 @@
 // emulation to the Stack the checks read (DESIGN.md: … → loader → Stack → checks).
 #include "cuvet/checks/stack.hpp"
 #include "cuvet/inventory/analysis.hpp"
+#include "cuvet/rules/database.hpp"
 
 namespace cuvet::validate {
 
@@ -15,7 +16,9 @@ std::string cuda_family(std::string_view file_name);
 // Consumers are framework libraries, ELF files under site-packages/*/lib and
 // every ELF that needs (or dlopens) a CUDA-stack soname; dlopen names are
 // resolved as if they were DT_NEEDED of the object that holds them.
+// With `db`, cuDNN's main library also resolves the sub-libraries it dlopen()s
+// (rules/cudnn.json).
 checks::Stack build_stack(inventory::Analysis& analysis, checks::Targets targets,
-                          std::string image_name = "");
+                          std::string image_name = "", const rules::Database* db = nullptr);
 
 }  // namespace cuvet::validate
