@@ -39,13 +39,29 @@ bool relevant_conda(std::string_view file) {
     return std::regex_match(file.begin(), file.end(), names);
 }
 
-// A path entry whose bytes are read only by `extra` (set per analysis).
+constexpr std::uint64_t max_program_size = 64u << 20;
+constexpr std::uint64_t max_entry_text_size = 256u << 10;
+
+// Beyond the defaults, per analysis: the entry programs (read as ELF, or
+// kept whole when they are scripts, shebang or not: `sh /entrypoint.sh`)
+// and the executables in the directories they live in.
 struct Selection {
     std::set<std::string, std::less<>> extra_elf;
+    std::set<std::string, std::less<>> exec_dirs;
 
-    bool text(const image::FileEntry& e) const { return wants_text(e); }
+    bool text(const image::FileEntry& e) const {
+        return wants_text(e) || (e.size <= max_entry_text_size && extra_elf.count(e.path) != 0);
+    }
     bool elf(const image::FileEntry& e) const {
-        return wants_elf(e) || extra_elf.count(e.path) != 0;
+        return wants_elf(e) || extra_elf.count(e.path) != 0 || in_exec_dir(e);
+    }
+
+private:
+    bool in_exec_dir(const image::FileEntry& e) const {
+        if (exec_dirs.empty() || e.type != image::FileType::regular || (e.mode & 0111) == 0 ||
+            e.size > max_program_size)
+            return false;
+        return exec_dirs.count(detail::dir_of(e.path)) != 0;
     }
 };
 
@@ -96,7 +112,7 @@ bool wants_elf(const image::FileEntry& entry) {
     // Programs in bin dirs (what `cuvet ldd` is asked about, python3 behind
     // its link): small next to the libraries, and read in the same pass.
     const auto& p = entry.path;
-    return (entry.mode & 0111) != 0 && entry.size <= (64u << 20) &&
+    return (entry.mode & 0111) != 0 && entry.size <= max_program_size &&
            (p.find("/bin/") != std::string::npos || p.find("/sbin/") != std::string::npos);
 }
 
@@ -109,6 +125,7 @@ Analysis analyze(const image::Image& image, const AnalyzeOptions& options) {
     analysis.info = image.info();
     Selection selection;
     for (const auto& p : options.extra_elf_paths) selection.extra_elf.insert(p);
+    for (const auto& d : options.extra_exec_dirs) selection.exec_dirs.insert(d);
 
     detail::ScanCollector collector(analysis);
     image::ScanOptions scan;
@@ -121,10 +138,13 @@ Analysis analyze(const image::Image& image, const AnalyzeOptions& options) {
     std::optional<detail::FactMemo> memo;
     if (options.layer_cache) {
         auto extra = [&](const image::FileEntry& e) {
-            return e.type == image::FileType::regular && selection.elf(e) && !wants_elf(e) && !wants_text(e);
+            return e.type == image::FileType::regular && (selection.elf(e) || selection.text(e)) &&
+                   !wants_elf(e) && !wants_text(e);
         };
-        if (selection.extra_elf.empty()) memo.emplace(*options.layer_cache, collector, nullptr);
-        else memo.emplace(*options.layer_cache, collector, extra);
+        if (selection.extra_elf.empty() && selection.exec_dirs.empty())
+            memo.emplace(*options.layer_cache, collector, nullptr);
+        else
+            memo.emplace(*options.layer_cache, collector, extra);
         scan.memo = &*memo;
     }
     analysis.tree = image.scan(scan);

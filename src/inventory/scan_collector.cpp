@@ -6,9 +6,15 @@ namespace cuvet::inventory::detail {
 namespace {
 
 constexpr std::size_t magic_size = 4;
+// A script a root may run (docker-entrypoint.sh) is kept whole, so the
+// commands it runs become roots too; real ones are a few KB.
+constexpr std::uint64_t max_script_size = 256u << 10;
+
+bool looks_like_script(std::string_view head) { return head.substr(0, 2) == "#!"; }
 
 // Decides from the first bytes what a selected file is, then streams it on:
-// an ELF into ElfStream, a text file into a string, anything else nowhere.
+// an ELF into ElfStream, a text file or a script (#!) into a string,
+// anything else nowhere.
 class FileSink final : public image::ContentSink {
 public:
     FileSink(ScanCollector& collector, const image::FileEntry& entry, bool elf, bool text)
@@ -21,7 +27,9 @@ public:
     void write(std::string_view block, std::uint64_t offset) override {
         if (mode_ == Mode::undecided) {
             // The head is tiny; gather it (sparse gaps read as zeros) until the magic is known.
-            if (offset > head_.size()) head_.resize(static_cast<std::size_t>(std::min<std::uint64_t>(offset, magic_size)), '\0');
+            if (offset > head_.size())
+                head_.resize(static_cast<std::size_t>(std::min<std::uint64_t>(offset, magic_size)),
+                             '\0');
             if (head_.size() + block.size() < magic_size && offset + block.size() < entry_.size) {
                 head_.append(block);
                 return;
@@ -35,12 +43,18 @@ public:
     void finish() override {
         if (mode_ == Mode::undecided) decide({}, head_.size());
         switch (mode_) {
-            case Mode::elf: collector_.record_elf(entry_, stream_->finish()); break;
-            case Mode::text: collector_.record_text(entry_, std::move(bytes_)); break;
+            case Mode::elf:
+                collector_.record_elf(entry_, stream_->finish());
+                break;
+            case Mode::text:
+                if (elf_) collector_.record_not_elf(entry_);
+                collector_.record_text(entry_, std::move(bytes_));
+                break;
             case Mode::neither:
                 if (elf_) collector_.record_not_elf(entry_);
                 break;
-            case Mode::undecided: break;
+            case Mode::undecided:
+                break;
         }
     }
 
@@ -54,8 +68,10 @@ private:
             mode_ = Mode::elf;
             buffer_ = collector_.take_buffer();
             stream_ = std::make_unique<elf::ElfStream>(entry_.size, *buffer_);
+        } else if (text_ || (elf_ && looks_like_script(head) && entry_.size <= max_script_size)) {
+            mode_ = Mode::text;
         } else {
-            mode_ = text_ ? Mode::text : Mode::neither;
+            mode_ = Mode::neither;
         }
         if (!head_.empty()) pass_on(head_, 0);
         if (!block.empty()) pass_on(block, offset);
@@ -82,7 +98,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<image::ContentSink> ScanCollector::open(const image::FileEntry& entry, bool elf, bool text) {
+std::unique_ptr<image::ContentSink> ScanCollector::open(const image::FileEntry& entry, bool elf,
+                                                        bool text) {
     return std::make_unique<FileSink>(*this, entry, elf, text);
 }
 

@@ -12,9 +12,12 @@ namespace cuvet::validate {
 
 namespace {
 
-constexpr std::string_view default_path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+constexpr std::string_view default_path =
+    "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
-bool starts_with(std::string_view s, std::string_view head) { return s.substr(0, head.size()) == head; }
+bool starts_with(std::string_view s, std::string_view head) {
+    return s.substr(0, head.size()) == head;
+}
 
 std::string_view base_name(std::string_view path) {
     auto slash = path.rfind('/');
@@ -36,6 +39,7 @@ std::vector<std::string> split(std::string_view text, char sep) {
 std::string join(const std::vector<std::string>& words, std::size_t max_chars = 60) {
     std::string out;
     for (const auto& w : words) {
+        if (w == "$@" || w == "$*") continue;  // a script's own arguments say nothing in a label
         if (!out.empty()) out += ' ';
         out += w;
         if (out.size() > max_chars) return out.substr(0, max_chars) + "…";
@@ -45,7 +49,8 @@ std::string join(const std::vector<std::string>& words, std::size_t max_chars = 
 
 std::string env_value(const std::vector<std::string>& env, std::string_view key) {
     for (const auto& kv : env)
-        if (kv.size() > key.size() && starts_with(kv, key) && kv[key.size()] == '=') return kv.substr(key.size() + 1);
+        if (kv.size() > key.size() && starts_with(kv, key) && kv[key.size()] == '=')
+            return kv.substr(key.size() + 1);
     return "";
 }
 
@@ -58,7 +63,8 @@ std::string from_workdir(const std::string& word, const std::string& working_dir
 }
 
 bool is_interpreter_name(std::string_view name) {
-    if (name == "node" || name == "ruby" || name == "perl" || name == "java" || name == "julia") return true;
+    if (name == "node" || name == "ruby" || name == "perl" || name == "java" || name == "julia")
+        return true;
     if (!starts_with(name, "python")) return false;
     for (char c : name.substr(6))
         if (!(c >= '0' && c <= '9') && c != '.') return false;
@@ -77,12 +83,14 @@ std::string python_module(const std::vector<std::string>& words) {
 
 class RootSet {
 public:
-    explicit RootSet(const inventory::Analysis& analysis) : analysis_(analysis), files_(analysis.files()) {}
+    explicit RootSet(const inventory::Analysis& analysis)
+        : analysis_(analysis), files_(analysis.files()) {}
 
     // Adds `path` when it is an ELF file the scan read; true when it is one.
     bool add(const std::string& path, const std::string& label) {
         const auto* entry = files_.data_entry(path);
-        if (entry == nullptr || analysis_.elfs.find(entry->path) == analysis_.elfs.end()) return false;
+        if (entry == nullptr || analysis_.elfs.find(entry->path) == analysis_.elfs.end())
+            return false;
         if (seen_.insert(entry->path).second) roots_.push_back({path, label});
         return true;
     }
@@ -94,7 +102,8 @@ public:
             return files_.data_entry(path) ? path : "";
         }
         auto path_var = env_value(analysis_.info.config.env, "PATH");
-        for (const auto& dir : split(path_var.empty() ? default_path : std::string_view(path_var), ':')) {
+        for (const auto& dir :
+             split(path_var.empty() ? default_path : std::string_view(path_var), ':')) {
             auto candidate = (dir.empty() ? std::string(".") : dir) + "/" + word;
             candidate = from_workdir(candidate, analysis_.info.config.working_dir);
             if (files_.data_entry(candidate)) return candidate;
@@ -121,7 +130,8 @@ std::string top_module(std::string_view path) {
         auto rest = path.substr(at + marker.size());
         auto slash = rest.find('/');
         auto top = rest.substr(0, slash);
-        if (slash == std::string_view::npos) top = top.substr(0, top.find('.'));  // _cffi_backend.cpython-311-….so
+        if (slash == std::string_view::npos)
+            top = top.substr(0, top.find('.'));  // _cffi_backend.cpython-311-….so
         return std::string(top);
     }
     return "";
@@ -136,32 +146,138 @@ bool is_extension_module(std::string_view path) {
     return path.find(".libs/") == std::string_view::npos;
 }
 
-void add_entry_programs(RootSet& roots, const std::vector<std::string>& argv, const std::string& kind) {
-    if (argv.empty()) return;
-    const auto& config = roots.analysis().info.config;
-    // The program execve starts (a shell for the shell form), then what it runs.
-    if (auto path = roots.find_program(argv[0]); !path.empty()) roots.add(path, kind + " " + join(argv));
-    std::vector<dockerfile::shell::Command> commands;
-    try {
-        commands = dockerfile::shell::split_argv(argv, [&](std::string_view name) -> std::optional<std::string> {
-            auto value = env_value(config.env, name);
+// What a container init or user switcher runs: `tini -- cmd`, `gosu user cmd`.
+std::vector<std::string> after_init_wrapper(const std::vector<std::string>& words) {
+    auto name = base_name(words[0]);
+    std::size_t at = 1;
+    if (name == "tini" || name == "dumb-init" || name == "catatonit") {
+        while (at < words.size() && starts_with(words[at], "-")) {
+            if (words[at++] == "--") break;
+        }
+    } else if (name == "gosu" || name == "su-exec") {
+        at = 2;  // the user
+    } else {
+        return {};
+    }
+    if (at >= words.size()) return {};
+    return {words.begin() + static_cast<std::ptrdiff_t>(at), words.end()};
+}
+
+bool is_shell_name(std::string_view name) {
+    return name == "sh" || name == "bash" || name == "dash" || name == "ash" || name == "zsh" ||
+           name == "ksh";
+}
+
+// "#!/usr/bin/env -S python3 -u" → {"/usr/bin/env", "-S", "python3", "-u"}; empty without a
+// shebang.
+std::vector<std::string> shebang_words(std::string_view text) {
+    if (text.substr(0, 2) != "#!") return {};
+    auto line = text.substr(2, text.find('\n') - 2);
+    std::vector<std::string> words;
+    for (const auto& w : split(line, ' '))
+        for (const auto& piece : split(w, '\t'))
+            if (!piece.empty() && piece != "\r")
+                words.push_back(piece.back() == '\r' ? piece.substr(0, piece.size() - 1) : piece);
+    return words;
+}
+
+// Follows what the ENTRYPOINT/CMD start: ELF programs become roots; scripts
+// the scan kept are read for the programs they run (their interpreter, each
+// command, `. file`, `sh file`, `python -m pkg`), a few levels deep.
+class EntryWalker {
+public:
+    EntryWalker(RootSet& roots)
+        : roots_(roots), config_(roots.analysis().info.config), files_(roots.analysis().files()) {}
+
+    void walk_argv(const std::vector<std::string>& argv, const std::string& kind) {
+        if (argv.empty()) return;
+        const auto label = kind + " " + join(argv);
+        // The program execve starts (a shell for the shell form), then what it runs.
+        if (auto path = roots_.find_program(argv[0]); !path.empty()) run_program(path, label, 0);
+        std::vector<dockerfile::shell::Command> commands;
+        try {
+            commands = dockerfile::shell::split_argv(argv, lookup());
+        } catch (const Error&) {
+            return;  // unbalanced quotes: the shell itself fails; nothing more runs
+        }
+        for (const auto& command : commands)
+            walk_command(command.words, kind + " " + join(command.words), 0);
+    }
+
+private:
+    static constexpr int max_depth = 4;
+
+    dockerfile::shell::Lookup lookup() const {
+        return [this](std::string_view name) -> std::optional<std::string> {
+            auto value = env_value(config_.env, name);
             if (value.empty()) return std::nullopt;
             return value;
-        });
-    } catch (const Error&) {
-        return;  // unbalanced quotes: the shell itself fails; nothing more runs
+        };
     }
-    for (const auto& command : commands) {
-        if (command.words.empty()) continue;
-        const auto label = kind + " " + join(command.words);
-        auto program = roots.find_program(command.words[0]);
-        if (!program.empty()) roots.add(program, label);
-        auto module = python_module(command.words);
-        if (module.empty()) continue;
-        for (const auto& [path, elf] : roots.analysis().elfs)
-            if (is_extension_module(path) && top_module(path) == module) roots.add(path, label);
+
+    void walk_command(const std::vector<std::string>& words, const std::string& label, int depth) {
+        if (words.empty() || depth > max_depth) return;
+        if ((words[0] == "." || words[0] == "source") && words.size() > 1) {
+            run_script(from_workdir(words[1], config_.working_dir), label, depth + 1, true);
+            return;
+        }
+        auto program = roots_.find_program(words[0]);
+        if (!program.empty()) run_program(program, label, depth);
+        if (auto rest = after_init_wrapper(words); !rest.empty())
+            return walk_command(rest, label, depth + 1);
+        // `sh /entrypoint.sh`: the shell reads the file (from WORKDIR, never from PATH).
+        if (is_shell_name(base_name(words[0])) && words.size() > 1 && !starts_with(words[1], "-"))
+            run_script(from_workdir(words[1], config_.working_dir), label, depth + 1, true);
+        auto module = python_module(words);
+        if (module.empty()) return;
+        for (const auto& [path, elf] : roots_.analysis().elfs)
+            if (is_extension_module(path) && top_module(path) == module) roots_.add(path, label);
     }
-}
+
+    void run_program(const std::string& path, const std::string& label, int depth) {
+        if (roots_.add(path, label)) return;
+        run_script(path, label, depth + 1, false);
+    }
+
+    // A script execve runs by its shebang, or one a shell was told to read (`as_shell`).
+    void run_script(const std::string& path, const std::string& label, int depth, bool as_shell) {
+        const auto* text = files_.text(path);
+        if (text == nullptr || depth > max_depth) return;
+        if (!walked_.insert(files_.data_entry(path)->path).second) return;
+        auto shebang = shebang_words(*text);
+        if (!shebang.empty()) {
+            auto interpreter = shebang;
+            if (base_name(interpreter[0]) == "env") {
+                interpreter.erase(interpreter.begin());
+                while (!interpreter.empty() && starts_with(interpreter[0], "-"))
+                    interpreter.erase(interpreter.begin());
+            }
+            if (interpreter.empty()) return;
+            auto program = interpreter[0].find('/') == std::string::npos
+                               ? roots_.find_program(interpreter[0])
+                               : interpreter[0];
+            if (!program.empty()) roots_.add(program, label);
+            as_shell = as_shell || is_shell_name(base_name(interpreter[0]));
+            if (!is_shell_name(base_name(interpreter[0])))
+                return;  // python, node…: their imports are not followed
+        }
+        if (!as_shell) return;
+        std::vector<dockerfile::shell::Command> commands;
+        try {
+            commands = dockerfile::shell::split_commands(*text, lookup());
+        } catch (const Error&) {
+            return;  // the shell would fail on the script's syntax
+        }
+        for (const auto& command : commands)
+            if (!command.words.empty())
+                walk_command(command.words, label + " → " + join(command.words), depth);
+    }
+
+    RootSet& roots_;
+    const image::ImageConfig& config_;
+    loader::ImageFiles files_;
+    std::set<std::string> walked_;
+};
 
 }  // namespace
 
@@ -169,9 +285,24 @@ std::vector<std::string> entry_program_paths(const image::ImageConfig& config) {
     std::vector<std::string> out;
     for (const auto* argv : {&config.entrypoint, &config.cmd})
         for (const auto& word : *argv)
-            if (word.find('/') != std::string::npos && word.find(' ') == std::string::npos && word.find('=') == std::string::npos)
+            if (word.find('/') != std::string::npos && word.find(' ') == std::string::npos &&
+                word.find('=') == std::string::npos)
                 out.push_back(from_workdir(word, config.working_dir));
     return out;
+}
+
+std::vector<std::string> entry_program_dirs(const image::ImageConfig& config) {
+    std::set<std::string> dirs;
+    for (const auto& path : entry_program_paths(config)) {
+        auto slash = path.rfind('/');
+        dirs.insert(slash == 0 ? "/" : path.substr(0, slash));
+    }
+    if (!config.working_dir.empty()) {
+        auto dir = config.working_dir;
+        while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+        dirs.insert(dir);
+    }
+    return {dirs.begin(), dirs.end()};
 }
 
 std::vector<checks::Root> find_roots(const inventory::Analysis& analysis,
@@ -181,11 +312,11 @@ std::vector<checks::Root> find_roots(const inventory::Analysis& analysis,
     if (!config.entrypoint.empty()) {
         std::vector<std::string> argv = config.entrypoint;
         argv.insert(argv.end(), config.cmd.begin(), config.cmd.end());
-        add_entry_programs(roots, argv, "ENTRYPOINT");
+        EntryWalker(roots).walk_argv(argv, "ENTRYPOINT");
         // An entrypoint script usually ends in `exec "$@"`: the CMD runs too.
-        add_entry_programs(roots, config.cmd, "CMD");
+        EntryWalker(roots).walk_argv(config.cmd, "CMD");
     } else {
-        add_entry_programs(roots, config.cmd, "CMD");
+        EntryWalker(roots).walk_argv(config.cmd, "CMD");
     }
     for (const auto& fw : frameworks) {
         const std::string label = "imported by " + std::string(base_name(fw.root));
@@ -194,11 +325,13 @@ std::vector<checks::Root> find_roots(const inventory::Analysis& analysis,
     for (const auto& [path, elf] : analysis.elfs)
         if (is_extension_module(path)) roots.add(path, "imported by " + top_module(path));
     auto path_var = env_value(config.env, "PATH");
-    for (const auto& dir : split(path_var.empty() ? default_path : std::string_view(path_var), ':')) {
+    for (const auto& dir :
+         split(path_var.empty() ? default_path : std::string_view(path_var), ':')) {
         if (dir.empty() || dir[0] != '/') continue;
         const std::string prefix = dir.back() == '/' ? dir : dir + "/";
         const auto& entries = analysis.tree.entries();
-        for (auto it = entries.lower_bound(prefix); it != entries.end() && starts_with(it->first, prefix); ++it) {
+        for (auto it = entries.lower_bound(prefix);
+             it != entries.end() && starts_with(it->first, prefix); ++it) {
             auto rest = std::string_view(it->first).substr(prefix.size());
             if (rest.find('/') != std::string_view::npos || !is_interpreter_name(rest)) continue;
             roots.add(it->first, it->first + " on PATH");

@@ -1,6 +1,6 @@
 #pragma once
 // What an image runs (DESIGN.md: roots): the ENTRYPOINT/CMD programs (through
-// `sh -c`, exec form and `python -m`), every framework's libraries, the Python
+// `sh -c`, exec form, entrypoint scripts and `python -m`), every framework's libraries, the Python
 // extension modules under site-/dist-packages and the interpreters on PATH.
 // Everything else in the image is loaded, if ever, by one of these.
 #include <string>
@@ -15,6 +15,9 @@ namespace cuvet::validate {
 // Paths the ENTRYPOINT/CMD name directly (absolute, or relative to WORKDIR),
 // known before the scan: the scan reads them as ELF candidates even outside bin dirs.
 std::vector<std::string> entry_program_paths(const image::ImageConfig& config);
+// Their directories and WORKDIR: a script there usually runs its neighbours
+// (`exec ./server`), which only the script names, so the scan reads those too.
+std::vector<std::string> entry_program_dirs(const image::ImageConfig& config);
 
 // Every root, in the order their labels win: ENTRYPOINT/CMD first, then
 // frameworks, extension modules, interpreters. Paths are image paths of ELF

@@ -22,6 +22,7 @@ Result validate(const std::string& image_path, const Options& options, const rul
     analyze.on_progress = options.on_progress;
     // An ENTRYPOINT outside the bin dirs the scan reads anyway (/opt/app/infer) is a root too.
     analyze.extra_elf_paths = entry_program_paths(image->info().config);
+    analyze.extra_exec_dirs = entry_program_dirs(image->info().config);
     analyze.layer_cache = options.layer_cache;
     auto analysis = inventory::analyze(*image, analyze);
     analysis.info.config.env = image::with_env_overrides(analysis.info.config.env, options.env_overrides);

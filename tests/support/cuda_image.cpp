@@ -126,6 +126,7 @@ fs::path CudaImage::write() {
     spec.architecture = architecture;
     spec.entrypoint = entrypoint;
     spec.cmd = cmd;
+    spec.working_dir = working_dir;
     spec.layers = base_layers;
     Layer layer;
     layer.created_by = "/bin/sh -c #(nop) ADD dir:cuvet-test in / ";

@@ -26,6 +26,7 @@ public:
     std::string architecture = "amd64";
     std::vector<std::string> entrypoint;
     std::vector<std::string> cmd;
+    std::string working_dir;
     // Layers under the one fs() becomes (a Debian root file system made by mmdebstrap).
     std::vector<Layer> base_layers;
 

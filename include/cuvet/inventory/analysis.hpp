@@ -20,6 +20,7 @@ namespace cuvet::inventory {
 
 struct AnalyzeOptions {
     std::vector<std::string> extra_elf_paths;  // also inspect these (an executable for ldd)
+    std::vector<std::string> extra_exec_dirs;  // and the executables directly in these
     unsigned workers = 0;                      // 0: one per core
     std::function<void(std::size_t, std::size_t)> on_progress;
     // Layers seen before come from here instead of being read; null: no cache.

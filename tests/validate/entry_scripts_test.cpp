@@ -1,0 +1,112 @@
+// ENTRYPOINT scripts are followed: what a script runs is a root, so a broken
+// program that only the script names is an error naming that chain, and the
+// same program no script runs is not.
+#include <algorithm>
+#include <catch2/catch.hpp>
+
+#include "support/cuda_image.hpp"
+
+using namespace cuvet::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A program linked to a library the image then lacks: it fails when started.
+void broken_program(CudaImage& img, const std::string& path) {
+    img.glibc();
+    img.fs().lib("/opt/stage/libinfer_engine.so.1", "libinfer_engine.so.1");
+    img.fs().exe(path, {"/opt/stage/libinfer_engine.so.1"});
+    fs::remove_all(img.fs().host("/opt/stage"));
+}
+
+void script(CudaImage& img, const std::string& path, const std::string& text,
+            bool executable = true) {
+    img.fs().write(path, text);
+    if (executable)
+        fs::permissions(img.fs().host(path),
+                        fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec,
+                        fs::perm_options::add);
+}
+
+const cuvet::report::Finding* error_for_engine(
+    const std::vector<cuvet::report::Finding>& findings) {
+    auto it = std::find_if(findings.begin(), findings.end(), [](const auto& f) {
+        return f.id == "CUV001" && f.severity == cuvet::report::Severity::error &&
+               f.message.find("libinfer_engine.so.1") != std::string::npos;
+    });
+    return it == findings.end() ? nullptr : &*it;
+}
+
+const std::string& loaded_by(const cuvet::report::Finding& f) { return f.loaded_by; }
+
+const std::string entrypoint_sh =
+    "#!/bin/sh\n"
+    "# wait for the model store, then hand over to the server\n"
+    "set -e\n"
+    "if [ -n \"$MODEL_DIR\" ]; then\n"
+    "  echo \"models in $MODEL_DIR\"\n"
+    "fi\n"
+    "exec /opt/app/bin/server \"$@\"\n";
+
+}  // namespace
+
+TEST_CASE("ENTRYPOINT scripts: the program a script execs is a root", "[validate][roots]") {
+    SECTION("exec from a shebang script: the error names the script and the program") {
+        CudaImage img;
+        broken_program(img, "/opt/app/bin/server");
+        script(img, "/docker-entrypoint.sh", entrypoint_sh);
+        img.entrypoint = {"/docker-entrypoint.sh"};
+        img.cmd = {"--port", "8000"};
+        REQUIRE(img.fs().error().empty());
+        auto findings = validate_findings(img.write());
+        INFO(describe_findings(findings));
+        const auto* f = error_for_engine(findings);
+        REQUIRE(f != nullptr);
+        CHECK(loaded_by(*f).find("ENTRYPOINT /docker-entrypoint.sh") == 0);
+        CHECK(loaded_by(*f).find("/opt/app/bin/server") != std::string::npos);
+    }
+    SECTION("the same program when the script runs something else: no error") {
+        CudaImage img;
+        broken_program(img, "/opt/app/bin/server");
+        script(img, "/docker-entrypoint.sh", "#!/bin/sh\nexec /opt/app/bin/healthcheck \"$@\"\n");
+        img.entrypoint = {"/docker-entrypoint.sh"};
+        REQUIRE(img.fs().error().empty());
+        auto findings = validate_findings(img.write());
+        INFO(describe_findings(findings));
+        CHECK(error_for_engine(findings) == nullptr);
+    }
+}
+
+TEST_CASE("ENTRYPOINT scripts: neighbours in WORKDIR, sourced files, `sh file` and tini",
+          "[validate][roots]") {
+    SECTION(
+        "`exec ./server` from WORKDIR: the scan reads the script's neighbours though no bin dir "
+        "holds them") {
+        CudaImage img;
+        broken_program(img, "/srv/model/server");
+        script(img, "/srv/model/run.sh", "#!/usr/bin/env bash\nexec ./server --threads 4\n");
+        img.working_dir = "/srv/model";
+        img.cmd = {"./run.sh"};
+        REQUIRE(img.fs().error().empty());
+        auto findings = validate_findings(img.write());
+        INFO(describe_findings(findings));
+        const auto* f = error_for_engine(findings);
+        REQUIRE(f != nullptr);
+        CHECK(loaded_by(*f).find("CMD ./run.sh") == 0);
+    }
+    SECTION("CMD [\"bash\", \"start.sh\"] without a shebang, `. env.sh`, then `tini -- server`") {
+        CudaImage img;
+        broken_program(img, "/opt/app/bin/server");
+        script(img, "/opt/app/env.sh", "#!/bin/sh\nexport MODEL_DIR=/models\n", false);
+        script(img, "/opt/app/start.sh",
+               ". /opt/app/env.sh\n/usr/bin/tini -s -- /opt/app/launch.sh\n", false);
+        script(img, "/opt/app/launch.sh", "#!/bin/bash\nexec gosu app /opt/app/bin/server\n");
+        img.cmd = {"bash", "/opt/app/start.sh"};
+        REQUIRE(img.fs().error().empty());
+        auto findings = validate_findings(img.write());
+        INFO(describe_findings(findings));
+        const auto* f = error_for_engine(findings);
+        REQUIRE(f != nullptr);
+        CHECK(loaded_by(*f).find("/opt/app/launch.sh") != std::string::npos);
+    }
+}
