@@ -77,8 +77,13 @@ report::Finding finding_for(const Stack& stack, const std::vector<Edge>& edges) 
                              e.resolution->rule + "), not " + e.hidden);
     util::add_trace(f, r);
     if (const auto* root = stack.root_of(first.consumer->file)) f.loaded_by = *root;
-    if (r.rule == "ld-library-path")
-        f.fix = "Drop " + util::dir_name(r.path) + " from LD_LIBRARY_PATH (ENV LD_LIBRARY_PATH in the Dockerfile or the base image), or remove the other copy, so the framework's own " + hidden_dir + " wins.";
+    if (r.rule == "ld-library-path") {
+        auto origin = stack.env_origin.find("LD_LIBRARY_PATH");
+        const std::string where = origin != stack.env_origin.end()
+                                      ? "`export LD_LIBRARY_PATH` at " + origin->second
+                                      : "ENV LD_LIBRARY_PATH in the Dockerfile or the base image";
+        f.fix = "Drop " + util::dir_name(r.path) + " from LD_LIBRARY_PATH (" + where + "), or remove the other copy, so the framework's own " + hidden_dir + " wins.";
+    }
     else
         f.fix = "Remove the copy in " + util::dir_name(r.path) + " (or its ld.so.conf entry) so the framework's " + hidden_dir + " wins, or make both copies the same version.";
     return f;

@@ -7,6 +7,7 @@
 
 #include "cuvet/core/error.hpp"
 #include "cuvet/dockerfile/shell.hpp"
+#include "script_exports.hpp"
 
 namespace cuvet::validate {
 
@@ -181,6 +182,16 @@ std::vector<std::string> shebang_words(std::string_view text) {
     return words;
 }
 
+// The program a shebang names: "/bin/sh", or "python3" behind `/usr/bin/env -S`; "" without one.
+std::string shebang_interpreter(std::string_view text) {
+    auto words = shebang_words(text);
+    if (!words.empty() && base_name(words[0]) == "env") {
+        words.erase(words.begin());
+        while (!words.empty() && starts_with(words[0], "-")) words.erase(words.begin());
+    }
+    return words.empty() ? "" : words[0];
+}
+
 // Follows what the ENTRYPOINT/CMD start: ELF programs become roots; scripts
 // the scan kept are read for the programs they run (their interpreter, each
 // command, `. file`, `sh file`, `python -m pkg`), a few levels deep.
@@ -244,22 +255,14 @@ private:
         const auto* text = files_.text(path);
         if (text == nullptr || depth > max_depth) return;
         if (!walked_.insert(files_.data_entry(path)->path).second) return;
-        auto shebang = shebang_words(*text);
-        if (!shebang.empty()) {
-            auto interpreter = shebang;
-            if (base_name(interpreter[0]) == "env") {
-                interpreter.erase(interpreter.begin());
-                while (!interpreter.empty() && starts_with(interpreter[0], "-"))
-                    interpreter.erase(interpreter.begin());
-            }
-            if (interpreter.empty()) return;
-            auto program = interpreter[0].find('/') == std::string::npos
-                               ? roots_.find_program(interpreter[0])
-                               : interpreter[0];
+        if (auto interpreter = shebang_interpreter(*text); !interpreter.empty()) {
+            auto program = interpreter.find('/') == std::string::npos
+                               ? roots_.find_program(interpreter)
+                               : interpreter;
             if (!program.empty()) roots_.add(program, label);
-            as_shell = as_shell || is_shell_name(base_name(interpreter[0]));
-            if (!is_shell_name(base_name(interpreter[0])))
+            if (!is_shell_name(base_name(interpreter)))
                 return;  // python, node…: their imports are not followed
+            as_shell = true;
         }
         if (!as_shell) return;
         std::vector<dockerfile::shell::Command> commands;
@@ -303,6 +306,31 @@ std::vector<std::string> entry_program_dirs(const image::ImageConfig& config) {
         dirs.insert(dir);
     }
     return {dirs.begin(), dirs.end()};
+}
+
+std::vector<EnvChange> entry_script_env(const inventory::Analysis& analysis) {
+    const auto& config = analysis.info.config;
+    const auto& argv = config.entrypoint.empty() ? config.cmd : config.entrypoint;
+    if (argv.empty()) return {};
+    RootSet roots(analysis);
+    const auto files = analysis.files();
+    // The script execve starts, or the one `sh script` reads.
+    std::string script = roots.find_program(argv[0]);
+    if (is_shell_name(base_name(argv[0])) && argv.size() > 1 && !starts_with(argv[1], "-"))
+        script = from_workdir(argv[1], config.working_dir);
+    const auto* text = script.empty() ? nullptr : files.text(script);
+    if (text == nullptr) return {};
+    if (auto interpreter = shebang_interpreter(*text);
+        !interpreter.empty() && !is_shell_name(base_name(interpreter)))
+        return {};
+    std::map<std::string, std::string> env;
+    for (const auto& kv : config.env)
+        if (auto eq = kv.find('='); eq != std::string::npos)
+            env[kv.substr(0, eq)] = kv.substr(eq + 1);
+    std::vector<EnvChange> out;
+    for (const auto& a : top_level_exports(*text, env))
+        out.push_back({a.name, a.value, script + ":" + std::to_string(a.line)});
+    return out;
 }
 
 std::vector<checks::Root> find_roots(const inventory::Analysis& analysis,

@@ -19,6 +19,13 @@ std::vector<std::string> entry_program_paths(const image::ImageConfig& config);
 // (`exec ./server`), which only the script names, so the scan reads those too.
 std::vector<std::string> entry_program_dirs(const image::ImageConfig& config);
 
+// What the entry script surely exports before it execs the workload
+// (script_exports.hpp), with where: "/docker-entrypoint.sh:4".
+struct EnvChange {
+    std::string name, value, origin;
+};
+std::vector<EnvChange> entry_script_env(const inventory::Analysis& analysis);
+
 // Every root, in the order their labels win: ENTRYPOINT/CMD first, then
 // frameworks, extension modules, interpreters. Paths are image paths of ELF
 // files the scan read; one root per data file.

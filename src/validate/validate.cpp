@@ -15,7 +15,8 @@ Result validate(const std::string& image_path, const Options& options, const rul
     // A GPU name nobody knows is a usage error, found before the long scan.
     for (const auto& gpu : options.targets.gpus)
         if (db.gpu(gpu) == nullptr)
-            fail_usage("--gpu " + gpu + ": not a GPU, sm_XY or compute capability the rules database knows");
+            fail_usage("--gpu " + gpu +
+                       ": not a GPU, sm_XY or compute capability the rules database knows");
     auto image = image::open_image(image_path, options.open);
     inventory::AnalyzeOptions analyze;
     analyze.workers = options.workers;
@@ -25,15 +26,23 @@ Result validate(const std::string& image_path, const Options& options, const rul
     analyze.extra_exec_dirs = entry_program_dirs(image->info().config);
     analyze.layer_cache = options.layer_cache;
     auto analysis = inventory::analyze(*image, analyze);
-    analysis.info.config.env = image::with_env_overrides(analysis.info.config.env, options.env_overrides);
+    // The workload runs with what the entry script exports, and `--env` on top.
+    const auto script_env = entry_script_env(analysis);
+    std::vector<std::string> exported;
+    for (const auto& change : script_env) exported.push_back(change.name + "=" + change.value);
+    auto& env = analysis.info.config.env;
+    env =
+        image::with_env_overrides(image::with_env_overrides(env, exported), options.env_overrides);
     auto stack = build_stack(analysis, options.targets, image_path, &db);
+    for (const auto& change : script_env) stack.env_origin[change.name] = change.origin;
+    for (const auto& kv : options.env_overrides) stack.env_origin.erase(kv.substr(0, kv.find('=')));
 
     Result result;
     result.findings = checks::run_validate_checks(stack, db);
     config::apply(config, result.findings);
     if (!options.dockerfile_path.empty())
-        add_dockerfile_locations(result.findings, analysis.tree, analysis.info, options.dockerfile_path,
-                                 options.dockerfile_text);
+        add_dockerfile_locations(result.findings, analysis.tree, analysis.info,
+                                 options.dockerfile_path, options.dockerfile_text);
     result.summary = checks::stack_summary(stack);
     result.info = analysis.info;
     return result;

@@ -110,3 +110,32 @@ TEST_CASE("ENTRYPOINT scripts: neighbours in WORKDIR, sourced files, `sh file` a
         CHECK(loaded_by(*f).find("/opt/app/launch.sh") != std::string::npos);
     }
 }
+
+TEST_CASE("ENTRYPOINT scripts: what the script surely exports is the workload's environment",
+          "[validate][roots]") {
+    auto image_with = [](CudaImage& img, const std::string& exports) {
+        img.glibc();
+        img.fs().lib("/opt/engine/lib/libinfer_engine.so.1", "libinfer_engine.so.1");
+        img.fs().exe("/opt/app/bin/server", {"/opt/engine/lib/libinfer_engine.so.1"});
+        script(img, "/docker-entrypoint.sh",
+               "#!/bin/sh\nset -e\nif [ -n \"$DEBUG\" ]; then\n  export "
+               "LD_LIBRARY_PATH=/opt/engine/lib\nfi\n" +
+                   exports + "exec /opt/app/bin/server \"$@\"\n");
+        img.entrypoint = {"/docker-entrypoint.sh"};
+        REQUIRE(img.fs().error().empty());
+    };
+    SECTION("an unconditional `export LD_LIBRARY_PATH=…` finds the engine") {
+        CudaImage img;
+        image_with(img, "export LD_LIBRARY_PATH=/opt/engine/lib:$LD_LIBRARY_PATH\n");
+        auto findings = validate_findings(img.write());
+        INFO(describe_findings(findings));
+        CHECK(error_for_engine(findings) == nullptr);
+    }
+    SECTION("an export only under `if` may not run: the engine is not found") {
+        CudaImage img;
+        image_with(img, "");
+        auto findings = validate_findings(img.write());
+        INFO(describe_findings(findings));
+        CHECK(error_for_engine(findings) != nullptr);
+    }
+}

@@ -122,7 +122,9 @@ struct Targets {
 struct Stack {
     std::string image;                 // what the user named
     image::Platform platform;          // from the image config
-    std::map<std::string, std::string> env;  // image config Env
+    std::map<std::string, std::string> env;  // image config Env, then what the entry script exports
+    // Where a variable was set when not by the image's Env ("/docker-entrypoint.sh:4").
+    std::map<std::string, std::string> env_origin;
     std::optional<rules::Version> glibc_version;   // the image's libc.so.6
     std::optional<rules::Version> cuda_version;    // the CUDA toolkit/runtime the image holds
     std::vector<std::string> cuda_version_provenance;
