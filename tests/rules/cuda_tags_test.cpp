@@ -57,6 +57,36 @@ TEST_CASE("nvidia/cuda: tags NVIDIA deleted in 2023 name the live tag to use",
     CHECK(db().nvidia_cuda_tag("11.6.1-runtime-ubuntu18.04").status == CudaTagStatus::deleted);
 }
 
+// The 2023 removal as issue 11 lists it (7.0-10.2, 11.2.0/11.2.1, 11.3.0, 11.4.0-11.4.2, 11.5.x,
+// 11.6.0/11.6.1, 11.7.0), checked against NVIDIA's tag lists before and after commit 5d080f35.
+TEST_CASE("nvidia/cuda: every release of the 2023 removal is deleted, with a live replacement",
+          "[rules][cuda_tags]") {
+    struct Case {
+        const char* tag;
+        const char* suggestion;
+    };
+    for (const Case c :
+         {Case{"7.0-cudnn4-devel-centos7", "11.0.3-cudnn8-devel-centos7"},
+          Case{"8.0-cudnn7-runtime-ubuntu16.04", "11.0.3-cudnn8-runtime-ubuntu16.04"},
+          Case{"9.0-devel-ubuntu16.04", "11.0.3-devel-ubuntu16.04"},
+          Case{"9.2-base-ubuntu18.04", "11.0.3-base-ubuntu18.04"},
+          Case{"10.0-cudnn7-devel-ubuntu18.04", "11.0.3-cudnn8-devel-ubuntu18.04"},
+          Case{"10.1-runtime-ubuntu18.04", "11.0.3-runtime-ubuntu18.04"},
+          Case{"11.2.0-runtime-ubuntu20.04", "11.2.2-runtime-ubuntu20.04"},
+          Case{"11.3.0-cudnn8-runtime-ubuntu20.04", "11.3.1-cudnn8-runtime-ubuntu20.04"},
+          Case{"11.4.1-devel-ubuntu20.04", "11.4.3-devel-ubuntu20.04"},
+          Case{"11.4.2-cudnn8-devel-ubuntu20.04", "11.4.3-cudnn8-devel-ubuntu20.04"},
+          Case{"11.5.1-runtime-ubuntu20.04", "11.5.2-runtime-ubuntu20.04"},
+          Case{"11.6.0-cudnn8-devel-ubuntu20.04", "11.6.2-cudnn8-devel-ubuntu20.04"},
+          Case{"11.7.0-runtime-ubuntu22.04", "11.7.1-runtime-ubuntu22.04"}}) {
+        INFO(c.tag);
+        auto a = db().nvidia_cuda_tag(c.tag);
+        CHECK(a.status == CudaTagStatus::deleted);
+        CHECK(a.suggestion == c.suggestion);
+        CHECK(db().nvidia_cuda_tag(a.suggestion).status == CudaTagStatus::published);
+    }
+}
+
 TEST_CASE("nvidia/cuda: latest and OS-less tags are gone", "[rules][cuda_tags]") {
     for (const char* tag : {"", "latest"}) {
         auto a = db().nvidia_cuda_tag(tag);
@@ -93,6 +123,13 @@ TEST_CASE("nvidia/cuda: beyond the table stays unknown", "[rules][cuda_tags]") {
     CHECK(db().nvidia_cuda_tag("13.2.1-cudnn-devel-ubuntu24.04").status ==
           CudaTagStatus::published);
     CHECK(db().nvidia_cuda_tag("13.2.1-runtime-ubuntu24.04").status == CudaTagStatus::unknown);
+    // 12.9.2 and 13.3.0: the cudnn-devel tags a 2026 Docker Hub scrape saw.
+    CHECK(db().nvidia_cuda_tag("12.9.2-cudnn-devel-ubuntu20.04").status ==
+          CudaTagStatus::published);
+    CHECK(db().nvidia_cuda_tag("13.3.0-cudnn-devel-ubuntu24.04").status ==
+          CudaTagStatus::published);
+    CHECK(db().nvidia_cuda_tag("13.3.0-runtime-ubuntu24.04").status == CudaTagStatus::unknown);
+    CHECK(db().nvidia_cuda_tag("13.4.1-cudnn-devel-ubuntu24.04").status == CudaTagStatus::unknown);
     CHECK(db().nvidia_cuda_tag("99.0.0-runtime-ubuntu24.04").status == CudaTagStatus::unknown);
     // NVIDIA has Dockerfiles for opensuse15 but lists no such tag: unknown, not absent.
     CHECK(db().nvidia_cuda_tag("13.1.0-runtime-opensuse15").status == CudaTagStatus::unknown);
