@@ -53,11 +53,13 @@ std::string Database::newest_entry(std::string_view table) const {
         std::map<std::string, Version> newest;
         for (const auto& build : frameworks_) {
             if (!build.version) continue;
-            auto [it, inserted] = newest.try_emplace(build.framework, *build.version);
+            // A row covering "0.7.2" through "0.11.0" vouches for 0.11.0.
+            const Version& last = build.until ? *build.until : *build.version;
+            auto [it, inserted] = newest.try_emplace(build.framework, last);
             if (inserted)
                 order.push_back(build.framework);
-            else if (*build.version > it->second)
-                it->second = *build.version;
+            else if (last > it->second)
+                it->second = last;
         }
         std::string out;
         for (const auto& name : order)

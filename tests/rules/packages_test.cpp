@@ -162,6 +162,27 @@ TEST_CASE("framework error texts follow the release that prints them", "[rules]"
           torch_1121);
 }
 
+TEST_CASE("TensorFlow's missing-library text follows the release", "[rules]") {
+    cuvet::rules::MessageValues values;
+    values.library = "libcudnn.so.8";
+    const auto* tf211 =
+        db().framework_error_text("tensorflow", "cudnn_library_missing", v("2.11.0"));
+    REQUIRE(tf211);
+    CHECK(cuvet::rules::fill_message(tf211->message, values) ==
+          "Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open "
+          "shared object file: No such file or directory");
+    const auto* tf115 =
+        db().framework_error_text("tensorflow", "cudnn_library_missing", v("1.15.5"));
+    REQUIRE(tf115);
+    CHECK_THAT(tf115->message, Catch::StartsWith("Could not dlopen library '{library}'"));
+    const auto* tf216 =
+        db().framework_error_text("tensorflow", "cudnn_library_missing", v("2.16.1"));
+    REQUIRE(tf216);
+    CHECK_THAT(tf216->message, Catch::StartsWith("Cannot dlopen some GPU libraries."));
+    // 1.13 and older: no source shows their wording.
+    CHECK_FALSE(db().framework_error_text("tensorflow", "cudnn_library_missing", v("1.13.1")));
+}
+
 TEST_CASE("CuPy wheels name their CUDA major", "[rules]") {
     const auto* package = db().python_package("cupy-cuda12x");
     REQUIRE(package);
