@@ -33,6 +33,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
         // is judged by what it really finds: CUV015 reports what it does not.
         if (!fw.loads.empty()) continue;
         if (own_runtime) continue;
+        util::ImportedBy by{out, fw};  // its import is what fails
         report::Finding f;
         f.message = fw.name + " " + fw.version.str() + (fw.variant.empty() ? "" : "+" + fw.variant) + " (" + fw.root +
                     ") is built for CUDA " + built->str() + " but the image holds CUDA " + stack.cuda_version->str() +

@@ -13,24 +13,39 @@ namespace {
 
 std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
     std::vector<report::Finding> out;
+    std::vector<util::UnloadedProblem> unloaded;
     for (const auto& copy : stack.driver_libraries) {
-        // Which consumers would map the image's copy instead of the host's.
-        std::vector<std::string> users;
+        // Which objects something the image runs maps would get the image's copy instead of the
+        // host's (the loader: only RPATH, LD_LIBRARY_PATH or RUNPATH reach it before the mounted driver).
+        std::vector<std::string> users, files = {copy.path};
         for (const auto& o : stack.objects)
             for (const auto& r : o.resolutions)
-                if (r.file == copy.path && users.size() < 5) users.push_back(o.path);
+                if (r.file == copy.path && stack.root_of(o.file) != nullptr) {
+                    if (users.size() < 5) users.push_back(o.path);
+                    files.push_back(o.file);
+                }
+        const auto roots = util::roots_loading(stack, files);
+        if (users.empty() || roots.empty()) {
+            // The host's copy is what loads (the toolkit mounts it into the system lib dir and runs ldconfig).
+            unloaded.push_back({copy.path, copy.soname + (copy.version ? " " + copy.version->str() : "")});
+            continue;
+        }
         report::Finding f;
         f.message = "Driver library " + copy.path + (copy.version ? " (driver " + copy.version->str() + ")" : "") +
-                    " is baked into the image; " +
-                    (users.empty() ? std::string("the container toolkit mounts the host's driver, and a copy here goes stale or shadows it")
-                                   : "it shadows the host driver's " + copy.soname + ".* for " + users.front() +
-                                         (users.size() > 1 ? " and others" : "") +
-                                         ": \"CUDA driver version is insufficient\" or \"forward compatibility was attempted on non supported HW\"");
+                    " is baked into the image and shadows the host driver's " + copy.soname + ".* for " + users.front() +
+                    (users.size() > 1 ? " and others" : "") +
+                    ": \"CUDA driver version is insufficient\" or \"forward compatibility was attempted on non supported HW\"";
         f.locations = {{copy.path}};
         for (const auto& u : users) f.evidence.push_back(u + " resolves to " + copy.path);
+        util::name_roots(f, roots);
         f.fix = "Remove " + copy.path + " from the image (RUN rm, or do not COPY the host's driver in); the NVIDIA container toolkit mounts the matching driver at run time. Use the cuda-compat package in /usr/local/cuda/compat for forward compatibility.";
         out.push_back(std::move(f));
     }
+    auto grouped = util::unloaded_findings(
+        "CUV013", unloaded, "is a driver library baked into the image; the host's copy is mounted and found first",
+        "are driver libraries baked into the image; the host's copies are mounted and found first",
+        "Nothing breaks while the host's copy wins; remove them (they go stale, and an RPATH or LD_LIBRARY_PATH to their directory would make them win).");
+    out.insert(out.end(), grouped.begin(), grouped.end());
     return out;
 }
 
@@ -41,7 +56,7 @@ const ValidateCheck cuv013_driver_libs_baked{
         .id = "CUV013",
         .severity = report::Severity::error,
         .title = "Driver libraries baked into the image",
-        .rationale = "libcuda.so.1, libnvidia-ml.so.1 and the other user-mode driver libraries must come from the host: the NVIDIA container runtime mounts the host driver's copies. A copy baked into the image can be found first and mismatch the kernel module (\"CUDA driver version is insufficient\", \"Failed to initialize NVML: Driver/library version mismatch\"). The cuda-compat package under /usr/local/cuda/compat is the one intended exception and is not reported.",
+        .rationale = "libcuda.so.1, libnvidia-ml.so.1 and the other user-mode driver libraries must come from the host: the NVIDIA container runtime mounts the host driver's copies. A copy baked into the image can be found first and mismatch the kernel module (\"CUDA driver version is insufficient\", \"Failed to initialize NVML: Driver/library version mismatch\"). The cuda-compat package under /usr/local/cuda/compat is the one intended exception and is not reported. It is an error when something the image runs reaches the baked copy before the host's (through RPATH, LD_LIBRARY_PATH or RUNPATH: the toolkit mounts the host's copies into the system lib dir and runs ldconfig, so there they win); otherwise info, one finding per directory.",
         .failing_example = "COPY libcuda.so.535.104.05 /usr/lib/x86_64-linux-gnu/libcuda.so.1\n# → CUV013",
         .passing_example = "# no libcuda.so.1 in the image; the container runtime injects the host's",
         .fix = "Remove the driver libraries from the image (apt: do not install nvidia-driver-* or libnvidia-compute-*; for builds needing libcuda.so link against the stubs in /usr/local/cuda/lib64/stubs).",

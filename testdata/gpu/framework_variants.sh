@@ -119,6 +119,13 @@ fresh; uninstall nvidia_cuda_nvrtc; variant nvrtc_removed "pip uninstall nvidia-
 fresh; uninstall nvidia_cublas; variant cublas_removed "pip uninstall nvidia-cublas"
 fresh; uninstall jax_cuda13_plugin; variant jax_plugin_removed "pip uninstall jax-cuda13-plugin (pjrt kept)"
 fresh; uninstall nvidia_nvjitlink; variant nvjitlink_removed "pip uninstall nvidia-nvjitlink"
+# Not in the 16:07/17:12 runs: a broken cuDNN copy nothing loads (9.14 main beside 9.19 sub-libraries in
+# /opt/old/cudnn: must not be an error), and a full toolkit put on LD_LIBRARY_PATH (its cuBLAS, nvJitLink…
+# beat the wheels' RUNPATH $ORIGIN for every library that is not torch's DT_RPATH).
+fresh; O2=$R/opt/old/cudnn; mkdir -p $O2; cp -l $R$DL/libcudnn.so.9.14.0 $R$DL/libcudnn_cnn.so.9.14.0 $O2/
+       for f in ops graph; do cp -l $R$SP/nvidia/cudnn/lib/libcudnn_$f.so.9 $O2/libcudnn_$f.so.9.19.0; done
+       variant unloaded_mixed_cudnn "a mixed cuDNN copy nothing loads in /opt/old/cudnn (9.14 main, 9.19 sub-libraries)"
+fresh; add_toolkit; variant toolkit_ld_library_path "toolkit added, LD_LIBRARY_PATH=/usr/local/cuda/lib64" LD_LIBRARY_PATH=/usr/local/cuda/lib64
 rm -rf $R $BASE
 [ -n "$CUVET" ] && tar -C $W -czf $O/cuvet.tar.gz cuvet
 rm -rf $W

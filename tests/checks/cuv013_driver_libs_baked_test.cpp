@@ -25,3 +25,28 @@ TEST_CASE("CUV013: libcuda.so baked into /usr/lib; cuda-compat's copy is not rep
             }
     }
 }
+
+TEST_CASE("CUV013: a baked libcuda is an error only where something the image runs reaches it first",
+          "[validate][cuv013]") {
+    for (bool ld_library_path : {true, false}) {
+        CudaImage img;
+        img.glibc();
+        img.cuda_toolkit("12.1.105");
+        // A copied host driver in /opt/driver; the app links libcuda.so.1.
+        img.fs().lib("/opt/driver/libcuda.so.535.104.05", "libcuda.so.1");
+        img.fs().symlink("/opt/driver/libcuda.so.1", "libcuda.so.535.104.05");
+        img.fs().exe("/opt/app/bin/infer", {"/opt/driver/libcuda.so.1"});
+        img.entrypoint = {"/opt/app/bin/infer"};
+        if (ld_library_path) img.env.push_back("LD_LIBRARY_PATH=/opt/driver");
+        REQUIRE(img.fs().error().empty());
+        auto findings = validate_findings(img.write());
+        INFO(describe_findings(findings));
+        REQUIRE(ids_of(findings).count("CUV013") == 1);
+        for (const auto& f : findings) {
+            if (f.id != "CUV013") continue;
+            CHECK(f.severity == (ld_library_path ? cuvet::report::Severity::error : cuvet::report::Severity::info));
+            CHECK(f.loaded_by == (ld_library_path ? "ENTRYPOINT /opt/app/bin/infer" : ""));
+            CHECK(f.message.find("/opt/driver/libcuda.so.535.104.05") != std::string::npos);
+        }
+    }
+}

@@ -26,3 +26,27 @@ TEST_CASE("CUV014: CUDA_VERSION, NVIDIA_REQUIRE_CUDA and NV_CUDNN_VERSION agains
     INFO(describe_findings(good));
     CHECK(ids_of(good).count("CUV014") == 0);
 }
+
+TEST_CASE("CUV014: a warning naming the root when something loads the runtime the variable describes, else info",
+          "[validate][cuv014]") {
+    for (bool loaded : {true, false}) {
+        CudaImage img;
+        img.glibc();
+        img.cuda_toolkit("12.1.105");
+        img.env.push_back("CUDA_VERSION=11.8.0");
+        if (loaded) {
+            img.fs().exe("/opt/app/bin/infer", {"/usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudart.so.12"});
+            img.entrypoint = {"/opt/app/bin/infer"};
+        }
+        REQUIRE(img.fs().error().empty());
+        auto findings = validate_findings(img.write());
+        INFO(describe_findings(findings));
+        REQUIRE(ids_of(findings).count("CUV014") == 1);
+        for (const auto& f : findings) {
+            if (f.id != "CUV014") continue;
+            CHECK(f.severity == (loaded ? cuvet::report::Severity::warning : cuvet::report::Severity::info));
+            CHECK(f.loaded_by == (loaded ? "ENTRYPOINT /opt/app/bin/infer" : ""));
+            CHECK((f.message.find("nothing in the image loads its CUDA 12.1 runtime") != std::string::npos) == !loaded);
+        }
+    }
+}
