@@ -11,8 +11,40 @@ namespace cuvet::checks {
 
 namespace {
 
-std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
+bool is_stub(const std::string& path) { return path.find("/stubs/") != std::string::npos; }
+
+// The toolkit's link-time stub reached before the mounted driver (its dir on LD_LIBRARY_PATH, an
+// RPATH to it): every CUDA call fails. Stubs nothing reaches are what the toolkit ships: silent.
+std::vector<report::Finding> stubs_on_the_path(const Stack& stack) {
+    std::map<std::string, std::vector<const ElfObject*>> users;  // stub file -> who maps it
+    std::map<std::string, const Resolution*> how;
+    for (const auto& o : stack.objects)
+        for (const auto& r : o.resolutions)
+            if (!r.provided_by_host && is_stub(r.file) && stack.root_of(o.file) != nullptr) {
+                users[r.file].push_back(&o);
+                how.emplace(r.file, &r);
+            }
     std::vector<report::Finding> out;
+    for (const auto& [stub, objects] : users) {
+        const auto& r = *how.at(stub);
+        std::vector<std::string> files = {stub};
+        for (const auto* o : objects) files.push_back(o->file);
+        report::Finding f;
+        f.message = objects.front()->path + " maps the CUDA toolkit's stub " + r.path + " (through " +
+                    (r.source.empty() ? r.rule : r.source) + ") instead of the host driver's " + r.name +
+                    ": every CUDA call fails with CUDA_ERROR_STUB_LIBRARY (\"CUDA driver is a stub library\")";
+        f.locations = {{stub}};
+        for (const auto* o : objects) f.evidence.push_back(o->path + " resolves " + r.name + " to " + r.path);
+        util::name_roots(f, util::roots_loading(stack, files));
+        f.fix = "Keep the stubs directory off the run-time search path (LD_LIBRARY_PATH, RPATH): it is for linking only "
+                "(LIBRARY_PATH or -L at build time); the NVIDIA container toolkit mounts the real " + r.name + ".";
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
+    std::vector<report::Finding> out = stubs_on_the_path(stack);
     std::vector<util::UnloadedProblem> unloaded;
     for (const auto& copy : stack.driver_libraries) {
         // Which objects something the image runs maps would get the image's copy instead of the

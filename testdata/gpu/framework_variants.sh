@@ -125,6 +125,10 @@ fresh; uninstall nvidia_nvjitlink; variant nvjitlink_removed "pip uninstall nvid
 fresh; O2=$R/opt/old/cudnn; mkdir -p $O2; cp -l $R$DL/libcudnn.so.9.14.0 $R$DL/libcudnn_cnn.so.9.14.0 $O2/
        for f in ops graph; do cp -l $R$SP/nvidia/cudnn/lib/libcudnn_$f.so.9 $O2/libcudnn_$f.so.9.19.0; done
        variant unloaded_mixed_cudnn "a mixed cuDNN copy nothing loads in /opt/old/cudnn (9.14 main, 9.19 sub-libraries)"
+# The build-time hack left in the runtime image: a libcuda.so.1 link beside the toolkit's stub, the
+# stubs dir on LD_LIBRARY_PATH (the stub is found before the injected driver).
+fresh; add_toolkit; ln -s libcuda.so $R$TK/targets/x86_64-linux/lib/stubs/libcuda.so.1
+       variant stub_libcuda_on_path "toolkit added, libcuda.so.1 -> stub, LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs" LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs
 fresh; add_toolkit; variant toolkit_ld_library_path "toolkit added, LD_LIBRARY_PATH=/usr/local/cuda/lib64" LD_LIBRARY_PATH=/usr/local/cuda/lib64
 rm -rf $R $BASE
 [ -n "$CUVET" ] && tar -C $W -czf $O/cuvet.tar.gz cuvet

@@ -50,3 +50,30 @@ TEST_CASE("CUV013: a baked libcuda is an error only where something the image ru
         }
     }
 }
+
+TEST_CASE("CUV013: the toolkit's stub libcuda reached before the host's is an error", "[validate][cuv013]") {
+    for (bool on_path : {true, false}) {
+        CudaImage img;
+        img.glibc();
+        img.cuda_toolkit("12.1.105");
+        // The build-time hack: a libcuda.so.1 link beside the stub, its dir on LD_LIBRARY_PATH.
+        const std::string stubs = "/usr/local/cuda-12.1/targets/x86_64-linux/lib/stubs";
+        img.fs().lib(stubs + "/libcuda.so", "libcuda.so.1");
+        img.fs().symlink(stubs + "/libcuda.so.1", "libcuda.so");
+        img.fs().exe("/opt/app/bin/infer", {stubs + "/libcuda.so"});
+        img.entrypoint = {"/opt/app/bin/infer"};
+        if (on_path) img.env.push_back("LD_LIBRARY_PATH=" + stubs);
+        REQUIRE(img.fs().error().empty());
+        auto findings = validate_findings(img.write());
+        INFO(describe_findings(findings));
+        std::size_t errors = 0;
+        for (const auto& f : findings)
+            if (f.severity == cuvet::report::Severity::error) ++errors;
+        CHECK(errors == (on_path ? 1u : 0u));
+        for (const auto& f : findings)
+            if (f.id == "CUV013") {
+                CHECK(f.message.find("CUDA_ERROR_STUB_LIBRARY") != std::string::npos);
+                CHECK(f.loaded_by == "ENTRYPOINT /opt/app/bin/infer");
+            }
+    }
+}
