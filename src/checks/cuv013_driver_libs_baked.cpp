@@ -34,7 +34,10 @@ std::vector<report::Finding> stubs_on_the_path(const Stack& stack) {
                     (r.source.empty() ? r.rule : r.source) + ") instead of the host driver's " + r.name +
                     ": every CUDA call fails with CUDA_ERROR_STUB_LIBRARY (\"CUDA driver is a stub library\")";
         f.locations = {{stub}};
-        for (const auto* o : objects) f.evidence.push_back(o->path + " resolves " + r.name + " to " + r.path);
+        // Every CUDA library maps libcuda.so.1: a few users say enough.
+        for (std::size_t i = 0; i < objects.size() && i < 6; ++i)
+            f.evidence.push_back(objects[i]->path + " resolves " + r.name + " to " + r.path);
+        if (objects.size() > 6) f.evidence.push_back("and " + std::to_string(objects.size() - 6) + " more");
         util::name_roots(f, util::roots_loading(stack, files));
         f.fix = "Keep the stubs directory off the run-time search path (LD_LIBRARY_PATH, RPATH): it is for linking only "
                 "(LIBRARY_PATH or -L at build time); the NVIDIA container toolkit mounts the real " + r.name + ".";

@@ -101,10 +101,30 @@ void version_mismatch(const ProbeReport& report, const ProbePlan& plan, std::vec
     out.push_back(std::move(finding));
 }
 
+// cuInit's answer from the toolkit's stub libcuda (CUresult 34; the stub may not name it).
+bool is_stub_driver(const ProbeReport& report) {
+    return report.cu_init == "CUDA_ERROR_STUB_LIBRARY" || report.cu_init == "CUresult 34";
+}
+
 }  // namespace
 
 std::vector<Finding> probe_findings(const ProbeReport& report, const ProbePlan& plan) {
     std::vector<Finding> out;
+    if (report.verdict == "no_device" && is_stub_driver(report)) {
+        // The stub answers cuInit with CUDA_ERROR_STUB_LIBRARY: the image's loader path reaches
+        // the toolkit's link-time stub before the driver the container runtime mounts.
+        const ProbeLibrary* lib = report.library("libcuda");
+        const std::string path = lib != nullptr && !lib->path.empty() ? lib->path : std::string("libcuda.so.1");
+        Finding finding = make("CUVG03", "CUDA or cuDNN initialisation failed",
+                               "cuInit failed with CUDA_ERROR_STUB_LIBRARY: the image loaded the CUDA toolkit's stub " +
+                                   path + " instead of the host driver's libcuda.so.1; every CUDA call fails",
+                               "keep the stubs directory off LD_LIBRARY_PATH and RPATH (it is for linking only); the "
+                               "NVIDIA container toolkit mounts the real libcuda.so.1");
+        finding.locations.push_back({path, 0, 0});
+        add_evidence(finding, report);
+        out.push_back(std::move(finding));
+        return out;
+    }
     if (report.verdict == "no_device") {
         Finding finding = make("CUVG05", "no GPU visible",
                                "the probe saw no usable GPU inside the image" +

@@ -267,6 +267,41 @@ TEST_CASE("the probe's self-test runs inside a chroot of the image and reports c
     }
 }
 
+TEST_CASE("the toolkit's stub libcuda on the image's LD_LIBRARY_PATH is named as the cause", "[sandbox][chroot]") {
+    // The real stub answers cuInit with CUDA_ERROR_STUB_LIBRARY on any host, GPU or not.
+    const fs::path stub = "/usr/local/cuda/lib64/stubs/libcuda.so";
+    if (!fs::exists(probe_binary) || !fs::exists(stub)) {
+        WARN("skipped: needs cuvet-probe and the CUDA toolkit's stub libcuda");
+        return;
+    }
+    if (!can_unshare()) {
+        WARN("skipped: the built-in runner needs root and mount namespaces");
+        return;
+    }
+    TempDir tmp;
+    copy_with_libraries(probe_binary, tmp / "rootfs");
+    fs::create_directories(tmp / "rootfs/opt/stubs");
+    fs::copy_file(stub, tmp / "rootfs/opt/stubs/libcuda.so");
+    fs::create_symlink("libcuda.so", tmp / "rootfs/opt/stubs/libcuda.so.1");
+    auto image = image::open_image(tmp / "rootfs", {});
+    sandbox::ProbeRunOptions options;
+    options.probe_binary = probe_binary;
+    options.env_overrides = {"LD_LIBRARY_PATH=/opt/stubs"};
+    options.frameworks = {};
+    options.work_dir = tmp / "work";
+    options.timeout = std::chrono::seconds(60);
+    fs::create_directories(options.work_dir);
+    const sandbox::ProbeOutcome outcome = sandbox::run_probe(*image, options);
+    INFO(outcome.process.out << outcome.process.err);
+    REQUIRE(outcome.report);
+    CHECK(outcome.report->verdict == "no_device");
+    REQUIRE(outcome.findings.size() == 1);
+    CHECK(outcome.findings[0].id == "CUVG03");
+    CHECK(outcome.findings[0].severity == report::Severity::error);
+    CHECK_THAT(outcome.findings[0].message,
+               Catch::Contains("CUDA_ERROR_STUB_LIBRARY") && Catch::Contains("/opt/stubs/libcuda.so"));
+}
+
 TEST_CASE("a probe that hangs inside the chroot is killed at the timeout", "[sandbox][chroot]") {
     if (!can_unshare()) {
         WARN("skipped: the built-in runner needs root and mount namespaces");
