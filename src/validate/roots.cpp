@@ -138,6 +138,14 @@ std::string top_module(std::string_view path) {
     return "";
 }
 
+// Packages nobody imports by name: the framework imports them itself (`import jax` loads the
+// CUDA plugin from jax_plugins, `import cupy` its cupy_backends), so the user knows them by it.
+std::string importer(const std::string& top) {
+    if (top == "jax_plugins") return "jax";
+    if (top == "cupy_backends") return "cupy";
+    return top;
+}
+
 // A module `import` can load: a `*.so` of a package, not a library a wheel
 // bundles for others (nvidia/*/lib, auditwheel's <pkg>.libs) nor a versioned soname.
 bool is_extension_module(std::string_view path) {
@@ -351,7 +359,7 @@ std::vector<checks::Root> find_roots(const inventory::Analysis& analysis,
         for (const auto& lib : fw.libraries) roots.add(lib, label);
     }
     for (const auto& [path, elf] : analysis.elfs)
-        if (is_extension_module(path)) roots.add(path, "imported by " + top_module(path));
+        if (is_extension_module(path)) roots.add(path, "imported by " + importer(top_module(path)));
     auto path_var = env_value(config.env, "PATH");
     for (const auto& dir :
          split(path_var.empty() ? default_path : std::string_view(path_var), ':')) {

@@ -1,6 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "support/cuda_image.hpp"
+#include "support/framework_wheels.hpp"
 
 using namespace cuvet::test;
 
@@ -76,4 +79,24 @@ TEST_CASE("CUV013: the toolkit's stub libcuda reached before the host's is an er
                 CHECK(f.loaded_by == "ENTRYPOINT /opt/app/bin/infer");
             }
     }
+}
+
+TEST_CASE("CUV013: a stub libcuda on the path names jax, whose CUDA plugin maps it", "[validate][cuv013]") {
+    CudaImage img;
+    img.glibc();
+    jax_cuda13(img);
+    img.fs().lib("/opt/stubs/libcuda.so", "libcuda.so.1");
+    img.fs().symlink("/opt/stubs/libcuda.so.1", "libcuda.so");
+    img.env.push_back("LD_LIBRARY_PATH=/opt/stubs");
+    REQUIRE(img.fs().error().empty());
+    auto findings = validate_findings(img.write());
+    INFO(describe_findings(findings));
+    bool named = false;
+    for (const auto& f : findings) {
+        if (f.id != "CUV013") continue;
+        CHECK(f.severity == cuvet::report::Severity::error);
+        named = named || f.loaded_by == "imported by jax" ||
+                std::find(f.evidence.begin(), f.evidence.end(), "also loaded: imported by jax") != f.evidence.end();
+    }
+    CHECK(named);
 }
