@@ -73,6 +73,50 @@ bool is_interpreter_name(std::string_view name) {
 }
 
 // `python -m pkg.mod`: "pkg".
+// `python3 -u app.py …` → "app.py"; "" for `python -m`, `python -c` or no script.
+std::string python_script(const std::vector<std::string>& words) {
+    if (words.empty() || !starts_with(base_name(words[0]), "python")) return "";
+    for (std::size_t i = 1; i < words.size(); ++i) {
+        if (words[i] == "-m" || words[i] == "-c") return "";
+        if (words[i] == "-W" || words[i] == "-X") {
+            ++i;
+            continue;
+        }
+        if (!starts_with(words[i], "-")) return words[i];
+    }
+    return "";
+}
+
+// The top-level packages a Python script imports: `import a.b, c as d`, `from e.f import g`
+// (any line, as imports in functions and try blocks run too; relative imports are the app's own).
+std::vector<std::string> python_imports(std::string_view text) {
+    std::vector<std::string> out;
+    auto add = [&](std::string_view name) {
+        while (!name.empty() && (name.front() == ' ' || name.front() == '(')) name.remove_prefix(1);
+        auto end = name.find_first_of(" .,;#()\r");
+        std::string top(name.substr(0, end));
+        if (!top.empty() && std::find(out.begin(), out.end(), top) == out.end()) out.push_back(top);
+    };
+    for (const auto& raw : split(text, '\n')) {
+        std::string_view line = raw;
+        while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+        if (starts_with(line, "from ")) {
+            add(line.substr(5));
+        } else if (starts_with(line, "import ")) {
+            for (const auto& part : split(line.substr(7, line.find('#') == std::string_view::npos ? std::string_view::npos : line.find('#') - 7), ','))
+                add(part);
+        }
+    }
+    return out;
+}
+
+// What `import name` loads besides the package itself: the plugins and backends the framework imports.
+std::vector<std::string> imported_packages(const std::string& name) {
+    if (name == "jax") return {"jax", "jaxlib", "jax_plugins"};
+    if (name == "cupy") return {"cupy", "cupy_backends"};
+    return {name};
+}
+
 std::string python_module(const std::vector<std::string>& words) {
     if (words.empty() || !starts_with(base_name(words[0]), "python")) return "";
     for (std::size_t i = 1; i + 1 < words.size(); ++i) {
@@ -247,10 +291,28 @@ private:
         // `sh /entrypoint.sh`: the shell reads the file (from WORKDIR, never from PATH).
         if (is_shell_name(base_name(words[0])) && words.size() > 1 && !starts_with(words[1], "-"))
             run_script(from_workdir(words[1], config_.working_dir), label, depth + 1, true);
+        if (auto script = python_script(words); !script.empty())
+            run_python(from_workdir(script, config_.working_dir), label, depth + 1);
         auto module = python_module(words);
         if (module.empty()) return;
         for (const auto& [path, elf] : roots_.analysis().elfs)
             if (is_extension_module(path) && top_module(path) == module) roots_.add(path, label);
+    }
+
+    // A Python script's imports: every ELF file of an imported package (its extension modules and
+    // the libraries they link, as torch/lib) is loaded by this entry.
+    void run_python(const std::string& path, const std::string& label, int depth) {
+        const auto* text = files_.text(path);
+        if (text == nullptr || depth > max_depth) return;
+        if (!walked_.insert(files_.data_entry(path)->path).second) return;
+        for (const auto& name : python_imports(*text)) {
+            const auto packages = imported_packages(name);
+            for (const auto& [file, elf] : roots_.analysis().elfs) {
+                auto top = top_module(file);
+                if (top.empty() || std::find(packages.begin(), packages.end(), top) == packages.end()) continue;
+                roots_.add(file, label + " → import " + name);
+            }
+        }
     }
 
     void run_program(const std::string& path, const std::string& label, int depth) {
@@ -268,8 +330,12 @@ private:
                                ? roots_.find_program(interpreter)
                                : interpreter;
             if (!program.empty()) roots_.add(program, label);
+            if (starts_with(base_name(interpreter), "python")) {
+                walked_.erase(files_.data_entry(path)->path);
+                return run_python(path, label, depth);
+            }
             if (!is_shell_name(base_name(interpreter)))
-                return;  // python, node…: their imports are not followed
+                return;  // node, perl…: their imports are not followed
             as_shell = true;
         }
         if (!as_shell) return;
@@ -296,8 +362,8 @@ std::vector<std::string> entry_program_paths(const image::ImageConfig& config) {
     std::vector<std::string> out;
     for (const auto* argv : {&config.entrypoint, &config.cmd})
         for (const auto& word : *argv)
-            if (word.find('/') != std::string::npos && word.find(' ') == std::string::npos &&
-                word.find('=') == std::string::npos)
+            if ((word.find('/') != std::string::npos || word.ends_with(".py")) &&
+                word.find(' ') == std::string::npos && word.find('=') == std::string::npos)
                 out.push_back(from_workdir(word, config.working_dir));
     return out;
 }

@@ -139,3 +139,53 @@ TEST_CASE("ENTRYPOINT scripts: what the script surely exports is the workload's 
         CHECK(error_for_engine(findings) != nullptr);
     }
 }
+
+TEST_CASE("Python entry scripts: the packages they import are loaded by the entry", "[validate][roots]") {
+    const std::string site = "/usr/local/lib/python3.11/site-packages";
+    auto image_with_engine = [&](CudaImage& img) {
+        img.glibc();
+        // An extension module linked to a library the image then lacks: `import myengine` fails.
+        img.fs().lib("/opt/stage/libinfer_engine.so.1", "libinfer_engine.so.1");
+        img.fs().lib(site + "/myengine/_core.cpython-311-x86_64-linux-gnu.so", "_core.cpython-311-x86_64-linux-gnu.so",
+                     {"/opt/stage/libinfer_engine.so.1"});
+        fs::remove_all(img.fs().host("/opt/stage"));
+    };
+    const std::string serve = "import os, sys\nfrom myengine._core import run  # the engine\n\nrun(sys.argv)\n";
+    SECTION("`python serve.py` from WORKDIR") {
+        CudaImage img;
+        image_with_engine(img);
+        script(img, "/app/serve.py", serve, false);
+        img.working_dir = "/app";
+        img.cmd = {"python3", "-u", "serve.py", "--port", "8000"};
+        REQUIRE(img.fs().error().empty());
+        auto findings = validate_findings(img.write());
+        INFO(describe_findings(findings));
+        const auto* f = error_for_engine(findings);
+        REQUIRE(f != nullptr);
+        CHECK(loaded_by(*f) == "CMD python3 -u serve.py --port 8000 → import myengine");
+    }
+    SECTION("a script with a python shebang as ENTRYPOINT") {
+        CudaImage img;
+        image_with_engine(img);
+        script(img, "/opt/app/serve", "#!/usr/bin/env python3\n" + serve);
+        img.entrypoint = {"/opt/app/serve"};
+        REQUIRE(img.fs().error().empty());
+        auto findings = validate_findings(img.write());
+        INFO(describe_findings(findings));
+        const auto* f = error_for_engine(findings);
+        REQUIRE(f != nullptr);
+        CHECK(loaded_by(*f) == "ENTRYPOINT /opt/app/serve → import myengine");
+    }
+    SECTION("a script that does not import it: the package is still a root of its own") {
+        CudaImage img;
+        image_with_engine(img);
+        script(img, "/app/serve.py", "import json\nprint(json.dumps({}))\n", false);
+        img.cmd = {"python3", "/app/serve.py"};
+        REQUIRE(img.fs().error().empty());
+        auto findings = validate_findings(img.write());
+        INFO(describe_findings(findings));
+        const auto* f = error_for_engine(findings);
+        REQUIRE(f != nullptr);
+        CHECK(loaded_by(*f) == "imported by myengine");
+    }
+}
