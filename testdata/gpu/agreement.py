@@ -24,7 +24,8 @@ def text_of(finding):
     # Paths end a line or a word: "…/site-packages/torch" alone must match "packages/torch\n".
     parts = [finding.get("message", ""), finding.get("title", "")]
     parts += [loc.get("file", "") if isinstance(loc, dict) else str(loc) for loc in finding.get("locations", [])]
-    parts += finding.get("evidence", [])
+    # Evidence lines end a word too: "also loaded: imported by jax" names a root as loaded_by does.
+    parts += [line + " " for line in finding.get("evidence", [])]
     # The root whose load closure holds the broken file: "imported by torch" (a word, hence the space).
     if finding.get("loaded_by"):
         parts.append(finding["loaded_by"] + " ")
