@@ -99,7 +99,9 @@ TEST_CASE("PyTorch 2.11 on PyPI: RELEASE.md's cuDNN and the wheel's pin are both
     const auto* pin = pypi->requirement("nvidia-cudnn-cu13");
     REQUIRE(pin);
     CHECK(pin->lower()->str() == "9.19.0.56");  // what pip installs
-    CHECK(db().framework_build("pytorch", v("2.14.0"), "")->variant == "cu132");
+    // RFC #190355 proposed 13.2 for PyPI; the 2.14.0 release kept 13.0 (colabtools#6093)
+    CHECK(db().framework_build("pytorch", v("2.14.0"), "")->variant == "cu130");
+    CHECK(db().framework_build("pytorch", v("2.13.0"), "cu129"));
     CHECK(db().framework_build("pytorch", v("2.12.0"), "")->variant == "cu130");
     CHECK(db().framework_build("pytorch", v("1.8.0"), "")->variant == "cu102");
     CHECK_FALSE(db().framework_build("pytorch", v("1.10.1"), ""));  // the source does not say
