@@ -99,18 +99,23 @@ std::vector<std::string> python_imports(std::string_view text) {
     };
     for (const auto& raw : split(text, '\n')) {
         std::string_view line = raw;
-        while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+        while (!line.empty() && (line.front() == ' ' || line.front() == '\t'))
+            line.remove_prefix(1);
         if (starts_with(line, "from ")) {
             add(line.substr(5));
         } else if (starts_with(line, "import ")) {
-            for (const auto& part : split(line.substr(7, line.find('#') == std::string_view::npos ? std::string_view::npos : line.find('#') - 7), ','))
+            for (const auto& part : split(line.substr(7, line.find('#') == std::string_view::npos
+                                                             ? std::string_view::npos
+                                                             : line.find('#') - 7),
+                                          ','))
                 add(part);
         }
     }
     return out;
 }
 
-// What `import name` loads besides the package itself: the plugins and backends the framework imports.
+// What `import name` loads besides the package itself: the plugins and backends the framework
+// imports.
 std::vector<std::string> imported_packages(const std::string& name) {
     if (name == "jax") return {"jax", "jaxlib", "jax_plugins"};
     if (name == "cupy") return {"cupy", "cupy_backends"};
@@ -309,7 +314,9 @@ private:
             const auto packages = imported_packages(name);
             for (const auto& [file, elf] : roots_.analysis().elfs) {
                 auto top = top_module(file);
-                if (top.empty() || std::find(packages.begin(), packages.end(), top) == packages.end()) continue;
+                if (top.empty() ||
+                    std::find(packages.begin(), packages.end(), top) == packages.end())
+                    continue;
                 roots_.add(file, label + " → import " + name);
             }
         }

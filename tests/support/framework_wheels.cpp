@@ -112,7 +112,8 @@ void jax_cuda13(CudaImage& img, const JaxCuda13& o) {
               {"jax_cuda13_plugin/_versions.so", "jax_cuda13_plugin/cuda_plugin_extension.so"});
     // The real plugin has no DT_NEEDED on the driver: it dlopen()s libcuda.so.1 (its strings).
     fs.lib_source(site + "/jax_plugins/xla_cuda13/xla_cuda_plugin.so", "xla_cuda_plugin.so",
-                  "const char* xla_cuda_driver_name(void) { return \"libcuda.so.1\"; }\n", {}, plugin_rpath);
+                  "const char* xla_cuda_driver_name(void) { return \"libcuda.so.1\"; }\n", {},
+                  plugin_rpath);
     fs.write(site + "/jax_plugins/xla_cuda13/__init__.py", "");
     dist_info(fs, site, "jax-cuda13-pjrt", "0.11.2", "",
               {"jax_plugins/xla_cuda13/xla_cuda_plugin.so"});

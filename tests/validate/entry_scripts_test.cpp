@@ -140,17 +140,19 @@ TEST_CASE("ENTRYPOINT scripts: what the script surely exports is the workload's 
     }
 }
 
-TEST_CASE("Python entry scripts: the packages they import are loaded by the entry", "[validate][roots]") {
+TEST_CASE("Python entry scripts: the packages they import are loaded by the entry",
+          "[validate][roots]") {
     const std::string site = "/usr/local/lib/python3.11/site-packages";
     auto image_with_engine = [&](CudaImage& img) {
         img.glibc();
         // An extension module linked to a library the image then lacks: `import myengine` fails.
         img.fs().lib("/opt/stage/libinfer_engine.so.1", "libinfer_engine.so.1");
-        img.fs().lib(site + "/myengine/_core.cpython-311-x86_64-linux-gnu.so", "_core.cpython-311-x86_64-linux-gnu.so",
-                     {"/opt/stage/libinfer_engine.so.1"});
+        img.fs().lib(site + "/myengine/_core.cpython-311-x86_64-linux-gnu.so",
+                     "_core.cpython-311-x86_64-linux-gnu.so", {"/opt/stage/libinfer_engine.so.1"});
         fs::remove_all(img.fs().host("/opt/stage"));
     };
-    const std::string serve = "import os, sys\nfrom myengine._core import run  # the engine\n\nrun(sys.argv)\n";
+    const std::string serve =
+        "import os, sys\nfrom myengine._core import run  # the engine\n\nrun(sys.argv)\n";
     SECTION("`python serve.py` from WORKDIR") {
         CudaImage img;
         image_with_engine(img);
