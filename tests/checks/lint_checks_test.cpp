@@ -66,6 +66,23 @@ TEST_CASE("CUVL01 wheel CUDA vs base CUDA", "[lint][CUVL01]") {
               .size() == 1);
 }
 
+TEST_CASE("CUVL01 tensorrt_llm wheel built for another CUDA than the base", "[lint][CUVL01]") {
+    // 1.1's wheels are CUDA 12.9 builds (CUDA 13.0 only in the NGC container).
+    auto found = lint_with(
+        "FROM nvidia/cuda:13.0.1-devel-ubuntu24.04\n"
+        "RUN pip install tensorrt_llm==1.1.0\n",
+        "CUVL01");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].locations.at(0).line == 2);
+    CHECK_THAT(found[0].message, Catch::Contains("CUDA 12.9") && Catch::Contains("CUDA 13.0.1"));
+    CHECK_THAT(found[0].fix, Catch::Contains("tensorrt-llm 1.2"));  // the CUDA 13.0 wheel
+    // 1.2 is built for CUDA 13.0: no finding on the same base.
+    CHECK(lint_with("FROM nvidia/cuda:13.0.1-devel-ubuntu24.04\n"
+                    "RUN pip install tensorrt-llm==1.2.0\n",
+                    "CUVL01")
+              .empty());
+}
+
 TEST_CASE("CUVL02 LD_LIBRARY_PATH shadows bundled libraries", "[lint][CUVL02]") {
     const std::string bad =
         "FROM nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04\n"

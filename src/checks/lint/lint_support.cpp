@@ -249,10 +249,20 @@ std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules:
         case Family::paddle:
             out.framework = "paddlepaddle";
             break;
-        case Family::tensorrt:
+        case Family::tensorrt: {
             out.framework = "tensorrt";
             out.bundles_libraries = true;
+            // tensorrt-llm: each release's wheel is built for one CUDA (1.1: 12.9, 1.2: 13.0).
+            if (p.name != "tensorrt-llm" || !v) break;
+            out.framework = "tensorrt-llm";
+            const rules::FrameworkBuild* build = db.framework_build("tensorrt-llm", *v, "");
+            if (build && build->cuda && !out.cuda) {
+                out.cuda = build->cuda;
+                out.evidence = "the tensorrt-llm " + v->str() + " wheel is built for CUDA " +
+                               build->cuda->str();
+            }
             break;
+        }
         case Family::nvidia_lib:
             out.framework = p.name;
             out.bundles_libraries = true;
