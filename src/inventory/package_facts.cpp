@@ -41,6 +41,7 @@ std::optional<Mapping> pip_mapping(const std::string& dist) {
         {std::regex("cupy(_cuda\\d+x?)?"), {"cupy", "framework", "cupy"}},
         {std::regex("triton"), {"triton", "framework", "triton"}},
         {std::regex("paddlepaddle(_gpu)?"), {"paddle", "framework", "paddle"}},
+        {std::regex("tensorrt_llm"), {"tensorrt-llm", "framework", "tensorrt_llm"}},
         {std::regex("tensorrt(_cu\\d+)?_libs"), {"tensorrt", "cuda-library", "tensorrt_libs"}},
         {std::regex("tensorrt(_cu\\d+)?(_bindings)?"),
          {"tensorrt-python", "framework", "tensorrt"}},

@@ -180,7 +180,8 @@ std::vector<LibraryCopy> driver_copies(const inventory::Analysis& analysis, bool
 std::string framework_name(const std::string& component) {
     static const std::map<std::string, std::string> names = {
         {"torch", "pytorch"}, {"tensorflow", "tensorflow"},    {"onnxruntime", "onnxruntime"},
-        {"jaxlib", "jax"},    {"tensorrt-python", "tensorrt"}, {"cupy", "cupy"}};
+        {"jaxlib", "jax"},    {"tensorrt-python", "tensorrt"}, {"cupy", "cupy"},
+        {"tensorrt-llm", "tensorrt-llm"}};
     auto it = names.find(component);
     return it == names.end() ? "" : it->second;
 }
