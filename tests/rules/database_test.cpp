@@ -230,4 +230,14 @@ TEST_CASE("CUDA 13.x drivers and the Thor renaming", "[rules]") {
     CHECK(db().gpu("sm_110")->first_cuda->str() == "13.0");
     CHECK(db().gpu("V100")->last_cuda->str() == "12.9");
     CHECK(db().gpu("sm_30")->last_cuda->str() == "10.2");
+    // Which toolkit dropped which architecture: Fermi in 9.0, Kepler 3.0/3.2 in 11.0, 3.5/3.7 in
+    // 12.0, Maxwell/Pascal/Volta in 13.0; Turing stays.
+    CHECK(db().gpu("sm_20")->last_cuda->str() == "8.0");
+    CHECK(db().gpu("sm_21")->last_cuda->str() == "8.0");
+    CHECK(db().gpu("3.2")->last_cuda->str() == "10.2");
+    CHECK(db().gpu("sm_37")->last_cuda->str() == "11.8");
+    for (const char* arch :
+         {"sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72"})
+        CHECK(db().gpu(arch)->last_cuda->str() == "12.9");
+    CHECK(db().gpu("sm_75")->still_supported);
 }
