@@ -46,6 +46,35 @@ std::vector<report::Finding> stubs_on_the_path(const Stack& stack) {
     return out;
 }
 
+// The dirs nvidia-container-toolkit mounts the host's driver libraries into.
+bool in_mount_dir(const std::string& path) {
+    const auto dir = path.substr(0, path.rfind('/'));
+    return dir == "/usr/lib/x86_64-linux-gnu" || dir == "/lib/x86_64-linux-gnu" || dir == "/usr/lib64" ||
+           dir == "/usr/lib/aarch64-linux-gnu" || dir == "/lib/aarch64-linux-gnu";
+}
+
+// A versioned copy in the mount dir loses to the host's only while the host's is newer: the toolkit
+// mounts libcuda.so.<host> beside it and ldconfig links the soname to the highest version, and the
+// same version collides with the mount. Decidable for the fleet drivers the user names.
+std::optional<report::Finding> fleet_conflict(const Stack& stack, const LibraryCopy& copy) {
+    if (!copy.version || copy.version->size() < 2 || !in_mount_dir(copy.path)) return std::nullopt;
+    for (const auto& driver : stack.targets.drivers) {
+        if (driver > *copy.version) continue;
+        report::Finding f;
+        const bool same = driver == *copy.version;
+        f.message = "Driver library " + copy.path + " (driver " + copy.version->str() + ") is baked into the image; on the fleet driver " +
+                    driver.str() +
+                    (same ? " the container toolkit cannot mount the host's copy over it: \"nvidia-container-cli: mount error: file creation failed: … file exists\""
+                          : " ldconfig links " + copy.soname + ".1 to this newer copy instead of the host's mounted one: \"Failed to initialize NVML: Driver/library version mismatch\" or \"CUDA driver version is insufficient\"");
+        f.locations = {{copy.path}};
+        f.evidence.push_back("the toolkit mounts the host's " + copy.soname + "." + driver.str() + " into " +
+                             copy.path.substr(0, copy.path.rfind('/')) + " and runs ldconfig, which links the soname to the highest version");
+        f.fix = "Remove " + copy.path + " from the image (do not install nvidia-driver-* / libnvidia-compute-* or COPY the host's driver in); the NVIDIA container toolkit mounts the matching driver at run time.";
+        return f;
+    }
+    return std::nullopt;
+}
+
 std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
     std::vector<report::Finding> out = stubs_on_the_path(stack);
     std::vector<util::UnloadedProblem> unloaded;
@@ -61,6 +90,10 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
                 }
         const auto roots = util::roots_loading(stack, files);
         if (users.empty() || roots.empty()) {
+            if (auto conflict = fleet_conflict(stack, copy)) {
+                out.push_back(std::move(*conflict));
+                continue;
+            }
             // The host's copy is what loads (the toolkit mounts it into the system lib dir and runs ldconfig).
             unloaded.push_back({copy.path, copy.soname + (copy.version ? " " + copy.version->str() : "")});
             continue;
@@ -91,7 +124,7 @@ const ValidateCheck cuv013_driver_libs_baked{
         .id = "CUV013",
         .severity = report::Severity::error,
         .title = "Driver libraries baked into the image",
-        .rationale = "libcuda.so.1, libnvidia-ml.so.1 and the other user-mode driver libraries must come from the host: the NVIDIA container runtime mounts the host driver's copies. A copy baked into the image can be found first and mismatch the kernel module (\"CUDA driver version is insufficient\", \"Failed to initialize NVML: Driver/library version mismatch\"). The cuda-compat package under /usr/local/cuda/compat is the one intended exception and is not reported. It is an error when something the image runs reaches the baked copy before the host's (through RPATH, LD_LIBRARY_PATH or RUNPATH: the toolkit mounts the host's copies into the system lib dir and runs ldconfig, so there they win); otherwise info, one finding per directory.",
+        .rationale = "libcuda.so.1, libnvidia-ml.so.1 and the other user-mode driver libraries must come from the host: the NVIDIA container runtime mounts the host driver's copies. A copy baked into the image can be found first and mismatch the kernel module (\"CUDA driver version is insufficient\", \"Failed to initialize NVML: Driver/library version mismatch\"). The cuda-compat package under /usr/local/cuda/compat is the one intended exception and is not reported. It is an error when something the image runs reaches the baked copy before the host's (through RPATH, LD_LIBRARY_PATH or RUNPATH: the toolkit mounts the host's copies into the system lib dir and runs ldconfig, so there they win while the host's driver is newer: ldconfig links the soname to the highest version, so with --driver a fleet driver not newer than a baked copy in that dir is an error too); otherwise info, one finding per directory.",
         .failing_example = "COPY libcuda.so.535.104.05 /usr/lib/x86_64-linux-gnu/libcuda.so.1\n# → CUV013",
         .passing_example = "# no libcuda.so.1 in the image; the container runtime injects the host's",
         .fix = "Remove the driver libraries from the image (apt: do not install nvidia-driver-* or libnvidia-compute-*; for builds needing libcuda.so link against the stubs in /usr/local/cuda/lib64/stubs).",

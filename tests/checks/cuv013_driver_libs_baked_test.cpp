@@ -100,3 +100,34 @@ TEST_CASE("CUV013: a stub libcuda on the path names jax, whose CUDA plugin maps 
     }
     CHECK(named);
 }
+
+TEST_CASE("CUV013: a baked libcuda in the mount dir breaks fleet drivers not newer than it", "[validate][cuv013]") {
+    CudaImage img;
+    img.glibc();
+    img.cuda_toolkit("12.1.105");
+    img.fs().lib("/usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05", "libcuda.so.1");
+    img.fs().symlink("/usr/lib/x86_64-linux-gnu/libcuda.so.1", "libcuda.so.535.104.05");
+    REQUIRE(img.fs().error().empty());
+    const auto path = img.write();
+    using cuvet::report::Severity;
+    auto severity_on = [&](const char* driver) {
+        cuvet::checks::Targets targets;
+        targets.drivers = {*cuvet::rules::Version::parse(driver)};
+        auto findings = validate_findings(path, targets);
+        INFO(describe_findings(findings));
+        std::vector<cuvet::report::Finding> mine;
+        for (const auto& f : findings)
+            if (f.id == "CUV013") mine.push_back(f);
+        REQUIRE(mine.size() == 1);
+        return std::make_pair(mine[0].severity, mine[0].message);
+    };
+    // A newer host driver wins (ldconfig links the soname to the higher version): nothing breaks.
+    CHECK(severity_on("580.65.06").first == Severity::info);
+    // An older one loses to the baked copy; the same one collides with the mount.
+    auto older = severity_on("525.60.13");
+    CHECK(older.first == Severity::error);
+    CHECK(older.second.find("Driver/library version mismatch") != std::string::npos);
+    auto same = severity_on("535.104.05");
+    CHECK(same.first == Severity::error);
+    CHECK(same.second.find("file exists") != std::string::npos);
+}
