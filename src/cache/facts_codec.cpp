@@ -7,7 +7,7 @@ namespace {
 // cache::format_version; these sizes are the reminder.
 static_assert(sizeof(image::FileEntry) == 88,
               "FileEntry changed: update facts_codec and cache::format_version");
-static_assert(sizeof(elf::ElfInfo) == 344,
+static_assert(sizeof(elf::ElfInfo) == 376,
               "ElfInfo changed: update facts_codec and cache::format_version");
 
 void encode_entry(Writer& out, const image::FileEntry& e) {
@@ -61,6 +61,7 @@ void encode_elf(Writer& out, const elf::ElfInfo& info) {
         out.u64(source.containers);
     }
     out.strings(info.dlopen_candidates);
+    out.str(info.cuda_tools_release);
 }
 
 elf::ElfInfo decode_elf(Reader& in) {
@@ -94,6 +95,7 @@ elf::ElfInfo decode_elf(Reader& in) {
         source.containers = static_cast<std::size_t>(in.u64());
     }
     info.dlopen_candidates = in.strings();
+    info.cuda_tools_release = in.str();
     return info;
 }
 

@@ -1,6 +1,7 @@
 // CUV016 framework-gpu-compiler
 #include "check_util.hpp"
 #include "checks.hpp"
+#include "triton_ptxas_targets.hpp"
 
 namespace cuvet::checks {
 
@@ -26,7 +27,7 @@ void add_searched(report::Finding& f, const FrameworkTool& t) {
     for (const auto& c : t.searched) f.evidence.push_back("  looked for " + t.name + " at " + c);
 }
 
-std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
+std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) {
     std::vector<report::Finding> out;
     for (const auto& fw : stack.frameworks) {
         util::ImportedBy imported_by{out, fw};
@@ -78,6 +79,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
                              "TRITON_PTXAS_PATH.";
                 out.push_back(std::move(f));
             }
+            for (auto& f : triton_ptxas_targets(stack, db, fw)) out.push_back(std::move(f));
             continue;
         }
         if (fw.name != "jax" || !starts(fw)) continue;
@@ -134,7 +136,8 @@ const ValidateCheck cuv016_framework_gpu_compiler{
     CheckInfo{
         .id = "CUV016",
         .severity = report::Severity::error,
-        .title = "A GPU framework that compiles its kernels finds no PTX assembler",
+        .title = "A GPU framework that compiles its kernels finds no PTX assembler, or one that "
+                 "does not know the GPU",
         .rationale = "XLA (JAX) generates PTX and assembles it with ptxas at run time. It looks in "
                      "xla_gpu_cuda_data_dir (CUDA_ROOT, or site-packages/nvidia/cu13 when the "
                      "nvidia-cuda-nvcc wheel put bin/ptxas there), then every PATH dir, then "
@@ -144,7 +147,13 @@ const ValidateCheck cuv016_framework_gpu_compiler{
                      "candidates could be compiled.\" libdevice (nvvm/libdevice) is looked for in "
                      "the same roots. CuPy compiles its kernels with NVRTC and needs the CUDA "
                      "headers: the cuda-runtime wheel's include dir, CUDA_PATH, nvcc's toolkit on "
-                     "PATH or /usr/local/cuda; without them: \"Failed to find CUDA headers\".",
+                     "PATH or /usr/local/cuda; without them: \"Failed to find CUDA headers\". "
+                     "Triton (torch.compile) assembles with the ptxas its wheel bundles "
+                     "(ptxas-blackwell from compute capability 10.0 where shipped), and that "
+                     "ptxas must know the --gpu target: Triton 3.6's CUDA 12.9 ptxas-blackwell "
+                     "has no sm_110a (Jetson Thor), a CUDA 13 ptxas no sm_70; the release is "
+                     "read from the binary's --version banner. These are warnings: only "
+                     "workloads that compile kernels fail.",
         .failing_example = "FROM python:3.12\nRUN pip install 'jax[cuda13-local]'   # the plugin "
                            "without the nvcc wheel\n# → CUV016 jax finds no ptxas where XLA looks",
         .passing_example =

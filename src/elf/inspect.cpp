@@ -4,6 +4,7 @@
 
 #include "cuvet/elf/dlopen_strings.hpp"
 #include "cuvet/elf/elf_info.hpp"
+#include "cuvet/elf/tool_release.hpp"
 #include "elf/dynamic.hpp"
 #include "elf/elf_file.hpp"
 #include "elf/inspect_scanned.hpp"
@@ -26,26 +27,45 @@ std::optional<Range> dlopen_search_area(const ElfFile& file) {
     return file.section_range(*rodata);
 }
 
-// The names in `area`, read around the holes (skipped GPU code).
-std::vector<std::string> dlopen_candidates(const ElfFile& file, Range area, const FatbinScan& scan) {
-    std::vector<std::string> names;
-    auto add_span = [&](std::uint64_t from, std::uint64_t to) {
-        if (from >= to) return;
-        for (auto& name : find_dlopen_candidates(file.span(Range{from, to - from}))) {
-            if (names.size() >= max_dlopen_candidates) return;
-            if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(std::move(name));
-        }
+// Calls `read` with each stored piece of `area`, around the holes (skipped
+// GPU code), until it returns false.
+template <class Read>
+void for_each_piece(const ElfFile& file, Range area, const FatbinScan& scan, Read read) {
+    auto piece = [&](std::uint64_t from, std::uint64_t to) {
+        return from >= to || read(file.span(Range{from, to - from}));
     };
     std::uint64_t at = area.offset;
     const std::uint64_t end = area.offset + area.size;
     for (const Range& hole : scan.holes) {
         if (hole.offset + hole.size <= at) continue;
         if (hole.offset >= end) break;
-        add_span(at, hole.offset);
+        if (!piece(at, hole.offset)) return;
         at = hole.offset + hole.size;
     }
-    add_span(at, end);
+    piece(at, end);
+}
+
+std::vector<std::string> dlopen_candidates(const ElfFile& file, Range area,
+                                           const FatbinScan& scan) {
+    std::vector<std::string> names;
+    for_each_piece(file, area, scan, [&](std::string_view bytes) {
+        for (auto& name : find_dlopen_candidates(bytes)) {
+            if (names.size() >= max_dlopen_candidates) return false;
+            if (std::find(names.begin(), names.end(), name) == names.end())
+                names.push_back(std::move(name));
+        }
+        return true;
+    });
     return names;
+}
+
+std::string cuda_tools_release(const ElfFile& file, Range area, const FatbinScan& scan) {
+    std::string release;
+    for_each_piece(file, area, scan, [&](std::string_view bytes) {
+        release = find_cuda_tools_release(bytes);
+        return release.empty();
+    });
+    return release;
 }
 
 // Sections where fatbins are looked for: .nv_fatbin, and those where CUDA
@@ -130,7 +150,11 @@ std::optional<ElfInfo> inspect_scanned(std::string_view stored, const FatbinScan
     info.exported_symbols = std::move(symbols.exported);
     info.weak_imported_symbols = std::move(symbols.weak_imported);
     read_fatbins(*file, scan, info);
-    if (auto area = dlopen_search_area(*file)) info.dlopen_candidates = dlopen_candidates(*file, *area, scan);
+    if (auto area = dlopen_search_area(*file)) {
+        info.dlopen_candidates = dlopen_candidates(*file, *area, scan);
+        // Programs only (libraries have a soname): the compilers Triton and XLA run.
+        if (info.soname.empty()) info.cuda_tools_release = cuda_tools_release(*file, *area, scan);
+    }
     return info;
 }
 

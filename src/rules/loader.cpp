@@ -198,7 +198,8 @@ private:
         provenance(rules);
         for (const auto& e : root_.at("entries").array()) {
             e.expect_object({"compute_capability", "architecture", "products", "first_cuda",
-                             "last_cuda", "source", "confidence", "note"});
+                             "arch_specific_first_cuda", "last_cuda", "source", "confidence",
+                             "note"});
             GpuArch gpu;
             gpu.compute_capability = e.at("compute_capability").version();
             if (gpu.compute_capability.size() != 2) {
@@ -207,6 +208,8 @@ private:
             gpu.architecture = e.at("architecture").string();
             gpu.products = e.at("products").string_array();
             gpu.first_cuda = e.at("first_cuda").nullable_version();
+            if (e.has("arch_specific_first_cuda"))
+                gpu.arch_specific_first_cuda = e.at("arch_specific_first_cuda").nullable_version();
             JsonNode last = e.at("last_cuda");
             // "current" is the one non-version value allowed here.
             if (last.is_string() && last.string() == "current")

@@ -432,11 +432,24 @@ void add_optional_modules(const inventory::Analysis& analysis,
     }
 }
 
+// The CUDA release a compiler's banner states, read during the scan ("12.8.93");
+// "" when the file was not read as ELF or states none.
+std::string compiler_release(const inventory::Analysis& analysis, const std::string& path) {
+    auto r = analysis.tree.resolve(path);
+    if (r.status != image::Resolution::Status::ok || r.entry == nullptr) return "";
+    const auto* data = analysis.tree.data_entry(*r.entry);
+    auto it = analysis.elfs.find(data != nullptr ? data->path : r.path);
+    return it == analysis.elfs.end() ? "" : it->second.cuda_tools_release;
+}
+
 // Triton (torch.compile's GPU compiler, pinned by torch) builds a launcher
 // stub with the image's C compiler at the first kernel: CC, else gcc, else
 // clang on PATH (triton/runtime/build.py, 3.6.0), and assembles with its
-// bundled ptxas unless TRITON_PTXAS_PATH names one (triton/knobs.py). Seen on
-// the H100: every root without gcc fails with "Failed to find C compiler"
+// bundled ptxas unless TRITON_PTXAS_PATH names one that exists (triton/knobs.py
+// env_nvidia_tool falls back to the bundled one). Triton 3.6 also bundles
+// ptxas-blackwell, used from compute capability 10.0 on (compiler.py
+// get_ptxas; TRITON_PTXAS_BLACKWELL_PATH). Seen on the H100: every root
+// without gcc fails with "Failed to find C compiler"
 // (testdata/gpu/env/framework_variants.log).
 void model_triton(const inventory::Analysis& analysis,
                   const std::map<std::string, std::string>& env, FrameworkInstall& fw) {
@@ -459,10 +472,19 @@ void model_triton(const inventory::Analysis& analysis,
         cc = find_tool(analysis, cc.name, candidates, false);
     }
     fw.tools.push_back(cc);
-    std::vector<std::string> ptxas;
-    if (auto it = env.find("TRITON_PTXAS_PATH"); it != env.end()) ptxas.push_back(it->second);
-    ptxas.push_back(triton + "/backends/nvidia/bin/ptxas");
-    fw.tools.push_back(find_tool(analysis, "ptxas for Triton", ptxas, false));
+    auto ptxas = [&](const char* name, const char* variable, const std::string& bundled) {
+        std::vector<std::string> candidates;
+        if (auto it = env.find(variable); it != env.end()) candidates.push_back(it->second);
+        candidates.push_back(bundled);
+        auto tool = find_tool(analysis, name, candidates, false);
+        if (!tool.path.empty()) tool.release = compiler_release(analysis, tool.path);
+        return tool;
+    };
+    auto bin = triton + "/backends/nvidia/bin";
+    fw.tools.push_back(ptxas("ptxas for Triton", "TRITON_PTXAS_PATH", bin + "/ptxas"));
+    if (is_file(analysis, bin + "/ptxas-blackwell"))
+        fw.tools.push_back(ptxas("ptxas-blackwell for Triton", "TRITON_PTXAS_BLACKWELL_PATH",
+                                 bin + "/ptxas-blackwell"));
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ NEEDLES = {
             "xla_cuda"],
     "cupy": ["packages/cupy/", "packages/cupy ", "/cupy_backends/", "cupy ", "cupy-cuda"],
     "onnxruntime": ["packages/onnxruntime/", "packages/onnxruntime ", "onnxruntime "],
-    "triton": ["packages/triton/", "packages/triton ", "triton "],
+    "triton": ["packages/triton/", "packages/triton ", "packages/triton\n", "triton ", "Triton "],
 }
 LIVE_BROKEN = {"error", "cpu_fallback", "wrong_result", None}
 
@@ -101,19 +101,39 @@ def main():
               "missed (framework broken, no static error): %d" % (agree, n, 100.0 * agree / n, false_errors, missed))
     if probe_n:
         print("cuvet --probe agreement with the real outcome: %d/%d = %.1f%%" % (probe_agree, probe_n, 100.0 * probe_agree / probe_n))
-    # Triton (torch.compile's compiler) is run only when the workload asks for it: listed, not scored.
+    # Triton (torch.compile's compiler) runs only when the workload compiles kernels, so cuvet's
+    # verdict on it is a CUV016 warning (no C compiler, a ptxas that does not know the GPU) or any
+    # error that breaks torch's import: scored on its own, beside the table above.
     others = [r for r in rows if r["framework"] not in frameworks]
     if others:
         print()
-        print("| variant | framework | real outcome | stage | error | static errors naming it |")
-        print("| --- | --- | --- | --- | --- | --- |")
+        print("| variant | framework | real outcome | stage | error | cuvet (errors; CUV016 warnings) | agrees |")
+        print("| --- | --- | --- | --- | --- | --- | --- |")
+        t_n = t_agree = t_false = t_missed = 0
         for r in others:
             result = r["result"] or {}
-            static = load(os.path.join(cuvet_dir, r["variant"] + ".static.json")) or {}
-            mine = sorted({f["id"] for f in static.get("findings", [])
-                           if f.get("severity") == "error" and concerns(f, r["framework"])})
-            print("| %s | %s | %s | %s | %s | %s |" % (r["variant"], r["framework"], result.get("verdict"),
-                  result.get("stage"), (result.get("error") or "").replace("|", "/")[:120], ",".join(mine) or "–"))
+            static = load(os.path.join(cuvet_dir, r["variant"] + ".static.json"))
+            findings = (static or {}).get("findings", [])
+            said = sorted({f["id"] + ("" if f.get("severity") == "error" else " (warning)") for f in findings
+                           if (f.get("severity") == "error" and (concerns(f, r["framework"]) or concerns(f, "torch")))
+                           or (f["id"] == "CUV016" and f.get("severity") == "warning" and concerns(f, r["framework"]))})
+            agrees = "–"
+            if static is not None and r["variant"] != "host":
+                broken = result.get("verdict") in LIVE_BROKEN
+                ok = bool(said) == broken
+                t_n += 1
+                t_agree += ok
+                t_false += bool(said) and not broken
+                t_missed += broken and not said
+                agrees = "yes" if ok else "**no**"
+            print("| %s | %s | %s | %s | %s | %s | %s |" % (r["variant"], r["framework"], result.get("verdict"),
+                  result.get("stage"), (result.get("error") or "").replace("|", "/").replace("\n", " ")[:140],
+                  ", ".join(said) or "–", agrees))
+        print()
+        if t_n:
+            print("triton agreement (a CUV016 warning or an error that breaks torch counts as 'breaks'): "
+                  "%d/%d = %.1f%%; said broken, works: %d; broken, not said: %d" %
+                  (t_agree, t_n, 100.0 * t_agree / t_n, t_false, t_missed))
         print()
     for variant, lines in unattributed.items():
         print("static errors no framework owns in %s:" % variant)

@@ -148,3 +148,123 @@ TEST_CASE("CUV016: Triton (torch.compile) needs a C compiler on PATH: a warning,
         CHECK(triton_warnings(findings) == 0);
     }
 }
+
+namespace {
+
+// A program whose .rodata holds the banner NVIDIA's ptxas prints for --version.
+void ptxas_stand_in(CudaImage& img, const std::string& path, const std::string& release) {
+    auto minor = release.substr(0, release.rfind('.'));
+    img.fs().exe_source(
+        path,
+        "static const char banner[] = \"ptxas: NVIDIA (R) Ptx optimizing assembler\\n"
+        "Cuda compilation tools, release " +
+            minor + ", V" + release + "\\n\";\nint main(void) { return banner[0]; }\n");
+}
+
+// torch with Triton 3.6's layout as on the H100 (testdata/gpu/env/triton_tensorrt_facts.txt):
+// bin/ptxas from CUDA 12.8.93, bin/ptxas-blackwell from 12.9.86; gcc on PATH.
+void torch_with_triton_36(CudaImage& img, bool blackwell = true) {
+    img.glibc();
+    img.cuda_toolkit("12.8.93");
+    img.torch("2.11.0+cu128", "12.8",
+              {"/usr/local/cuda-12.8/targets/x86_64-linux/lib/libcudart.so.12"});
+    img.fs().write("/usr/bin/gcc", "#!/bin/sh\n");
+    const auto bin = site_packages + "/triton/backends/nvidia/bin";
+    ptxas_stand_in(img, bin + "/ptxas", "12.8.93");
+    if (blackwell) ptxas_stand_in(img, bin + "/ptxas-blackwell", "12.9.86");
+    img.fs().write(site_packages + "/triton/__init__.py", "__version__ = '3.6.0'\n");
+}
+
+std::vector<cuvet::report::Finding> triton_ptxas_findings(CudaImage& img,
+                                                          std::vector<std::string> gpus) {
+    REQUIRE(img.fs().error().empty());
+    std::vector<cuvet::report::Finding> out;
+    for (auto& f : validate_findings(img.write(), {.gpus = std::move(gpus)}))
+        if (f.id == "CUV016" && f.message.find("Triton assembles with") != std::string::npos)
+            out.push_back(std::move(f));
+    return out;
+}
+
+bool copy_real_ptxas(CudaImage& img, const std::string& path) {
+    const std::filesystem::path real = "/usr/local/cuda/bin/ptxas";
+    if (!std::filesystem::is_regular_file(real)) return false;
+    std::filesystem::create_directories(img.fs().host(path).parent_path());
+    std::filesystem::copy_file(real, img.fs().host(path),
+                               std::filesystem::copy_options::overwrite_existing);
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE("CUV016: Triton's bundled ptxas must know the --gpu target",
+          "[validate][cuv016][triton]") {
+    SECTION(
+        "H100, B200 and DGX Spark: Triton 3.6's ptxas 12.8 and ptxas-blackwell 12.9 know them") {
+        CudaImage img;
+        torch_with_triton_36(img);
+        auto findings = triton_ptxas_findings(img, {"H100", "B200", "DGX Spark"});
+        INFO(describe_findings(findings));
+        CHECK(findings.empty());
+    }
+    SECTION("Jetson Thor: sm_110a came with CUDA 13.0, ptxas-blackwell is 12.9 (server#8632)") {
+        CudaImage img;
+        torch_with_triton_36(img);
+        auto findings = triton_ptxas_findings(img, {"Jetson Thor"});
+        INFO(describe_findings(findings));
+        REQUIRE(findings.size() == 1);
+        const auto& f = findings[0];
+        CHECK(f.severity == cuvet::report::Severity::warning);
+        CHECK_THAT(f.message, Catch::Contains("bin/ptxas-blackwell from CUDA 12.9.86"));
+        CHECK_THAT(f.message,
+                   Catch::Contains("ptxas-blackwell fatal   : Value 'sm_110a' is not defined"));
+        CHECK_THAT(f.message, Catch::Contains("first in CUDA 13.0"));
+        CHECK_THAT(f.fix, Catch::StartsWith("Set TRITON_PTXAS_BLACKWELL_PATH to a ptxas that knows "
+                                            "sm_110a (CUDA 13.0 or newer)"));
+    }
+    SECTION("an older Triton without ptxas-blackwell: bin/ptxas 12.4 has no sm_120 (RTX 5090)") {
+        CudaImage img;
+        torch_with_triton_36(img, false);
+        ptxas_stand_in(img, site_packages + "/triton/backends/nvidia/bin/ptxas", "12.4.131");
+        auto findings = triton_ptxas_findings(img, {"RTX 5090", "A100"});
+        INFO(describe_findings(findings));
+        REQUIRE(findings.size() == 1);
+        CHECK_THAT(findings[0].message, Catch::Contains("RTX 5090 (sm_120"));
+        CHECK_THAT(findings[0].message, Catch::Contains("ptxas fatal   : Value 'sm_120"));
+        CHECK_THAT(findings[0].message, !Catch::Contains("A100"));
+        CHECK_THAT(findings[0].fix, Catch::StartsWith("Set TRITON_PTXAS_PATH"));
+    }
+    SECTION(
+        "the real CUDA toolkit ptxas in the image: the fix names it, and pointing Triton at it "
+        "clears it") {
+        CudaImage img;
+        torch_with_triton_36(img);
+        if (!copy_real_ptxas(img, "/usr/local/cuda-12.8/bin/ptxas")) {
+            WARN("skipped: no /usr/local/cuda/bin/ptxas on this machine");
+            return;
+        }
+        auto findings = triton_ptxas_findings(img, {"Jetson Thor"});
+        INFO(describe_findings(findings));
+        REQUIRE(findings.size() == 1);
+        // The real ptxas's release is read from the file as the scan streams it (13.0 on these
+        // machines).
+        CHECK_THAT(findings[0].fix,
+                   Catch::Contains("the image has /usr/local/cuda-12.8/bin/ptxas (CUDA 13."));
+        CudaImage fixed;
+        torch_with_triton_36(fixed);
+        REQUIRE(copy_real_ptxas(fixed, "/usr/local/cuda-12.8/bin/ptxas"));
+        fixed.env.push_back("TRITON_PTXAS_BLACKWELL_PATH=/usr/local/cuda/bin/ptxas");
+        auto after = triton_ptxas_findings(fixed, {"Jetson Thor"});
+        INFO(describe_findings(after));
+        CHECK(after.empty());
+    }
+    SECTION("a Triton bundling a CUDA 13 ptxas: no sm_70 (V100), as the real ptxas 13 refuses") {
+        CudaImage img;
+        torch_with_triton_36(img, false);
+        ptxas_stand_in(img, site_packages + "/triton/backends/nvidia/bin/ptxas", "13.0.88");
+        auto findings = triton_ptxas_findings(img, {"V100", "T4"});
+        INFO(describe_findings(findings));
+        REQUIRE(findings.size() == 1);
+        CHECK_THAT(findings[0].message, Catch::Contains("V100 (sm_70, last in CUDA 12.9)"));
+        CHECK_THAT(findings[0].fix, Catch::Contains("CUDA 12.9 or older"));
+    }
+}

@@ -79,4 +79,9 @@ void Rootfs::exe(const std::string& path, const std::vector<std::string>& needs,
     compile("-Wl,--allow-shlib-undefined", path, needs, flags);
 }
 
+void Rootfs::exe_source(const std::string& path, const std::string& source,
+                        const std::vector<std::string>& needs, const std::string& flags) {
+    compile("-Wl,--allow-shlib-undefined", path, needs, flags, source);
+}
+
 }  // namespace cuvet::test

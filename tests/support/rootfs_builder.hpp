@@ -32,6 +32,9 @@ public:
                     const std::vector<std::string>& needs = {}, const std::string& flags = "");
     void exe(const std::string& path, const std::vector<std::string>& needs = {},
              const std::string& flags = "");
+    // exe() with the C source given (a program whose .rodata says something).
+    void exe_source(const std::string& path, const std::string& source,
+                    const std::vector<std::string>& needs = {}, const std::string& flags = "");
     void write(const std::string& path, const std::string& content);
     void symlink(const std::string& path, const std::string& target);
     void mkdir(const std::string& path);

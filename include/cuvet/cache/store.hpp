@@ -19,7 +19,8 @@ namespace cuvet::cache {
 
 // Bump whenever the facts a scan collects per layer change (selection, ElfInfo
 // fields, text files): entries of other versions are foreign and never read.
-inline constexpr std::uint32_t format_version = 2;  // 2: scripts in bin dirs kept whole
+inline constexpr std::uint32_t format_version =
+    3;  // 2: scripts in bin dirs kept whole; 3: compiler releases
 
 inline constexpr std::uint64_t default_max_bytes = 2ull << 30;
 

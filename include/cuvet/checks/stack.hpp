@@ -83,6 +83,7 @@ struct FrameworkTool {
     std::string name;                   // "ptxas", "libdevice", "CUDA headers"
     std::string path;                   // the first candidate the image has; "" when none
     std::vector<std::string> searched;  // every candidate, in the framework's order
+    std::string release;                // a compiler's CUDA release, from its banner: "12.8.93"
 };
 
 // A framework installed in the image and what it was built with.

@@ -43,6 +43,10 @@ struct ElfInfo {
     };
     std::vector<FatbinSource> fatbin_sources;
     std::vector<std::string> dlopen_candidates;  // "libcudnn.so.8" strings found in .rodata
+    // NVIDIA's compilers (ptxas, nvcc, nvdisasm) state their toolkit release in the banner
+    // --version prints ("Cuda compilation tools, release 12.8, V12.8.93"): "12.8.93".
+    // Read from .rodata of files without a soname; "" when absent.
+    std::string cuda_tools_release;
 
     bool operator==(const ElfInfo&) const = default;
 };

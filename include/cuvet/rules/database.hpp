@@ -107,6 +107,9 @@ struct GpuArch {
     std::optional<Version> first_cuda;
     std::optional<Version> last_cuda;  // nullopt with still_supported=false: unknown
     bool still_supported = false;      // "current" in the table
+    // The first CUDA whose ptxas knows the arch-specific target sm_XYa (9.0: 12.0, though
+    // sm_90 came with 11.8); nullopt: the same as first_cuda.
+    std::optional<Version> arch_specific_first_cuda;
     Provenance provenance;
 
     int sm() const { return compute_capability.major() * 10 + compute_capability.minor(); }

@@ -1,0 +1,40 @@
+#include "cuvet/elf/tool_release.hpp"
+
+#include <cstring>
+
+namespace cuvet::elf {
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// "13.0.88" at `at`: digits and dots, ending on a digit; "" when none.
+std::string dotted_number(std::string_view bytes, std::size_t at) {
+    std::size_t end = at;
+    while (end < bytes.size() && end - at < 24 && (is_digit(bytes[end]) || bytes[end] == '.'))
+        ++end;
+    while (end > at && bytes[end - 1] == '.') --end;
+    auto number = bytes.substr(at, end - at);
+    if (number.empty() || !is_digit(number.front()) || number.find('.') == std::string_view::npos)
+        return "";
+    return std::string(number);
+}
+
+}  // namespace
+
+std::string find_cuda_tools_release(std::string_view bytes) {
+    static constexpr std::string_view banner = "Cuda compilation tools, release ";
+    const void* hit = memmem(bytes.data(), bytes.size(), banner.data(), banner.size());
+    if (hit == nullptr) return "";
+    const std::size_t at = static_cast<const char*>(hit) - bytes.data() + banner.size();
+    std::string release = dotted_number(bytes, at);
+    if (release.empty()) return "";
+    // ", V12.8.93": the full version, when it continues the short one.
+    const std::size_t v = bytes.find(", V", at);
+    if (v != std::string_view::npos && v < at + 16) {
+        std::string full = dotted_number(bytes, v + 3);
+        if (full.rfind(release + ".", 0) == 0) return full;
+    }
+    return release;
+}
+
+}  // namespace cuvet::elf

@@ -1,0 +1,56 @@
+// The CUDA release of NVIDIA's compilers, read from the --version banner in
+// their .rodata, against what the real ptxas prints when run.
+#include "cuvet/elf/tool_release.hpp"
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "cuvet/elf/elf_info.hpp"
+#include "support/process.hpp"
+#include "support/real_ptxas.hpp"
+
+using cuvet::elf::find_cuda_tools_release;
+namespace fs = std::filesystem;
+
+TEST_CASE("find_cuda_tools_release reads the banner --version prints", "[elf][tool_release]") {
+    using namespace std::string_literals;
+    const std::string head = "\0Copyright (c) 2005-%s NVIDIA Corporation\n\0"s;
+    CHECK(find_cuda_tools_release(
+              head + "Cuda compilation tools, release 12.8, V12.8.93\nBuild cuda_12.8") ==
+          "12.8.93");
+    // Old banners carry no V number after the release.
+    CHECK(find_cuda_tools_release("Cuda compilation tools, release 9.2\n") == "9.2");
+    // A V number that is not the release's own is not taken.
+    CHECK(find_cuda_tools_release("Cuda compilation tools, release 12.8, V13.0.1") == "12.8");
+    CHECK(find_cuda_tools_release("Cuda compilation tools, release %s, V%s") == "");
+    CHECK(find_cuda_tools_release("Cuda compilation tools, release 12") == "");
+    CHECK(find_cuda_tools_release("no banner here") == "");
+    CHECK(find_cuda_tools_release("") == "");
+}
+
+TEST_CASE("the release cuvet reads from a real ptxas is the one `ptxas --version` prints",
+          "[elf][tool_release][real]") {
+    auto programs = cuvet::test::real_ptxas_programs();
+    if (programs.empty()) {
+        WARN("skipped: no real ptxas (/usr/local/cuda/bin/ptxas, CUVET_TEST_PTXAS)");
+        return;
+    }
+    for (const auto& ptxas : programs) {
+        INFO(ptxas);
+        auto run = cuvet::test::run_shell(ptxas.string() + " --version");
+        REQUIRE(run.exit_code == 0);
+        std::smatch m;
+        REQUIRE(std::regex_search(run.out, m, std::regex(R"(release \d+\.\d+, V([0-9.]+))")));
+        std::ifstream in(ptxas, std::ios::binary);
+        std::stringstream bytes;
+        bytes << in.rdbuf();
+        auto info = cuvet::elf::inspect(bytes.str());
+        REQUIRE(info);
+        CHECK(info->soname.empty());
+        CHECK(info->cuda_tools_release == m[1].str());
+    }
+}
