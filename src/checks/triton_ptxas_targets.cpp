@@ -129,11 +129,16 @@ std::vector<report::Finding> triton_ptxas_targets(const Stack& stack, const rule
                              rules::Version::parse(tool->release)->truncated(2).str() + ", V" +
                              tool->release + "\" (its --version banner, read from the file)");
         for (const auto& fail : failures) {
+            // sm_90a's first CUDA is a fact of the row's note, not of its compute capability's
+            // source.
+            const bool arch_specific = fail.gpu->sm() >= 90 && fail.gpu->arch_specific_first_cuda &&
+                                       !fail.gpu->provenance.note.empty();
             f.evidence.push_back(fail.gpu_name + " is compute capability " +
                                  fail.gpu->compute_capability.str() + " (" +
                                  fail.gpu->architecture + "); ptxas knows " +
                                  triton_target(*fail.gpu, blackwell_shipped) + " " +
-                                 range_text(fail) + " per " + util::cite(fail.gpu->provenance));
+                                 range_text(fail) + " per " + util::cite(fail.gpu->provenance) +
+                                 (arch_specific ? "; " + fail.gpu->provenance.note : ""));
         }
         f.evidence.push_back(
             "Triton runs ptxas-blackwell for compute capability 10.0 and newer where its wheel "
@@ -144,6 +149,22 @@ std::vector<report::Finding> triton_ptxas_targets(const Stack& stack, const rule
             blackwell ? "TRITON_PTXAS_BLACKWELL_PATH" : "TRITON_PTXAS_PATH";
         std::vector<Range> ranges;
         for (const auto& fail : failures) ranges.push_back(fail.range);
+        // The variable chose this ptxas over a bundled one that would work: unset it.
+        const std::string& bundled = tool->searched.back();
+        if (tool->path != bundled && stack.elfs != nullptr) {
+            auto it = stack.elfs->find(bundled);
+            auto release = it == stack.elfs->end()
+                               ? std::nullopt
+                               : rules::Version::parse(it->second.cuda_tools_release);
+            bool all = release.has_value();
+            for (const auto& r : ranges) all = all && knows(*release, r);
+            if (all) {
+                f.fix = "Unset " + variable + ": Triton's bundled " + bundled + " (CUDA " +
+                        it->second.cuda_tools_release + ") knows " + target + ".";
+                out.push_back(std::move(f));
+                continue;
+            }
+        }
         std::string other = usable_ptxas(stack, ranges);
         const std::string wanted = first.too_old ? "CUDA " + first.range.first->str() + " or newer"
                                                  : "CUDA " + first.range.last->str() + " or older";

@@ -110,6 +110,27 @@ fresh; uninstall nvidia_cuda_runtime; variant cuda_runtime_removed "pip uninstal
 fresh; uninstall nvidia_cudnn_cu13; rm -f $R/usr/lib/x86_64-linux-gnu/libcudnn*; ldconfig -r $R; variant no_cudnn "no cuDNN at all"
 TK=$(readlink -f /usr/local/cuda)   # /usr/local/cuda -> /etc/alternatives/cuda -> /usr/local/cuda-13.0
 add_toolkit() { mkdir -p $R/usr/local; cp -al $TK $R$TK 2>/dev/null || cp -a $TK $R$TK; ln -s $(basename $TK) $R/usr/local/cuda; ldconfig -r $R; }
+# Triton gets past its launcher only with a C compiler and Python.h in the root: the host's gcc and
+# python3-dev, copied file by file from their packages. Then which ptxas it assembles with: its
+# bundled 12.8 one, Debian's CUDA 11.8 ptxas (no sm_90a: PTXAS_118, carried in), the toolkit's 13.0.
+add_gcc() { local p; for p in gcc gcc-13 gcc-13-x86-64-linux-gnu cpp cpp-13 cpp-13-x86-64-linux-gnu binutils \
+        binutils-x86-64-linux-gnu binutils-common libbinutils libctf0 libctf-nobfd0 libsframe1 libjansson4 libgprofng0 \
+        libgcc-13-dev libc6-dev libc-dev-bin linux-libc-dev libcrypt-dev libisl23 libmpc3 libmpfr6 libgmp10 libzstd1 \
+        libasan8 libtsan2 liblsan0 libubsan1 libhwasan0 libitm1 libatomic1 libquadmath0 libcc1-0 \
+        libpython3.12-dev python3.12-dev libpython3-dev python3-dev libexpat1-dev zlib1g-dev; do
+        dpkg -L $p 2>/dev/null | while read -r f; do [ -f "$f" ] || [ -L "$f" ] && [ ! -e "$R$f" ] && cp -a --parents "$f" $R/ 2>/dev/null; done; done
+    ldconfig -r $R
+    printf '#include <Python.h>\nint f(void) { return Py_IsInitialized(); }\n' > $R/tmp/cc_check.c
+    log "gcc in the root: $(chroot $R /usr/bin/gcc --version 2>&1 | head -1); Python.h build: \
+$(chroot $R /usr/bin/gcc -shared -fPIC -I$(ls -d /usr/include/python3.1*) /tmp/cc_check.c -o /tmp/cc_check.so 2>&1 && echo ok)"
+    rm -f $R/tmp/cc_check.*; }
+fresh; add_gcc; variant gcc_added "gcc 13 and python3.12-dev added (Triton builds its launcher)"
+if [ -x "${PTXAS_118:-}" ]; then
+       mkdir -p $R/opt/cuda-11.8/bin; cp $PTXAS_118 $R/opt/cuda-11.8/bin/ptxas
+       variant triton_ptxas_cuda118 "gcc added, TRITON_PTXAS_PATH to Debian's CUDA 11.8 ptxas (no sm_90a)" TRITON_PTXAS_PATH=/opt/cuda-11.8/bin/ptxas
+fi
+fresh; add_gcc; add_toolkit
+       variant triton_ptxas_toolkit "gcc and the toolkit added, TRITON_PTXAS_PATH=/usr/local/cuda/bin/ptxas (CUDA 13.0)" TRITON_PTXAS_PATH=/usr/local/cuda/bin/ptxas
 fresh; add_toolkit; variant toolkit_added "a full CUDA toolkit in /usr/local/cuda (as nvidia/cuda:*-devel)"
        variant toolkit_added_path "toolkit added, its bin on PATH" PATH=/usr/local/cuda/bin:/usr/bin:/bin
 fresh; add_toolkit; uninstall nvidia_nvjitlink; variant toolkit_added_nvjitlink_wheel_removed "toolkit added, pip uninstall nvidia-nvjitlink"
@@ -134,27 +155,6 @@ fresh; O2=$R/opt/old/cudnn; mkdir -p $O2; cp -l $R$DL/libcudnn.so.9.14.0 $R$DL/l
 fresh; add_toolkit; ln -s libcuda.so $R$TK/targets/x86_64-linux/lib/stubs/libcuda.so.1
        variant stub_libcuda_on_path "toolkit added, libcuda.so.1 -> stub, LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs" LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs
 fresh; add_toolkit; variant toolkit_ld_library_path "toolkit added, LD_LIBRARY_PATH=/usr/local/cuda/lib64" LD_LIBRARY_PATH=/usr/local/cuda/lib64
-# Triton gets past its launcher only with a C compiler and Python.h in the root: the host's gcc and
-# python3-dev, copied file by file from their packages. Then which ptxas it assembles with: its
-# bundled 12.8 one, Debian's CUDA 11.8 ptxas (no sm_90a: PTXAS_118, carried in), the toolkit's 13.0.
-add_gcc() { local p; for p in gcc gcc-13 gcc-13-x86-64-linux-gnu cpp cpp-13 cpp-13-x86-64-linux-gnu binutils \
-        binutils-x86-64-linux-gnu binutils-common libbinutils libctf0 libctf-nobfd0 libsframe1 libjansson4 libgprofng0 \
-        libgcc-13-dev libc6-dev libc-dev-bin linux-libc-dev libcrypt-dev libisl23 libmpc3 libmpfr6 libgmp10 libzstd1 \
-        libasan8 libtsan2 liblsan0 libubsan1 libhwasan0 libitm1 libatomic1 libquadmath0 libcc1-0 \
-        libpython3.12-dev python3.12-dev libpython3-dev python3-dev libexpat1-dev zlib1g-dev; do
-        dpkg -L $p 2>/dev/null | while read -r f; do [ -f "$f" ] || [ -L "$f" ] && [ ! -e "$R$f" ] && cp -a --parents "$f" $R/ 2>/dev/null; done; done
-    ldconfig -r $R
-    printf '#include <Python.h>\nint f(void) { return Py_IsInitialized(); }\n' > $R/tmp/cc_check.c
-    log "gcc in the root: $(chroot $R /usr/bin/gcc --version 2>&1 | head -1); Python.h build: \
-$(chroot $R /usr/bin/gcc -shared -fPIC -I$(ls -d /usr/include/python3.1*) /tmp/cc_check.c -o /tmp/cc_check.so 2>&1 && echo ok)"
-    rm -f $R/tmp/cc_check.*; }
-fresh; add_gcc; variant gcc_added "gcc 13 and python3.12-dev added (Triton builds its launcher)"
-if [ -x "${PTXAS_118:-}" ]; then
-       mkdir -p $R/opt/cuda-11.8/bin; cp $PTXAS_118 $R/opt/cuda-11.8/bin/ptxas
-       variant triton_ptxas_cuda118 "gcc added, TRITON_PTXAS_PATH to Debian's CUDA 11.8 ptxas (no sm_90a)" TRITON_PTXAS_PATH=/opt/cuda-11.8/bin/ptxas
-fi
-fresh; add_gcc; add_toolkit
-       variant triton_ptxas_toolkit "gcc and the toolkit added, TRITON_PTXAS_PATH=/usr/local/cuda/bin/ptxas (CUDA 13.0)" TRITON_PTXAS_PATH=/usr/local/cuda/bin/ptxas
 rm -rf $R $BASE
 [ -n "$CUVET" ] && tar -C $W -czf $O/cuvet.tar.gz cuvet
 rm -rf $W

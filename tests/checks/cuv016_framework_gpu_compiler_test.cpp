@@ -268,3 +268,27 @@ TEST_CASE("CUV016: Triton's bundled ptxas must know the --gpu target",
         CHECK_THAT(findings[0].fix, Catch::Contains("CUDA 12.9 or older"));
     }
 }
+
+TEST_CASE(
+    "CUV016: TRITON_PTXAS_PATH to an older ptxas than the bundled one (the H100's CUDA 11.8 "
+    "variant)",
+    "[validate][cuv016][triton]") {
+    // As run on the H100 (testdata/gpu/agreement/run5): Debian's CUDA 11.8 ptxas has no sm_90a,
+    // and Triton's PTXASError said so; the bundled 12.8 ptxas would have worked.
+    CudaImage img;
+    torch_with_triton_36(img);
+    ptxas_stand_in(img, "/opt/cuda-11.8/bin/ptxas", "11.8.89");
+    img.env.push_back("TRITON_PTXAS_PATH=/opt/cuda-11.8/bin/ptxas");
+    auto findings = triton_ptxas_findings(img, {"H100"});
+    INFO(describe_findings(findings));
+    REQUIRE(findings.size() == 1);
+    const auto& f = findings[0];
+    CHECK_THAT(f.message, Catch::Contains("/opt/cuda-11.8/bin/ptxas from CUDA 11.8.89"));
+    CHECK_THAT(f.message, Catch::Contains("ptxas fatal   : Value 'sm_90a' is not defined"));
+    CHECK_THAT(f.fix, Catch::StartsWith("Unset TRITON_PTXAS_PATH: Triton's bundled"));
+    CHECK_THAT(f.fix, Catch::Contains("(CUDA 12.8.93) knows sm_90a"));
+    bool sourced = false;
+    for (const auto& e : f.evidence)
+        sourced = sourced || e.find("ptx-isa-sm90a") != std::string::npos;
+    CHECK(sourced);
+}
