@@ -40,6 +40,12 @@ void add_trace(report::Finding& finding, const Resolution& r, std::size_t max_li
     for (const auto& s : r.shadowed) finding.evidence.push_back("  shadows " + s);
 }
 
+const FrameworkTool* framework_tool(const FrameworkInstall& fw, std::string_view name) {
+    for (const auto& t : fw.tools)
+        if (t.name == name) return &t;
+    return nullptr;
+}
+
 const rules::FrameworkBuild* build_row(const rules::Database& db, const FrameworkInstall& fw) {
     if (const auto* row = db.framework_build(fw.name, fw.version, fw.variant)) return row;
     return nullptr;

@@ -35,6 +35,8 @@ void add_trace(report::Finding& finding, const Resolution& resolution, std::size
 
 // The rules row of a framework install (its variant, else the default build).
 const rules::FrameworkBuild* build_row(const rules::Database& db, const FrameworkInstall& fw);
+// The tool a framework model found under `name` ("ptxas for Triton"); nullptr when not modelled.
+const FrameworkTool* framework_tool(const FrameworkInstall& fw, std::string_view name);
 // The ELF objects of an install that the scan resolved.
 std::vector<const ElfObject*> objects_of(const Stack& stack, const FrameworkInstall& fw);
 // The files ld.so maps for `roots`, breadth first, roots excluded unless

@@ -9,12 +9,6 @@ namespace {
 
 std::string dir_name(const std::string& path) { return path.substr(0, path.rfind('/')); }
 
-const FrameworkTool* tool(const FrameworkInstall& fw, std::string_view name) {
-    for (const auto& t : fw.tools)
-        if (t.name == name) return &t;
-    return nullptr;
-}
-
 bool starts(const FrameworkInstall& fw) {
     for (const auto& load : fw.loads)
         if (!load.resolution.provided_by_host &&
@@ -32,7 +26,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
     for (const auto& fw : stack.frameworks) {
         util::ImportedBy imported_by{out, fw};
         if (fw.name == "cupy") {
-            const auto* headers = tool(fw, "CUDA headers");
+            const auto* headers = util::framework_tool(fw, "CUDA headers");
             if (headers == nullptr || !headers->path.empty()) continue;
             report::Finding f;
             // CuPy 14's own words (testdata/gpu/env/framework_variants.log, the runtime wheel
@@ -56,7 +50,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
         if (fw.name == "pytorch") {
             // torch.compile and @triton.jit only: a warning, most PyTorch images never compile.
             for (const char* name : {"C compiler for Triton", "ptxas for Triton"}) {
-                const auto* t = tool(fw, name);
+                const auto* t = util::framework_tool(fw, name);
                 if (t == nullptr || !t->path.empty()) continue;
                 report::Finding f;
                 f.id = "CUV016";
@@ -83,8 +77,8 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             continue;
         }
         if (fw.name != "jax" || !starts(fw)) continue;
-        const auto* ptxas = tool(fw, "ptxas");
-        const auto* libdevice = tool(fw, "libdevice");
+        const auto* ptxas = util::framework_tool(fw, "ptxas");
+        const auto* libdevice = util::framework_tool(fw, "libdevice");
         std::string major = fw.built_cuda ? std::to_string(fw.built_cuda->major()) : "";
         std::string where = fw.gpu_roots.empty() ? fw.root : fw.gpu_roots.back();
         if (ptxas && ptxas->path.empty()) {

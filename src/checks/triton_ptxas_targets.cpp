@@ -7,12 +7,6 @@
 namespace cuvet::checks {
 namespace {
 
-const FrameworkTool* find_tool(const FrameworkInstall& fw, std::string_view name) {
-    for (const auto& t : fw.tools)
-        if (t.name == name) return &t;
-    return nullptr;
-}
-
 // Triton's target for a compute capability: sm_XY, with the arch-specific "a"
 // from 9.0 on (triton/backends/nvidia/compiler.py sm_arch_from_capability in
 // the Tritons that ship ptxas-blackwell). Older ones add it for 9.0 only: the
@@ -26,9 +20,9 @@ std::string triton_target(const rules::GpuArch& gpu, bool ships_blackwell) {
 // wheel ships one (compiler.py get_ptxas), else ptxas.
 const FrameworkTool* ptxas_for(const FrameworkInstall& torch, const rules::GpuArch& gpu) {
     if (gpu.sm() >= 100)
-        if (const auto* blackwell = find_tool(torch, "ptxas-blackwell for Triton"))
+        if (const auto* blackwell = util::framework_tool(torch, "ptxas-blackwell for Triton"))
             return blackwell;
-    return find_tool(torch, "ptxas for Triton");
+    return util::framework_tool(torch, "ptxas for Triton");
 }
 
 struct Range {
@@ -102,7 +96,8 @@ std::vector<report::Finding> triton_ptxas_targets(const Stack& stack, const rule
         failing[tool].push_back({name, gpu, range, too_old});
     }
     std::vector<report::Finding> out;
-    const bool blackwell_shipped = find_tool(torch, "ptxas-blackwell for Triton") != nullptr;
+    const bool blackwell_shipped =
+        util::framework_tool(torch, "ptxas-blackwell for Triton") != nullptr;
     for (const auto* tool : order) {
         const auto& failures = failing[tool];
         const auto& first = failures.front();

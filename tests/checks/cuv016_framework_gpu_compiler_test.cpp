@@ -185,6 +185,18 @@ std::vector<cuvet::report::Finding> triton_ptxas_findings(CudaImage& img,
     return out;
 }
 
+// A Triton without ptxas-blackwell whose bundled ptxas is from `release`: its one finding.
+cuvet::report::Finding bundled_ptxas_finding(const std::string& release,
+                                             std::vector<std::string> gpus) {
+    CudaImage img;
+    torch_with_triton_36(img, false);
+    ptxas_stand_in(img, site_packages + "/triton/backends/nvidia/bin/ptxas", release);
+    auto findings = triton_ptxas_findings(img, std::move(gpus));
+    INFO(describe_findings(findings));
+    REQUIRE(findings.size() == 1);
+    return findings[0];
+}
+
 bool copy_real_ptxas(CudaImage& img, const std::string& path) {
     const std::filesystem::path real = "/usr/local/cuda/bin/ptxas";
     if (!std::filesystem::is_regular_file(real)) return false;
@@ -222,16 +234,11 @@ TEST_CASE("CUV016: Triton's bundled ptxas must know the --gpu target",
                                             "sm_110a (CUDA 13.0 or newer)"));
     }
     SECTION("an older Triton without ptxas-blackwell: bin/ptxas 12.4 has no sm_120 (RTX 5090)") {
-        CudaImage img;
-        torch_with_triton_36(img, false);
-        ptxas_stand_in(img, site_packages + "/triton/backends/nvidia/bin/ptxas", "12.4.131");
-        auto findings = triton_ptxas_findings(img, {"RTX 5090", "A100"});
-        INFO(describe_findings(findings));
-        REQUIRE(findings.size() == 1);
-        CHECK_THAT(findings[0].message, Catch::Contains("RTX 5090 (sm_120"));
-        CHECK_THAT(findings[0].message, Catch::Contains("ptxas fatal   : Value 'sm_120"));
-        CHECK_THAT(findings[0].message, !Catch::Contains("A100"));
-        CHECK_THAT(findings[0].fix, Catch::StartsWith("Set TRITON_PTXAS_PATH"));
+        auto f = bundled_ptxas_finding("12.4.131", {"RTX 5090", "A100"});
+        CHECK_THAT(f.message, Catch::Contains("RTX 5090 (sm_120"));
+        CHECK_THAT(f.message, Catch::Contains("ptxas fatal   : Value 'sm_120"));
+        CHECK_THAT(f.message, !Catch::Contains("A100"));
+        CHECK_THAT(f.fix, Catch::StartsWith("Set TRITON_PTXAS_PATH"));
     }
     SECTION(
         "the real CUDA toolkit ptxas in the image: the fix names it, and pointing Triton at it "
@@ -258,14 +265,9 @@ TEST_CASE("CUV016: Triton's bundled ptxas must know the --gpu target",
         CHECK(after.empty());
     }
     SECTION("a Triton bundling a CUDA 13 ptxas: no sm_70 (V100), as the real ptxas 13 refuses") {
-        CudaImage img;
-        torch_with_triton_36(img, false);
-        ptxas_stand_in(img, site_packages + "/triton/backends/nvidia/bin/ptxas", "13.0.88");
-        auto findings = triton_ptxas_findings(img, {"V100", "T4"});
-        INFO(describe_findings(findings));
-        REQUIRE(findings.size() == 1);
-        CHECK_THAT(findings[0].message, Catch::Contains("V100 (sm_70, last in CUDA 12.9)"));
-        CHECK_THAT(findings[0].fix, Catch::Contains("CUDA 12.9 or older"));
+        auto f = bundled_ptxas_finding("13.0.88", {"V100", "T4"});
+        CHECK_THAT(f.message, Catch::Contains("V100 (sm_70, last in CUDA 12.9)"));
+        CHECK_THAT(f.fix, Catch::Contains("CUDA 12.9 or older"));
     }
 }
 
