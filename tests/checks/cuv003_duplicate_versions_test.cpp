@@ -25,7 +25,7 @@ TEST_CASE("CUV003: two cuDNN copies of different versions, and which one torch l
     }
 }
 
-TEST_CASE("CUV003: two copies nothing loads are info; one a root loads names the root", "[validate][cuv003]") {
+TEST_CASE("CUV003: two copies nothing loads are info, one a root loads names the root", "[validate][cuv003]") {
     for (bool loaded : {true, false}) {
         CudaImage img;
         img.glibc();

@@ -25,7 +25,7 @@ TEST_CASE("CUV006: cuDNN built for CUDA 11 loaded with the CUDA 12 runtime", "[v
     }
 }
 
-TEST_CASE("CUV006: the cuDNN torch loads is an error naming torch; a CUDA 11 copy nothing loads is info",
+TEST_CASE("CUV006: the cuDNN torch loads is an error naming torch, a CUDA 11 copy nothing loads is info",
           "[validate][cuv006]") {
     CudaImage img;
     img.glibc();

@@ -4,7 +4,7 @@
 
 using namespace cuvet::test;
 
-TEST_CASE("CUV009: CUDA 12.4 on a fleet of 470 drivers; 535 is enough through minor version compatibility", "[validate][cuv009]") {
+TEST_CASE("CUV009: CUDA 12.4 on a fleet of 470 drivers, 535 is enough through minor version compatibility", "[validate][cuv009]") {
     CudaImage img;
     img.glibc();
     img.cuda_toolkit("12.4.1");

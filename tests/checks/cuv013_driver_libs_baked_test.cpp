@@ -7,7 +7,7 @@
 
 using namespace cuvet::test;
 
-TEST_CASE("CUV013: libcuda.so baked into /usr/lib; cuda-compat's copy is not reported", "[validate][cuv013]") {
+TEST_CASE("CUV013: libcuda.so baked into /usr/lib, cuda-compat's copy is not reported", "[validate][cuv013]") {
     for (bool baked : {true, false}) {
         CudaImage img;
         img.glibc();

@@ -27,7 +27,7 @@ const cuvet::report::Finding* first(const std::vector<cuvet::report::Finding>& f
 }  // namespace
 
 TEST_CASE(
-    "CUV015: JAX's cuda13 plugin with every wheel starts on the GPU; no CUV007 'built for CUDA 12'",
+    "CUV015: JAX's cuda13 plugin with every wheel starts on the GPU, no CUV007 'built for CUDA 12'",
     "[validate][cuv015][jax]") {
     CudaImage img;
     img.glibc();
@@ -38,7 +38,7 @@ TEST_CASE(
     CHECK(ids_of(findings).count("CUV007") == 0);
 }
 
-TEST_CASE("CUV015: cuSPARSE without its nvJitLink does not load; JAX runs on the CPU",
+TEST_CASE("CUV015: cuSPARSE without its nvJitLink does not load, JAX runs on the CPU",
           "[validate][cuv015][jax]") {
     CudaImage img;
     img.glibc();

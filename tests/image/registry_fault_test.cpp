@@ -111,7 +111,7 @@ TEST_CASE("a blob whose bytes do not match its digest is refused", "[image][regi
            result.err.find("corrupt") != std::string::npos));
 }
 
-TEST_CASE("429 is retried with backoff; a registry that never relents is one clear error",
+TEST_CASE("429 is retried with backoff, a registry that never relents is one clear error",
           "[image][registry][fault]") {
     REQUIRE_REGISTRY_TOOLS();
     Pushed pushed;

@@ -40,7 +40,7 @@ std::string load_error(const std::string& name, const std::string& text) {
 }  // namespace
 
 TEST_CASE(
-    "plain jax is CPU-only; jax[cuda12] and jax[cuda13] are separate builds with their own pins",
+    "plain jax is CPU-only, jax[cuda12] and jax[cuda13] are separate builds with their own pins",
     "[rules]") {
     const auto* jax = db().python_package("jax");
     REQUIRE(jax);
