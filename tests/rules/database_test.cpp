@@ -205,8 +205,9 @@ TEST_CASE("each table names its newest entry and the day its facts were checked"
     CHECK(db().newest_entry("cudnn") == db().cudnn_releases().front().version.str());
     CHECK(db().newest_entry("gpus").rfind("compute capability ", 0) == 0);
     CHECK(db().newest_entry("nvidia_cuda_tags").rfind("nvidia/cuda 13.", 0) == 0);
-    // A framework row covering a range of releases ("0.7.2" .. "0.11.0") vouches for its last.
-    CHECK(db().newest_entry("frameworks").find("jax 0.11.0") != std::string::npos);
+    // The newest JAX is the single-release row 0.11.2, past the range row "0.7.2" .. "0.11.0"
+    // (a range vouches for its last release: ONNX Runtime's newest comes from one).
+    CHECK(db().newest_entry("frameworks").find("jax 0.11.2") != std::string::npos);
     // NGC: the newest monthly release per image ("25.12" beats "20.06", not by text order alone).
     CHECK(db().newest_entry("ngc_containers") ==
           "pytorch 25.12, tensorflow 23.01, tritonserver 26.10");

@@ -72,6 +72,12 @@ TEST_CASE(
     CHECK_FALSE(
         db().framework_build("jax", v("0.8.1"), "cuda12")->requirement("nvidia-cudnn-cu13"));
 
+    // 0.11.2 is known from the wheel installed on the GPU machine; 0.11.1, between the last
+    // tag read and that wheel, stays unknown, and so does 0.11.2's cuda12 plugin.
+    CHECK(db().build_for_package("jax-cuda13-plugin", v("0.11.2"))->cudnn->str() == "9.12.0.46");
+    CHECK_FALSE(db().build_for_package("jax-cuda13-plugin", v("0.11.1")));
+    CHECK_FALSE(db().build_for_package("jax-cuda12-plugin", v("0.11.2")));
+
     // Releases past the last one read stay unknown.
     CHECK_FALSE(db().build_for_package("jax-cuda13-plugin", v("99.0")));
     CHECK_FALSE(db().build_for_package("no-such-package", v("1.0")));
