@@ -32,7 +32,8 @@ std::optional<Version> numeric_prefix(const std::string& text) {
 std::size_t load_ngc_containers(const JsonNode& root, const ProvenanceReader& provenance,
                                 std::vector<NgcContainerRelease>& releases) {
     root.expect_object({"table", "data_version", "description", "sources", "releases"});
-    static const std::vector<std::string> images = {"pytorch", "tensorflow", "jax", "tritonserver"};
+    static const std::vector<std::string> images = {"pytorch", "tensorflow", "jax", "tritonserver",
+                                                    "tensorrt"};
     for (const auto& e : root.at("releases").array()) {
         e.expect_object({"image", "release", "framework_version", "cuda", "cudnn", "tensorrt",
                          "min_driver_branch", "datacenter_drivers", "ubuntu", "source",
@@ -40,7 +41,7 @@ std::size_t load_ngc_containers(const JsonNode& root, const ProvenanceReader& pr
         NgcContainerRelease r;
         r.image = e.at("image").string();
         if (std::find(images.begin(), images.end(), r.image) == images.end()) {
-            e.at("image").fail("expected one of pytorch, tensorflow, jax, tritonserver");
+            e.at("image").fail("expected one of pytorch, tensorflow, jax, tritonserver, tensorrt");
         }
         r.release = e.at("release").string();
         if (!is_release_name(r.release))

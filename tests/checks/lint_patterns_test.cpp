@@ -404,6 +404,25 @@ TEST_CASE("NGC bases of every framework are read from ngc_containers.json", "[li
     const auto torch_stack = checks::lint::base_stack(pytorch.final_stage().base, db());
     REQUIRE(torch_stack.cuda);
     CHECK(torch_stack.cuda->major() == 13);
+
+    // The TensorRT containers (nvcr.io/nvidia/tensorrt:22.04-py3) are read the same way.
+    const std::string trt_row =
+        "\"releases\": [\n    {\"image\": \"tensorrt\", \"release\": \"99.01\", "
+        "\"framework_version\": \"10.0.1\", \"cuda\": \"12.4.1\", \"cudnn\": \"9.1.0\", "
+        "\"tensorrt\": \"10.0.1\", \"min_driver_branch\": null, \"datacenter_drivers\": [], "
+        "\"ubuntu\": null, \"source\": \"ngc-pytorch-25.12\", \"note\": \"test row\"},";
+    const auto trt = facts_of("FROM nvcr.io/nvidia/tensorrt:99.01-py3\n");
+    const auto trt_stack = checks::lint::base_stack(
+        trt.final_stage().base, db_with("ngc_containers.json", "\"releases\": [", trt_row));
+    REQUIRE(trt_stack.cuda);
+    CHECK(trt_stack.cuda->str() == "12.4.1");
+    CHECK(trt_stack.cudnn_major == 9);
+    // An image the table does not model is refused by the loader, not silently ignored.
+    std::string nemo_row = trt_row;
+    nemo_row.replace(nemo_row.find("tensorrt"), 8, "nemo");
+    CHECK_THROWS_WITH(db_with("ngc_containers.json", "\"releases\": [", nemo_row),
+                      Catch::Contains("expected one of pytorch, tensorflow, jax, tritonserver, "
+                                      "tensorrt"));
 }
 
 TEST_CASE("CUVL04 one finding per install command", "[lint][CUVL04]") {
