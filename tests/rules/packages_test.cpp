@@ -154,8 +154,24 @@ TEST_CASE("framework error texts follow the release that prints them", "[rules]"
         db().framework_error_text("tensorflow", "cudnn_version_mismatch", v("2.16.1"));
     REQUIRE(new_tf);
     CHECK_THAT(new_tf->message, Catch::Contains("needs to have matching major version"));
+    // 2.5-2.11 already print the newer text (tensorflow/tensorflow#50217 names 2.5.0).
+    const auto* tf26 =
+        db().framework_error_text("tensorflow", "cudnn_version_mismatch", v("2.6.0"));
+    REQUIRE(tf26);
+    CHECK(tf26->message == new_tf->message);
+    REQUIRE(tf26->max_version);
+    CHECK(tf26->max_version->str() == "2.11");
     // Releases whose wording no source shows get none rather than a neighbour's.
-    CHECK_FALSE(db().framework_error_text("tensorflow", "cudnn_version_mismatch", v("2.6.0")));
+    CHECK_FALSE(db().framework_error_text("tensorflow", "cudnn_version_mismatch", v("2.4.0")));
+    CHECK_FALSE(db().framework_error_text("tensorflow", "cudnn_version_mismatch", v("1.9.0")));
+    const auto* tf115 =
+        db().framework_error_text("tensorflow", "cudnn_version_mismatch", v("1.15.0"));
+    REQUIRE(tf115);
+    CHECK(tf115 == old_tf);
+    const auto* tf17 =
+        db().framework_error_text("tensorflow", "cudnn_version_mismatch", v("1.7.0"));
+    REQUIRE(tf17);
+    CHECK_THAT(tf17->message, Catch::Contains("(compatibility version {runtime_compat})"));
 
     const auto* torch_1120 =
         db().framework_error_text("pytorch", "cudnn_version_mismatch", v("1.12.0"));
@@ -168,6 +184,17 @@ TEST_CASE("framework error texts follow the release that prints them", "[rules]"
     // Without a version: the current wording.
     CHECK(db().framework_error_text("pytorch", "cudnn_version_mismatch", std::nullopt) ==
           torch_1121);
+    // 0.3/0.4 refused any other major.minor with the older "version mismatch" text.
+    const auto* torch_041 =
+        db().framework_error_text("pytorch", "cudnn_version_mismatch", v("0.4.1"));
+    REQUIRE(torch_041);
+    CHECK_THAT(torch_041->message, Catch::StartsWith("cuDNN version mismatch: PyTorch was compiled"));
+
+    // ONNX Runtime before 1.19: the older warning, where a source names the release.
+    const auto* ort115 =
+        db().framework_error_text("onnxruntime", "cuda_ep_unavailable", v("1.15.1"));
+    REQUIRE(ort115);
+    CHECK_THAT(ort115->message, Catch::StartsWith("Failed to create CUDAExecutionProvider. Please reference"));
 }
 
 TEST_CASE("TensorFlow's missing-library text follows the release", "[rules]") {
@@ -187,8 +214,15 @@ TEST_CASE("TensorFlow's missing-library text follows the release", "[rules]") {
         db().framework_error_text("tensorflow", "cudnn_library_missing", v("2.16.1"));
     REQUIRE(tf216);
     CHECK_THAT(tf216->message, Catch::StartsWith("Cannot dlopen some GPU libraries."));
-    // 1.13 and older: no source shows their wording.
+    // 1.7-1.13: no source shows their wording.
     CHECK_FALSE(db().framework_error_text("tensorflow", "cudnn_library_missing", v("1.13.1")));
+    // 1.3-1.6 link libcudnn, so the import itself fails.
+    const auto* tf13 =
+        db().framework_error_text("tensorflow", "cudnn_library_missing", v("1.3.0"));
+    REQUIRE(tf13);
+    values.library = "libcudnn.so.6";
+    CHECK_THAT(cuvet::rules::fill_message(tf13->message, values),
+               Catch::StartsWith("ImportError: libcudnn.so.6: cannot open shared object file"));
 }
 
 TEST_CASE("CuPy wheels name their CUDA major", "[rules]") {
