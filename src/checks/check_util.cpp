@@ -1,6 +1,7 @@
 #include "check_util.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -44,6 +45,52 @@ const FrameworkTool* framework_tool(const FrameworkInstall& fw, std::string_view
     for (const auto& t : fw.tools)
         if (t.name == name) return &t;
     return nullptr;
+}
+
+namespace {
+
+// A cuDNN version the way a framework prints it; nullopt when it cannot be printed exactly.
+std::optional<std::string> printed(const rules::Version& v, const std::string& format) {
+    auto part = [&](std::size_t i) { return i < v.size() ? std::to_string(v.part(i)) : "x"; };
+    if (format == "dotted") return part(0) + "." + part(1) + "." + part(2);
+    if (format == "tuple") return "(" + part(0) + ", " + part(1) + ", " + part(2) + ")";
+    // cudnnGetVersion(): major*1000+minor*100+patch up to cuDNN 8, major*10000+… from 9.
+    if (format == "encoded" && v.size() >= 3)
+        return std::to_string(v.major() * (v.major() >= 9 ? 10000 : 1000) + v.part(1) * 100 + v.part(2));
+    return std::nullopt;
+}
+
+// TensorFlow 1.x's "compatibility version" of an encoded cuDNN version: (v / 100) * 100.
+std::string compat_of(const std::string& encoded) { return std::to_string(std::stol(encoded) / 100 * 100); }
+
+}  // namespace
+
+std::optional<FrameworkWords> framework_says(const rules::Database& db, const FrameworkInstall& fw,
+                                             std::string_view kind, rules::MessageValues values,
+                                             const std::optional<rules::Version>& built,
+                                             const std::optional<rules::Version>& runtime) {
+    const auto* row = db.framework_error_text(fw.name, kind, fw.version);
+    if (row == nullptr) return std::nullopt;
+    if (built)
+        if (auto text = printed(*built, row->version_format)) values.built = *text;
+    if (runtime)
+        if (auto text = printed(*runtime, row->version_format)) values.runtime = *text;
+    if (row->version_format == "encoded") {
+        if (!values.built.empty()) values.built_compat = compat_of(values.built);
+        if (!values.runtime.empty()) values.runtime_compat = compat_of(values.runtime);
+    }
+    std::string text = rules::fill_message(row->message, values);
+    // A placeholder left over ("{runtime}") means a value this finding does not have.
+    for (auto open = text.find('{'); open != std::string::npos; open = text.find('{', open + 1)) {
+        auto close = text.find('}', open);
+        if (close == std::string::npos) break;
+        auto name = std::string_view(text).substr(open + 1, close - open - 1);
+        if (!name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+                return std::islower(static_cast<unsigned char>(c)) || c == '_';
+            }))
+            return std::nullopt;
+    }
+    return FrameworkWords{std::move(text), row};
 }
 
 const rules::FrameworkBuild* build_row(const rules::Database& db, const FrameworkInstall& fw) {

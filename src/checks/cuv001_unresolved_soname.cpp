@@ -32,7 +32,27 @@ std::vector<std::string> copies_named(const Stack& stack, const std::string& nam
     return out;
 }
 
-std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
+// The framework whose files include `object`, if any.
+const FrameworkInstall* framework_of(const Stack& stack, const ElfObject& object) {
+    for (const auto& fw : stack.frameworks)
+        if (util::under(object.file, fw.root) || util::under(object.path, fw.root)) return &fw;
+    return nullptr;
+}
+
+// What the framework that needs a cuDNN library prints without it, for its release
+// (rules error_texts): TensorFlow 2.11 "Could not load dynamic library 'libcudnn.so.8'…".
+std::string framework_words(const Stack& stack, const rules::Database& db, const ElfObject& o,
+                            const std::string& name) {
+    if (!util::starts_with(name, "libcudnn")) return "";
+    const auto* fw = framework_of(stack, o);
+    if (fw == nullptr) return "";
+    rules::MessageValues values;
+    values.library = name;
+    auto words = util::framework_says(db, *fw, "cudnn_library_missing", values);
+    return words ? "; " + fw->name + " " + fw->version.str() + " prints \"" + words->text + "\"" : "";
+}
+
+std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) {
     std::map<std::string, report::Finding> by_name;
     std::vector<std::string> order;
     std::vector<util::UnloadedProblem> unloaded;
@@ -60,7 +80,8 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
                 f.message = r.name + (r.from_dlopen ? " (dlopen()ed)" : "") + " is needed by " + o.path +
                             (elsewhere.empty() ? " but nothing in the image provides it"
                                                : " but ld.so does not find it from there: the image has it at " +
-                                                     elsewhere.front() + ", outside that object's search path");
+                                                     elsewhere.front() + ", outside that object's search path") +
+                            framework_words(stack, db, o, r.name);
                 for (const auto& copy : elsewhere) f.evidence.push_back("a copy not on the search path: " + copy);
                 util::add_trace(f, r);
                 bool cuda_stack = util::starts_with(r.name, "libcu") || util::starts_with(r.name, "libnv") ||

@@ -18,15 +18,21 @@ bool too_old(const rules::Version& loaded, const rules::Version& built, const st
     return false;
 }
 
-// The framework's own error text, with the versions filled in (ORT prints majors, the others full versions).
-std::string framework_error(const std::string& text, const rules::Version& built, const rules::Version& runtime,
-                            std::optional<int> cuda_major) {
+// What this release of the framework prints when it refuses the cuDNN it loaded
+// (rules error_texts): ONNX Runtime names only majors; PyTorch once had its own
+// text for another major.
+std::optional<util::FrameworkWords> refusal(const rules::Database& db, const FrameworkInstall& fw,
+                                            const rules::Version& built, const rules::Version& runtime) {
     rules::MessageValues values;
-    values.built = built.str();
-    values.runtime = runtime.str();
     values.cudnn_major = std::to_string(built.major());
-    if (cuda_major) values.cuda_major = std::to_string(*cuda_major);
-    return rules::fill_message(text, values);
+    if (fw.built_cuda) values.cuda_major = std::to_string(fw.built_cuda->major());
+    std::string kind = "cudnn_version_mismatch";
+    if (fw.name == "onnxruntime")
+        kind = "cuda_ep_unavailable";
+    else if (built.major() != runtime.major() &&
+             db.framework_error_text(fw.name, "cudnn_major_mismatch", fw.version))
+        kind = "cudnn_major_mismatch";
+    return util::framework_says(db, fw, kind, values, built, runtime);
 }
 
 std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) {
@@ -50,12 +56,18 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
                 if (copy == nullptr || !copy->version || !too_old(*copy->version, *built, rule->rule)) continue;
                 reported.insert(r.file);
                 report::Finding f;
+                const auto words = refusal(db, fw, *built, *copy->version);
                 f.message = fw.name + " " + fw.version.str() + (fw.variant.empty() ? "" : "+" + fw.variant) +
                             " (" + fw.root + ") was built with cuDNN " + built->str() + " but " + o->path +
-                            " loads " + util::describe(*copy) + ": \"" + framework_error(rule->message, *built, *copy->version, fw.built_cuda ? std::optional<int>(fw.built_cuda->major()) : std::nullopt) + "\"";
+                            " loads " + util::describe(*copy) +
+                            (words ? ": \"" + words->text + "\""
+                                   : ", which it refuses (the words this release prints are not recorded)");
                 f.locations = {{o->path}, {copy->path}};
                 f.evidence.push_back("built with cuDNN " + built->str() + " per " + from);
                 f.evidence.push_back("load rule: " + rule->rule + " (" + util::cite(rule->provenance) + ")");
+                if (words)
+                    f.evidence.push_back("what " + fw.name + " " + fw.version.str() + " prints: " +
+                                         util::cite(words->row->provenance));
                 for (const auto& p : copy->provenance) f.evidence.push_back(copy->path + ": " + p);
                 util::add_trace(f, r);
                 f.fix = "Install cuDNN " + std::to_string(built->major()) + "." + std::to_string(built->minor()) +

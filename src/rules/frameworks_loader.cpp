@@ -88,8 +88,8 @@ std::size_t load_frameworks(const JsonNode& root, const ProvenanceReader& proven
     }
     if (auto texts = root.get("error_texts")) {
         for (const auto& e : texts->array()) {
-            e.expect_object({"framework", "kind", "min_version", "max_version", "message", "source",
-                             "confidence", "note"});
+            e.expect_object({"framework", "kind", "min_version", "max_version", "message",
+                             "version_format", "source", "confidence", "note"});
             FrameworkErrorText text;
             expect_known_framework(e.at("framework"));
             text.framework = e.at("framework").string();
@@ -102,6 +102,13 @@ std::size_t load_frameworks(const JsonNode& root, const ProvenanceReader& proven
             }
             text.message = e.at("message").string();
             if (text.message.empty()) e.at("message").fail("expected the framework's text");
+            if (auto format = e.get("version_format"); format && !format->is_null()) {
+                text.version_format = format->string();
+                if (text.version_format != "dotted" && text.version_format != "tuple" &&
+                    text.version_format != "encoded") {
+                    format->fail("expected \"dotted\", \"tuple\" or \"encoded\"");
+                }
+            }
             text.provenance = provenance(e);
             error_texts.push_back(std::move(text));
         }

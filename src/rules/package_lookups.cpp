@@ -90,7 +90,9 @@ std::string fill_message(std::string_view text, const MessageValues& values) {
         {"{runtime}", &values.runtime},
         {"{cuda_major}", &values.cuda_major},
         {"{cudnn_major}", &values.cudnn_major},
-        {"{library}", &values.library}};
+        {"{library}", &values.library},
+        {"{runtime_compat}", &values.runtime_compat},
+        {"{built_compat}", &values.built_compat}};
     for (const auto& [slot, value] : slots) {
         if (value->empty()) continue;
         for (auto at = out.find(slot); at != std::string::npos;

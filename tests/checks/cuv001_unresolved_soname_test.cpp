@@ -102,3 +102,29 @@ TEST_CASE("CUV001: torch's libcaffe2_nvrtc.so is opened at the first runtime-com
         CHECK(f.severity == (caffe2 ? cuvet::report::Severity::warning : cuvet::report::Severity::error));
     }
 }
+
+TEST_CASE("CUV001: a framework's missing cuDNN is quoted the way that release reports it", "[validate][cuv001]") {
+    struct Case {
+        std::string tensorflow, quote;
+    };
+    const Case cases[] = {
+        {"2.11.0",
+         "tensorflow 2.11.0 prints \"Could not load dynamic library 'libcudnn.so.8'; dlerror: "
+         "libcudnn.so.8: cannot open shared object file: No such file or directory\""},
+        {"2.15.0", "tensorflow 2.15.0 prints \"Cannot dlopen some GPU libraries."},
+    };
+    for (const auto& c : cases) {
+        CudaImage img;
+        img.glibc();
+        img.cuda_toolkit("11.8.89");
+        img.tensorflow(c.tensorflow, "11.8", "8", {"libcudnn.so.8", "libcudart.so.11.0"});
+        REQUIRE(img.fs().error().empty());
+        auto findings = validate_findings(img.write());
+        INFO(c.tensorflow << "\n" << describe_findings(findings));
+        bool quoted = false;
+        for (const auto& f : findings)
+            if (f.id == "CUV001" && f.message.find("libcudnn.so.8") != std::string::npos)
+                quoted = f.message.find(c.quote) != std::string::npos;
+        CHECK(quoted);
+    }
+}

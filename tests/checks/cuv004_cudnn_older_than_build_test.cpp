@@ -37,3 +37,37 @@ TEST_CASE("CUV004: names the framework whose import fails", "[validate][cuv004]"
     for (const auto& f : findings)
         if (f.id == "CUV004") CHECK(f.loaded_by == "imported by tensorflow");
 }
+
+TEST_CASE("CUV004: quotes what that TensorFlow release prints, in its own number format", "[validate][cuv004]") {
+    struct Case {
+        std::string tensorflow, cuda, cudnn_major, installed, cuda_toolkit, quote;
+    };
+    const Case cases[] = {
+        // The rules know the minor TensorFlow was built with, not the patch: it shows as "x".
+        {"2.12.0", "11.8", "8", "8.4.1", "11.8.89",
+         "\"Loaded runtime CuDNN library: 8.4.1 but source was compiled with: 8.6.x.  CuDNN library "
+         "needs to have matching major version and equal or higher minor version."},
+        {"1.15.0", "10.0", "7", "7.3.1", "10.0.130",
+         "\"Loaded runtime CuDNN library: 7.3.1 but source was compiled with: 7.4.x.  CuDNN library "
+         "major and minor version needs to match or have higher minor version in case of CuDNN 7.0 "
+         "or later version."},
+        // Which words 2.1 printed is not recorded: the verdict stands, without a made-up quote.
+        {"2.1.0", "10.1", "7", "7.4.2", "10.1.243",
+         ", which it refuses (the words this release prints are not recorded)"},
+    };
+    for (const auto& c : cases) {
+        CudaImage img;
+        img.glibc();
+        img.cuda_toolkit(c.cuda_toolkit);
+        const std::string major = c.cudnn_major;
+        img.cudnn("/usr/lib/x86_64-linux-gnu", c.installed, c.installed + ".20-1+cuda" + c.cuda);
+        img.tensorflow(c.tensorflow, c.cuda, major,
+                       {"libcudnn.so." + major, "libcudart.so." + c.cuda});
+        REQUIRE(img.fs().error().empty());
+        auto findings = validate_findings(img.write());
+        INFO(c.tensorflow << "\n" << describe_findings(findings));
+        REQUIRE(ids_of(findings).count("CUV004") == 1);
+        for (const auto& f : findings)
+            if (f.id == "CUV004") CHECK_THAT(f.message, Catch::Contains(c.quote));
+    }
+}

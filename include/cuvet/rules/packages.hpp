@@ -66,6 +66,9 @@ struct FrameworkErrorText {
     std::optional<Version>
         max_version;      // last release printing it ("2.11" covers 2.11.x); nullopt: still
     std::string message;  // {built}/{runtime}/{cuda_major}/{cudnn_major}/{library} placeholders
+    // How it prints {built}/{runtime}: "dotted" (8.6.0), "tuple" ((8, 6, 0)), "encoded"
+    // (cudnnGetVersion(): 8600, 90800); "" when the sources do not show it.
+    std::string version_format;
     Provenance provenance;
 
     bool covers(const Version& framework_version) const;
@@ -78,6 +81,10 @@ struct MessageValues {
     std::string cuda_major;   // {cuda_major}: the build's CUDA major ("12")
     std::string cudnn_major;  // {cudnn_major}: the build's cuDNN major ("9")
     std::string library;      // {library}: a soname ("libcudnn.so.9")
+    // TensorFlow 1.1-1.7 print cuDNN versions encoded (6021) with their ABI
+    // "compatibility version" (6000); {runtime}/{built} are then encoded too.
+    std::string runtime_compat;  // {runtime_compat}
+    std::string built_compat;    // {built_compat}
 };
 
 // The message with every placeholder that has a value filled in; the others stay as written.
