@@ -12,7 +12,8 @@ const std::vector<std::string>& known_frameworks() {
     static const std::vector<std::string> known = {
         "pytorch",  "tensorflow",   "onnxruntime",  "jax",         "tensorrt",
         "cupy",     "paddlepaddle", "mxnet",        "ctranslate2", "vllm",
-        "xformers", "flash-attn",   "bitsandbytes", "deepspeed",   "tensorrt-llm"};
+        "xformers", "flash-attn",   "bitsandbytes", "deepspeed",   "tensorrt-llm",
+        "faster-whisper"};
     return known;
 }
 

@@ -83,6 +83,39 @@ TEST_CASE("CUVL01 tensorrt_llm wheel built for another CUDA than the base", "[li
               .empty());
 }
 
+TEST_CASE("CUVL01 paddlepaddle-gpu build from PyPI or a .postXYZ suffix or the paddle index",
+          "[lint][CUVL01]") {
+    // 2.5's PyPI wheel is the CUDA 11.8 / cuDNN 8 build, which loads the system's libraries.
+    auto found = lint_with(
+        "FROM nvidia/cuda:12.6.3-cudnn-runtime-ubuntu22.04\n"
+        "RUN pip install paddlepaddle-gpu==2.5.2\n",
+        "CUVL01");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].severity == report::Severity::error);
+    CHECK_THAT(found[0].message, Catch::Contains("CUDA 11.8") && Catch::Contains("libcudart.so.11.0"));
+    CHECK(lint_with("FROM nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04\n"
+                    "RUN pip install paddlepaddle-gpu==2.5.2\n",
+                    "CUVL01")
+              .empty());
+    // The suffix names the CUDA; the row adds cuDNN 8, which a cuDNN 9 base lacks.
+    found = lint_with(
+        "FROM nvidia/cuda:12.6.3-cudnn-runtime-ubuntu22.04\n"
+        "RUN pip install paddlepaddle-gpu==2.6.2.post120 -f "
+        "https://www.paddlepaddle.org.cn/whl/linux/mkl/avx/stable.html\n",
+        "CUVL01");
+    REQUIRE(found.size() == 1);
+    CHECK_THAT(found[0].message, Catch::Contains("libcudnn.so.8"));
+    // 3.x wheels bring their CUDA libraries: another CUDA on the base is only dead weight.
+    found = lint_with(
+        "FROM nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04\n"
+        "RUN pip install paddlepaddle-gpu==3.0.0 -i "
+        "https://www.paddlepaddle.org.cn/packages/stable/cu126/\n",
+        "CUVL01");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].severity == report::Severity::warning);
+    CHECK_THAT(found[0].fix, Catch::Contains("cu118"));
+}
+
 TEST_CASE("CUVL02 LD_LIBRARY_PATH shadows bundled libraries", "[lint][CUVL02]") {
     const std::string bad =
         "FROM nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04\n"

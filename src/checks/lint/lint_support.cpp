@@ -246,9 +246,35 @@ std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules:
         case Family::cupy:
             out.framework = "cupy";
             break;
-        case Family::paddle:
+        case Family::paddle: {
             out.framework = "paddlepaddle";
+            // 2.6.2.post120: the release is what stands before ".post".
+            auto release = version(p.version.substr(0, p.version.find(".post")));
+            if (!release) break;
+            // 3.x GPU wheels pull CUDA, cuDNN and NCCL in as nvidia-* pip packages
+            // (rules/frameworks.json, the paddlepaddle 3.x rows' note).
+            out.bundles_libraries = release->major() >= 3;
+            const rules::FrameworkBuild* build = nullptr;
+            if (out.cuda) {
+                // The suffix or the index named the CUDA; its row adds the cuDNN.
+                const std::string digits = cuda_digits(out.cuda->truncated(2).str());
+                build = db.framework_build("paddlepaddle", *release, "post" + digits);
+                if (!build) build = db.framework_build("paddlepaddle", *release, "cu" + digits);
+            } else {
+                // Neither: pip takes the build PyPI serves for the release.
+                build = db.framework_build("paddlepaddle", *release, "");
+                if (build && build->cuda) {
+                    out.cuda = build->cuda;
+                    out.evidence = "paddlepaddle-gpu " + release->str() + " on PyPI is the " +
+                                   build->variant + " build";
+                }
+            }
+            if (build) {
+                out.cudnn = build->cudnn;
+                out.cudnn_major = build->cudnn_major;
+            }
             break;
+        }
         case Family::tensorrt: {
             out.framework = "tensorrt";
             out.bundles_libraries = true;
