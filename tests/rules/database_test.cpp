@@ -210,7 +210,7 @@ TEST_CASE("each table names its newest entry and the day its facts were checked"
     CHECK(db().newest_entry("frameworks").find("jax 0.11.2") != std::string::npos);
     // NGC: the newest monthly release per image ("25.12" beats "20.06", not by text order alone).
     CHECK(db().newest_entry("ngc_containers") ==
-          "pytorch 25.12, tensorflow 23.01, tritonserver 26.10");
+          "pytorch 25.12, tensorflow 23.01, tensorrt 23.04, tritonserver 26.10");
     CHECK(db().newest_entry("no_such_table").empty());
 }
 
