@@ -269,6 +269,36 @@ TEST_CASE("NGC containers by image and tag", "[rules]") {
     }
 }
 
+TEST_CASE("NGC PyTorch and JAX releases", "[rules]") {
+    // A release read on NVIDIA's own page.
+    const auto* pt1911 = db().ngc_container("pytorch", "19.11-py3");
+    REQUIRE(pt1911);
+    CHECK(pt1911->cuda->str() == "10.2.89");
+    CHECK(pt1911->cudnn->str() == "7.6.5");
+    CHECK(pt1911->min_driver_branch->str() == "440");
+    CHECK(pt1911->ubuntu == "18.04");
+    CHECK(pt1911->provenance.confidence.empty());
+    // One read in a copy of the page: secondary.
+    const auto* pt2405 = db().ngc_container("nvcr.io/nvidia/pytorch", "24.05-py3");
+    REQUIRE(pt2405);
+    CHECK(pt2405->cuda->str() == "12.4.1");
+    CHECK(pt2405->cudnn->str() == "9.1.0.70");
+    CHECK(pt2405->tensorrt->str() == "10.0.1.6");
+    CHECK_FALSE(pt2405->min_driver_branch);  // not in the copy read: unknown
+    CHECK(pt2405->provenance.confidence == "secondary");
+    // NVIDIA published no 20.04, 20.05 or 25.07 PyTorch container.
+    CHECK_FALSE(db().ngc_container("pytorch", "20.04"));
+    CHECK_FALSE(db().ngc_container("pytorch", "25.07"));
+    // JAX: the releases NVIDIA lists, their contents unknown.
+    const auto* jax = db().ngc_container("nvcr.io/nvidia/jax", "24.04-py3");
+    REQUIRE(jax);
+    CHECK_FALSE(jax->cuda);
+    CHECK_FALSE(jax->cudnn);
+    CHECK(jax->framework_version.empty());
+    CHECK_FALSE(db().ngc_container("jax", "23.09"));
+    CHECK(db().ngc_container("jax", "24.10")->framework_version == "0.4.33");
+}
+
 TEST_CASE("the new tables reject bad rows with a pointer to them", "[rules]") {
     std::string packages = R"({"table": "python_packages", "data_version": "x", "description": "d",
         "sources": {"s": {"url": "https://x", "title": "t"}},
