@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <fstream>
+
 #include "support/cuda_image.hpp"
 
 using namespace cuvet::test;
@@ -70,4 +72,35 @@ TEST_CASE("CUV004: quotes what that TensorFlow release prints, in its own number
         for (const auto& f : findings)
             if (f.id == "CUV004") CHECK_THAT(f.message, Catch::Contains(c.quote));
     }
+}
+
+TEST_CASE("CUV004: PyTorch 2.11's refusal, word for word what the real torch printed on the H100",
+          "[validate][cuv004]") {
+    // The oracle: torch 2.11.0+cu130 run on the GPU machine with its pip cuDNN removed and the
+    // dpkg cuDNN 9.14 left (testdata/gpu/agreement/run5, variant pip_cudnn_removed).
+    std::ifstream runs(std::string(CUVET_SOURCE_DIR) + "/testdata/gpu/agreement/run5/smoke.jsonl");
+    std::string line, real;
+    while (std::getline(runs, line)) {
+        if (line.find("\"variant\": \"pip_cudnn_removed\", \"framework\": \"torch\"") == std::string::npos)
+            continue;
+        const std::string head = "\"error\": \"RuntimeError: ";
+        auto from = line.find(head) + head.size();
+        real = line.substr(from, line.find(". \"", from) + 1 - from);
+    }
+    REQUIRE(real.rfind("cuDNN version incompatibility: PyTorch was compiled  against (9, 19, 0)", 0) == 0);
+
+    CudaImage img;
+    img.glibc();
+    img.cuda_toolkit("13.0.88");
+    img.cudnn("/usr/lib/x86_64-linux-gnu", "9.14.0", "9.14.0.64-1+cuda13.0");
+    img.torch("2.11.0", "13.0", {"/usr/lib/x86_64-linux-gnu/libcudnn.so.9"});
+    img.fs().write(site_packages + "/torch-2.11.0.dist-info/METADATA",
+                   "Metadata-Version: 2.1\nName: torch\nVersion: 2.11.0\n"
+                   "Requires-Dist: nvidia-cudnn-cu13==9.19.0.56; platform_system == \"Linux\"\n\n");
+    REQUIRE(img.fs().error().empty());
+    auto findings = validate_findings(img.write());
+    INFO(describe_findings(findings));
+    REQUIRE(ids_of(findings).count("CUV004") == 1);
+    for (const auto& f : findings)
+        if (f.id == "CUV004") CHECK_THAT(f.message, Catch::Contains("\"" + real + "\""));
 }

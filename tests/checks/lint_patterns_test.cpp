@@ -240,6 +240,26 @@ TEST_CASE("CUVL03 pins and wording", "[lint][CUVL03]") {
               .empty());
 }
 
+TEST_CASE("CUVL01 takes --extra-index-url's CUDA only for a pinned package", "[lint][CUVL01]") {
+    // Unpinned, pip takes the newest torch of PyPI and the extra index: usually PyPI's
+    // default build, so the index does not say which CUDA it brings (CUVL03 says that).
+    const std::string base = "FROM nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04\n";
+    CHECK(lint_ids(base + "RUN pip install torch --extra-index-url "
+                          "https://download.pytorch.org/whl/cu118\n",
+                   "CUVL01")
+              .empty());
+    // Pinned, the +cu118 local version sorts above PyPI's 2.3.0: the cu118 build it is.
+    auto found = lint_ids(base + "RUN pip install torch==2.3.0 --extra-index-url "
+                                 "https://download.pytorch.org/whl/cu118\n",
+                          "CUVL01");
+    REQUIRE(found.size() == 1);
+    CHECK_THAT(found[0].message, Catch::Contains("11.8"));
+    // --index-url replaces PyPI: the index decides even without a pin.
+    CHECK(lint_ids(base + "RUN pip install torch --index-url https://download.pytorch.org/whl/cu118\n",
+                   "CUVL01")
+              .size() == 1);
+}
+
 TEST_CASE("CUVL05 tensorflow-gpu before 2.1 was the GPU build", "[lint][CUVL05]") {
     CHECK(lint_ids("FROM python:3.7\nRUN pip install tensorflow-gpu==1.15.5\n", "CUVL05").empty());
     CHECK(lint_ids("FROM python:3.9\nRUN pip install tensorflow-gpu==2.10.0\n", "CUVL05").size() ==

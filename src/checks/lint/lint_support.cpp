@@ -185,7 +185,9 @@ std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules:
     if (p.cuda == "cpu") {
         out.cpu_only = true;
         out.evidence = p.cuda_evidence;
-    } else if (!p.cuda.empty()) {
+    } else if (!p.cuda.empty() && !(p.pypi_also && p.version.empty())) {
+        // An unpinned package from --extra-index-url cuXYZ may come from PyPI instead
+        // (pip takes the newest of both), so that index does not decide its build.
         out.cuda = version(p.cuda);
         out.evidence = p.cuda_evidence;
     }
