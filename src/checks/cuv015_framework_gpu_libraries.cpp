@@ -99,7 +99,8 @@ report::Finding jax_without_plugin(const Stack& stack, const FrameworkInstall& f
 // the CUDA provider; a DT_NEEDED it cannot resolve makes the load fail, ORT
 // logs two lines and the session runs on the CPU (texts as ORT prints them,
 // microsoft/onnxruntime provider_bridge_ort.cc / onnxruntime_pybind_state.cc).
-std::optional<report::Finding> ort_provider_fails(const Stack& stack, const FrameworkInstall& fw) {
+std::optional<report::Finding> ort_provider_fails(const Stack& stack, const rules::Database& db,
+                                                  const FrameworkInstall& fw) {
     std::map<std::string_view, const ElfObject*> by_file;
     const ElfObject* provider = nullptr;
     for (const auto& o : stack.objects) {
@@ -127,17 +128,22 @@ std::optional<report::Finding> ort_provider_fails(const Stack& stack, const Fram
             if (r.from_dlopen || r.provided_by_host) continue;
             if (r.path.empty()) {
                 report::Finding f;
+                // The warning that follows is worded per release (rules error_texts).
+                rules::MessageValues values;
+                if (cudnn != "?") values.cudnn_major = cudnn;
+                if (cuda != "?") values.cuda_major = cuda;
+                auto then = util::framework_says(db, fw, "cuda_ep_unavailable", values);
                 f.message =
                     "onnxruntime " + fw.version.str() + " cannot load its CUDA provider " +
                     provider->path + " (" + r.name +
                     (queue[i] == provider ? "" : ", needed by " + queue[i]->path) +
                     ", is not found), so every session runs on the CPU: \"Failed to load library "
                     "libonnxruntime_providers_cuda.so with error: " +
-                    r.name +
-                    ": cannot open shared object file: No such file or directory\" then \"Failed "
-                    "to create "
-                    "CUDAExecutionProvider. Require cuDNN " +
-                    cudnn + ".* and CUDA " + cuda + ".*\"";
+                    r.name + ": cannot open shared object file: No such file or directory\"" +
+                    (then ? " then \"" + then->text + "\"" : "");
+                if (then)
+                    f.evidence.push_back("what onnxruntime " + fw.version.str() +
+                                         " prints next: " + util::cite(then->row->provenance));
                 f.locations = {{provider->path}};
                 util::add_trace(f, r);
                 f.fix = "Install what the provider needs where ld.so finds it (pip install '" +
@@ -228,12 +234,12 @@ bool has_cuda_runtime(const Stack& stack) {
     return false;
 }
 
-std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
+std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) {
     std::vector<report::Finding> out;
     for (const auto& fw : stack.frameworks) {
         util::ImportedBy imported_by{out, fw};
         if (fw.name == "onnxruntime") {
-            if (auto f = ort_provider_fails(stack, fw)) out.push_back(std::move(*f));
+            if (auto f = ort_provider_fails(stack, db, fw)) out.push_back(std::move(*f));
             continue;
         }
         if (fw.name == "cupy") {

@@ -139,6 +139,28 @@ TEST_CASE("CUV015: ONNX Runtime's CUDA provider with and without its cuDNN",
         CHECK(f->message.find("Require cuDNN 9.* and CUDA 12.*") != std::string::npos);
         CHECK(f->fix.find("nvidia-cudnn-cu12") != std::string::npos);
     }
+    SECTION("the warning that follows is the one the installed release prints") {
+        const std::pair<std::string, std::string> releases[] = {
+            {"1.15.1", "then \"Failed to create CUDAExecutionProvider. Please reference "
+                       "https://onnxruntime.ai/docs/execution-providers/"
+                       "CUDA-ExecutionProvider.html#requirements to ensure all dependencies are met.\""},
+            // 1.16-1.18 printed variants no source ties to a release: no quote rather than a guess.
+            {"1.17.0", ""}};
+        for (const auto& [version, then] : releases) {
+            CudaImage img;
+            img.glibc();
+            onnxruntime_gpu(img, "/usr/lib/x86_64-linux-gnu", {"libcudnn.so.9"}, version);
+            auto findings = findings_of(img);
+            INFO(version << "\n" << describe_findings(findings));
+            const auto* f = first(findings, "CUV015");
+            REQUIRE(f != nullptr);
+            CHECK(f->message.find("Require cuDNN") == std::string::npos);
+            if (then.empty())
+                CHECK(f->message.find("\" then \"") == std::string::npos);
+            else
+                CHECK(f->message.find(then) != std::string::npos);
+        }
+    }
 }
 
 TEST_CASE("CUV015: CuPy 14 finds NVRTC and cuBLAS through cuda-pathfinder",

@@ -160,7 +160,7 @@ void cupy_cuda13x(CudaImage& img, const std::set<std::string>& drop, bool header
 }
 
 void onnxruntime_gpu(CudaImage& img, const std::string& cuda_lib_dir,
-                     const std::set<std::string>& absent) {
+                     const std::set<std::string>& absent, const std::string& version) {
     auto& fs = img.fs();
     const std::string& site = site_packages;
     std::vector<std::string> needs;
@@ -177,7 +177,7 @@ void onnxruntime_gpu(CudaImage& img, const std::string& cuda_lib_dir,
            "libonnxruntime_providers_shared.so");
     std::filesystem::remove_all(fs.host(site + "/.build"));
     fs.write(site + "/onnxruntime/__init__.py", "");
-    dist_info(fs, site, "onnxruntime-gpu", "1.20.1", "Requires-Dist: numpy>=1.21.6\n");
+    dist_info(fs, site, "onnxruntime-gpu", version, "Requires-Dist: numpy>=1.21.6\n");
 }
 
 }  // namespace cuvet::test

@@ -22,11 +22,12 @@ struct JaxCuda13 {
 // jax, jaxlib 0.11.2 and the CUDA 13 wheels into `img` (site_packages).
 void jax_cuda13(CudaImage& img, const JaxCuda13& options = {});
 
-// onnxruntime-gpu 1.20.1 (CUDA 12, cuDNN 9): capi/libonnxruntime_providers_cuda.so
-// with the DT_NEEDED of the real provider; its CUDA libraries are built into
+// onnxruntime-gpu `version` (CUDA 12, cuDNN 9): capi/libonnxruntime_providers_cuda.so
+// with the DT_NEEDED of the real 1.20.1 provider; its CUDA libraries are built into
 // `cuda_lib_dir` except the sonames in `absent`.
 void onnxruntime_gpu(CudaImage& img, const std::string& cuda_lib_dir,
-                     const std::set<std::string>& absent = {});
+                     const std::set<std::string>& absent = {},
+                     const std::string& version = "1.20.1");
 
 // cupy-cuda13x 14.2.0 with the CUDA 13 wheels it opens through cuda-pathfinder
 // (NVRTC, cuBLAS, cuBLASLt in nvidia/cu13/lib, the runtime headers in
