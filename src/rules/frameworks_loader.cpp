@@ -79,9 +79,8 @@ std::size_t load_frameworks(const JsonNode& root, const ProvenanceReader& proven
                         "cudnn_load_rules", "error_texts"});
     for (const auto& b : root.at("builds").array()) builds.push_back(read_build(b, provenance));
     for (const auto& r : root.at("cudnn_load_rules").array()) {
-        r.expect_object({"framework", "rule", "message", "source", "confidence", "note"});
-        CudnnLoadRule rule{r.at("framework").string(), r.at("rule").string(),
-                           r.at("message").string(), provenance(r)};
+        r.expect_object({"framework", "rule", "source", "confidence", "note"});
+        CudnnLoadRule rule{r.at("framework").string(), r.at("rule").string(), provenance(r)};
         if (rule.rule != "same_major_minor_at_least" && rule.rule != "same_major") {
             r.at("rule").fail("expected \"same_major_minor_at_least\" or \"same_major\"");
         }

@@ -95,8 +95,7 @@ struct FrameworkBuild {
 
 struct CudnnLoadRule {
     std::string framework;
-    std::string rule;  // "same_major_minor_at_least" or "same_major"
-    std::string message;
+    std::string rule;  // "same_major_minor_at_least" or "same_major"; the words: error_texts
     Provenance provenance;
 };
 

@@ -74,7 +74,7 @@ struct FrameworkErrorText {
     bool covers(const Version& framework_version) const;
 };
 
-// Values for the placeholders of a framework message (error_texts, cudnn_load_rules).
+// Values for the placeholders of a framework message (error_texts).
 struct MessageValues {
     std::string built;        // {built}: the cuDNN/CUDA version the framework was built with
     std::string runtime;      // {runtime}: the version found at run time
