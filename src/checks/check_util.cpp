@@ -68,7 +68,8 @@ std::string compat_of(const std::string& encoded) { return std::to_string(std::s
 std::optional<FrameworkWords> framework_says(const rules::Database& db, const FrameworkInstall& fw,
                                              std::string_view kind, rules::MessageValues values,
                                              const std::optional<rules::Version>& built,
-                                             const std::optional<rules::Version>& runtime) {
+                                             const std::optional<rules::Version>& runtime,
+                                             bool ld_library_path_set) {
     const auto* row = db.framework_error_text(fw.name, kind, fw.version);
     if (row == nullptr) return std::nullopt;
     if (built)
@@ -90,6 +91,7 @@ std::optional<FrameworkWords> framework_says(const rules::Database& db, const Fr
             }))
             return std::nullopt;
     }
+    if (ld_library_path_set && row->ld_library_path_hint) text += " …";
     return FrameworkWords{std::move(text), row};
 }
 

@@ -37,7 +37,8 @@ void add_trace(report::Finding& finding, const Resolution& resolution, std::size
 const rules::FrameworkBuild* build_row(const rules::Database& db, const FrameworkInstall& fw);
 // What the framework itself prints for a failure `kind` at its release (rules error_texts),
 // with `values` and the two versions filled in the way that release prints them (8.6.0,
-// (8, 6, 0) or 8600; a digit the finding does not know shows as "x"). nullopt when the rules
+// (8, 6, 0) or 8600; a digit the finding does not know shows as "x"; a hint the framework
+// appends when LD_LIBRARY_PATH is set, worded by the path, shows as " …"). nullopt when the rules
 // do not record that release's wording, or a placeholder has no value: a quote is the
 // framework's words or absent, never a guess.
 struct FrameworkWords {
@@ -47,7 +48,8 @@ struct FrameworkWords {
 std::optional<FrameworkWords> framework_says(const rules::Database& db, const FrameworkInstall& fw,
                                              std::string_view kind, rules::MessageValues values,
                                              const std::optional<rules::Version>& built = {},
-                                             const std::optional<rules::Version>& runtime = {});
+                                             const std::optional<rules::Version>& runtime = {},
+                                             bool ld_library_path_set = false);
 // The tool a framework model found under `name` ("ptxas for Triton"); nullptr when not modelled.
 const FrameworkTool* framework_tool(const FrameworkInstall& fw, std::string_view name);
 // The ELF objects of an install that the scan resolved.

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "check_util.hpp"
+#include "cudnn_acceptance.hpp"
 #include "cuvet/rules/packages.hpp"
 #include "checks.hpp"
 
@@ -12,51 +13,25 @@ namespace cuvet::checks {
 
 namespace {
 
-bool too_old(const rules::Version& loaded, const rules::Version& built, const std::string& rule) {
-    if (loaded.major() != built.major()) return true;
-    if (rule == "same_major_minor_at_least" && built.size() >= 2) return loaded.minor() < built.minor();
-    return false;
-}
-
-// What this release of the framework prints when it refuses the cuDNN it loaded
-// (rules error_texts): ONNX Runtime names only majors; PyTorch once had its own
-// text for another major.
-std::optional<util::FrameworkWords> refusal(const rules::Database& db, const FrameworkInstall& fw,
-                                            const rules::Version& built, const rules::Version& runtime) {
-    rules::MessageValues values;
-    values.cudnn_major = std::to_string(built.major());
-    if (fw.built_cuda) values.cuda_major = std::to_string(fw.built_cuda->major());
-    std::string kind = "cudnn_version_mismatch";
-    if (fw.name == "onnxruntime")
-        kind = "cuda_ep_unavailable";
-    else if (built.major() != runtime.major() &&
-             db.framework_error_text(fw.name, "cudnn_major_mismatch", fw.version))
-        kind = "cudnn_major_mismatch";
-    return util::framework_says(db, fw, kind, values, built, runtime);
-}
-
 std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) {
     std::vector<report::Finding> out;
     for (const auto& fw : stack.frameworks) {
         const auto* rule = db.cudnn_load_rule(fw.name);
         if (rule == nullptr) continue;
-        const auto* row = util::build_row(db, fw);
-        auto built = fw.built_cudnn;
-        std::string from = "the install's own metadata (a wheel's Requires-Dist cuDNN pin, TensorFlow's build_info.py)";
-        // TensorFlow's build_info says only the major ("8"); the rules row knows the minor it was built with.
-        bool row_is_finer = row && row->cudnn && (!built || (built->size() < row->cudnn->size() && built->major() == row->cudnn->major()));
-        if (row_is_finer) built = row->cudnn, from = util::cite(row->provenance);
-        if (!built) continue;  // unknown stays unknown
+        const auto known = util::built_cudnn(db, fw);
+        if (!known) continue;  // unknown stays unknown
+        const auto* built = &known->version;
+        const std::string& from = known->from;
         util::ImportedBy by{out, fw};  // the framework's own import is what fails
         std::set<std::string> reported;
         for (const auto* o : util::objects_of(stack, fw)) {
             for (const auto& r : o->resolutions) {
                 if (!util::is_main_cudnn(r.name) || r.file.empty() || reported.count(r.file)) continue;
                 const auto* copy = stack.library(r.file);
-                if (copy == nullptr || !copy->version || !too_old(*copy->version, *built, rule->rule)) continue;
+                if (copy == nullptr || !copy->version || !util::refuses(*copy->version, *built, rule->rule)) continue;
                 reported.insert(r.file);
                 report::Finding f;
-                const auto words = refusal(db, fw, *built, *copy->version);
+                const auto words = util::refusal(db, stack, fw, *built, *copy->version);
                 f.message = fw.name + " " + fw.version.str() + (fw.variant.empty() ? "" : "+" + fw.variant) +
                             " (" + fw.root + ") was built with cuDNN " + built->str() + " but " + o->path +
                             " loads " + util::describe(*copy) +

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "check_util.hpp"
+#include "cudnn_acceptance.hpp"
 #include "checks.hpp"
 
 namespace cuvet::checks {
@@ -16,7 +17,27 @@ namespace {
 // dlopens them), and with LD_LIBRARY_PATH pointing at another cuDNN (it beats
 // their RUNPATH $ORIGIN) some come from that other release, though every
 // directory on its own is consistent. One finding per pair of installs.
-void loaded_mix(const Stack& stack, std::vector<report::Finding>& out, std::vector<util::UnloadedProblem>& unloaded) {
+// cuDNN 9 answers cudnnGetVersion() from libcudnn_graph (cudnn_graph.h), so a
+// framework whose cuDNN loads another release's graph library sees that
+// release: torch 2.11 with the pip 9.19 cuDNN and LD_LIBRARY_PATH to a dpkg
+// 9.14 refused "(9, 14, 0)" on the H100. Its words, when it refuses it.
+std::string framework_refusal(const Stack& stack, const rules::Database& db, const std::string& root,
+                              const LibraryCopy& graph) {
+    for (const auto& fw : stack.frameworks) {
+        if (root != "imported by " + util::base_name(fw.root)) continue;
+        const auto* rule = db.cudnn_load_rule(fw.name);
+        const auto built = util::built_cudnn(db, fw);
+        if (rule == nullptr || !built || !util::refuses(*graph.version, built->version, rule->rule)) return "";
+        const auto words = util::refusal(db, stack, fw, built->version, *graph.version);
+        return " " + fw.name + " " + fw.version.str() + " (built with cuDNN " + built->version.str() +
+               ") then sees cuDNN " + graph.version->truncated(3).str() + " and refuses it" +
+               (words ? ": \"" + words->text + "\"" : ".");
+    }
+    return "";
+}
+
+void loaded_mix(const Stack& stack, const rules::Database& db, std::vector<report::Finding>& out,
+                std::vector<util::UnloadedProblem>& unloaded) {
     struct Crossing {
         const ElfObject* object;
         const Resolution* resolution;
@@ -60,7 +81,13 @@ void loaded_mix(const Stack& stack, std::vector<report::Finding>& out, std::vect
         for (const auto& c : crossings)
             if (f.locations.size() < 8) f.locations.push_back({c.object->path});
         // The root that maps this cuDNN is what the mix breaks ("imported by torch").
-        util::name_roots(f, util::roots_loading(stack, files));
+        const auto roots = util::roots_loading(stack, files);
+        util::name_roots(f, roots);
+        for (const auto& c : crossings)
+            if (!roots.empty() && util::starts_with(c.resolution->name, "libcudnn_graph.so")) {
+                f.message += framework_refusal(stack, db, roots.front(), *c.loaded);
+                break;
+            }
         util::add_trace(f, *crossings.front().resolution, 6);
         f.fix = "Let the cuDNN in " + dirs.first + " find its own libraries: drop " + dirs.second +
                 " from LD_LIBRARY_PATH, or remove the other cuDNN from the image.";
@@ -112,7 +139,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             out.push_back(std::move(f));
         }
     }
-    loaded_mix(stack, out, unloaded);
+    loaded_mix(stack, db, out, unloaded);
     auto grouped = util::unloaded_findings("CUV005", unloaded, "is a cuDNN library mixed with another release",
                                            "are cuDNN libraries mixed with another release",
                                            "Nothing breaks while nothing loads them; install cuDNN from one package before something does.");

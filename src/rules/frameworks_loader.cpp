@@ -89,7 +89,8 @@ std::size_t load_frameworks(const JsonNode& root, const ProvenanceReader& proven
     if (auto texts = root.get("error_texts")) {
         for (const auto& e : texts->array()) {
             e.expect_object({"framework", "kind", "min_version", "max_version", "message",
-                             "version_format", "source", "confidence", "note"});
+                             "version_format", "ld_library_path_hint", "source", "confidence",
+                             "note"});
             FrameworkErrorText text;
             expect_known_framework(e.at("framework"));
             text.framework = e.at("framework").string();
@@ -109,6 +110,8 @@ std::size_t load_frameworks(const JsonNode& root, const ProvenanceReader& proven
                     format->fail("expected \"dotted\", \"tuple\" or \"encoded\"");
                 }
             }
+            if (auto hint = e.get("ld_library_path_hint"); hint && !hint->is_null())
+                text.ld_library_path_hint = hint->boolean();
             text.provenance = provenance(e);
             error_texts.push_back(std::move(text));
         }

@@ -6,6 +6,7 @@ the agreement numbers. CUVET_DIR holds VARIANT.static.json and, where run,
 VARIANT.probe.json (cuvet's json report)."""
 import json
 import os
+import re
 import sys
 
 # How a finding names a framework: its package directories and names.
@@ -135,10 +136,70 @@ def main():
                   "%d/%d = %.1f%%; said broken, works: %d; broken, not said: %d" %
                   (t_agree, t_n, 100.0 * t_agree / t_n, t_false, t_missed))
         print()
+    words(rows, cuvet_dir)
     for variant, lines in unattributed.items():
         print("static errors no framework owns in %s:" % variant)
         for line in lines:
             print("  " + line)
+
+
+def squash(text):
+    return " ".join(text.split())
+
+
+def said_in(quote, real):
+    # A quote may elide ("…") what varies between runs: its parts must appear in order.
+    at = 0
+    for part in (squash(p) for p in quote.split("…")):
+        if not part:
+            continue
+        at = real.find(part, at)
+        if at < 0:
+            return False
+        at += len(part)
+    return True
+
+
+def words(rows, cuvet_dir):
+    """Whether cuvet names a real failure in the framework's own words: for each framework run
+    that failed with an error text, the quoted passages (20+ characters) of cuvet's static
+    findings about that framework; the run counts as quoted verbatim when one of them appears,
+    whitespace aside, in what the framework printed."""
+    runs = verbatim = 0
+    unquoted, other = [], []
+    for r in rows:
+        real = squash((r["result"] or {}).get("error") or "")
+        if r["variant"] == "host" or not real:
+            continue
+        static = load(os.path.join(cuvet_dir, r["variant"] + ".static.json"))
+        if static is None:
+            continue
+        # Triton's run also fails with torch's import; a Triton (CUV016) warning is Triton's alone.
+        def about(f):
+            if r["framework"] == "triton":
+                return (f.get("severity") == "error" and (concerns(f, "torch") or concerns(f, "triton"))) or \
+                    (f["id"] == "CUV016" and concerns(f, "triton"))
+            return f.get("severity") == "error" and concerns(f, r["framework"])
+        # Quotes inside a quote are escaped (\"libnvrtc.so.13\").
+        quotes = [q.replace('\\"', '"') for f in static.get("findings", []) if about(f)
+                  for q in re.findall(r'"((?:[^"\\]|\\.){20,})"', f.get("message", ""))]
+        runs += 1
+        if any(said_in(q, real) for q in quotes):
+            verbatim += 1
+        elif quotes:
+            other.append("%s / %s: printed %r; cuvet quotes %r" % (r["variant"], r["framework"], real[:100],
+                                                                   quotes[0][:100]))
+        else:
+            unquoted.append("%s / %s: %s" % (r["variant"], r["framework"], real[:100]))
+    if runs:
+        print("framework words: %d/%d failed runs named in the framework's own words (a passage cuvet "
+              "quotes appears verbatim in what it printed); %d with other words, %d without a quote" %
+              (verbatim, runs, len(other), len(unquoted)))
+        for line in other:
+            print("  other words: " + line)
+        for line in unquoted:
+            print("  no quote: " + line)
+        print()
 
 
 if __name__ == "__main__":

@@ -1,8 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include <fstream>
-
 #include "support/cuda_image.hpp"
+#include "support/gpu_oracle.hpp"
 
 using namespace cuvet::test;
 
@@ -78,15 +77,7 @@ TEST_CASE("CUV004: PyTorch 2.11's refusal, word for word what the real torch pri
           "[validate][cuv004]") {
     // The oracle: torch 2.11.0+cu130 run on the GPU machine with its pip cuDNN removed and the
     // dpkg cuDNN 9.14 left (testdata/gpu/agreement/run5, variant pip_cudnn_removed).
-    std::ifstream runs(std::string(CUVET_SOURCE_DIR) + "/testdata/gpu/agreement/run5/smoke.jsonl");
-    std::string line, real;
-    while (std::getline(runs, line)) {
-        if (line.find("\"variant\": \"pip_cudnn_removed\", \"framework\": \"torch\"") == std::string::npos)
-            continue;
-        const std::string head = "\"error\": \"RuntimeError: ";
-        auto from = line.find(head) + head.size();
-        real = line.substr(from, line.find(". \"", from) + 1 - from);
-    }
+    const std::string real = recorded_framework_error("pip_cudnn_removed", "torch");
     REQUIRE(real.rfind("cuDNN version incompatibility: PyTorch was compiled  against (9, 19, 0)", 0) == 0);
 
     CudaImage img;

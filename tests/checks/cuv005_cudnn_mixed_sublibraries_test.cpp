@@ -2,6 +2,7 @@
 
 #include "support/cuda_image.hpp"
 #include "support/framework_wheels.hpp"
+#include "support/gpu_oracle.hpp"
 
 using namespace cuvet::test;
 
@@ -36,6 +37,9 @@ void torch_with_two_cudnns(CudaImage& img) {
     }
     img.dpkg("libcudnn9-cuda-13", "9.14.0.64-1");
     img.torch("2.11.0+cu130", "13.0", {});
+    img.fs().write(site_packages + "/torch-2.11.0+cu130.dist-info/METADATA",
+                   "Metadata-Version: 2.1\nName: torch\nVersion: 2.11.0+cu130\n"
+                   "Requires-Dist: nvidia-cudnn-cu13==9.19.0.56; platform_system == \"Linux\"\n\n");
     img.fs().lib(site_packages + "/torch/lib/libtorch_cuda.so", "libtorch_cuda.so", {wheel + "/libcudnn.so.9"},
                  "-Wl,--disable-new-dtags,-rpath,'$ORIGIN/../../nvidia/cudnn/lib'");
 }
@@ -102,5 +106,14 @@ TEST_CASE("CUV005: LD_LIBRARY_PATH to the dpkg cuDNN mixes the one torch loads, 
         CHECK(error->message.find("libcudnn.so.9 -> " + lib_dir + "/libcudnn_") != std::string::npos);
         CHECK(error->message.find("9.19.0") != std::string::npos);
         CHECK(error->message.find("9.14.0") != std::string::npos);
+        // cuDNN answers its version from the 9.14 graph library: torch refuses it, in the words
+        // the real torch 2.11 printed in this variant on the H100.
+        // With LD_LIBRARY_PATH set, torch appends a hint worded by the path: the quote elides it.
+        const std::string real = recorded_framework_error("ld_library_path_system_cudnn", "torch");
+        const auto hint = real.find(" one possibility is that there is a conflicting cuDNN in LD_LIBRARY_PATH.");
+        REQUIRE(real.rfind("cuDNN version incompatibility:", 0) == 0);
+        REQUIRE(hint != std::string::npos);
+        CHECK_THAT(error->message, Catch::Contains("pytorch 2.11.0 (built with cuDNN 9.19.0.56) then sees cuDNN 9.14.0") &&
+                                       Catch::Contains("\"" + real.substr(0, hint) + " …\""));
     }
 }

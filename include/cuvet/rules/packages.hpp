@@ -69,6 +69,9 @@ struct FrameworkErrorText {
     // How it prints {built}/{runtime}: "dotted" (8.6.0), "tuple" ((8, 6, 0)), "encoded"
     // (cudnnGetVersion(): 8600, 90800); "" when the sources do not show it.
     std::string version_format;
+    // With LD_LIBRARY_PATH set the framework appends a hint whose words depend on the path
+    // (PyTorch 2.x: "one possibility is that there is a conflicting cuDNN in LD_LIBRARY_PATH.").
+    bool ld_library_path_hint = false;
     Provenance provenance;
 
     bool covers(const Version& framework_version) const;
