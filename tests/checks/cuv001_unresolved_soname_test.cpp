@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "support/cuda_image.hpp"
+#include "support/gpu_oracle.hpp"
 
 using namespace cuvet::test;
 
@@ -126,5 +127,40 @@ TEST_CASE("CUV001: a framework's missing cuDNN is quoted the way that release re
             if (f.id == "CUV001" && f.message.find("libcudnn.so.8") != std::string::npos)
                 quoted = f.message.find(c.quote) != std::string::npos;
         CHECK(quoted);
+    }
+}
+
+TEST_CASE("CUV001: import torch without a library, in the words the real torch printed", "[validate][cuv001]") {
+    // The oracle: torch 2.11 on the GPU machine with every cuDNN removed (run5, no_cudnn).
+    const std::string real = recorded_framework_error("no_cudnn", "torch");
+    REQUIRE(real == "libcudnn.so.9: cannot open shared object file: No such file or directory");
+    const std::string torch = site_packages + "/torch";
+    for (bool global_deps_miss_one : {false, true}) {
+        CudaImage img;
+        img.glibc();
+        // Linked against, then removed: the image lacks them.
+        const std::string gone = site_packages + "/.build";
+        img.fs().lib(gone + "/libcudnn.so.9", "libcudnn.so.9");
+        img.fs().lib(gone + "/libcudart.so.13", "libcudart.so.13");
+        img.torch("2.11.0", "13.0", {gone + "/libcudnn.so.9"});
+        img.fs().lib(torch + "/_C.cpython-310-x86_64-linux-gnu.so", "_C.cpython-310-x86_64-linux-gnu.so",
+                     {torch + "/lib/libtorch_cuda.so"}, "-Wl,--enable-new-dtags,-rpath,'$ORIGIN/lib'");
+        img.fs().lib(torch + "/lib/libtorch_global_deps.so", "libtorch_global_deps.so",
+                     global_deps_miss_one ? std::vector<std::string>{gone + "/libcudart.so.13"}
+                                          : std::vector<std::string>{});
+        std::filesystem::remove_all(img.fs().host(gone));
+        REQUIRE(img.fs().error().empty());
+        auto findings = validate_findings(img.write());
+        INFO(global_deps_miss_one << "\n" << describe_findings(findings));
+        const cuvet::report::Finding* cudnn = nullptr;
+        for (const auto& f : findings)
+            if (f.id == "CUV001" && f.message.rfind("libcudnn.so.9 ", 0) == 0) cudnn = &f;
+        REQUIRE(cudnn != nullptr);
+        // With a global dependency missing too, torch's own preloading speaks first (a ValueError
+        // naming sys.path): no quote then.
+        if (global_deps_miss_one)
+            CHECK(cudnn->message.find("import torch raises") == std::string::npos);
+        else
+            CHECK_THAT(cudnn->message, Catch::Contains("import torch raises \"ImportError: " + real + "\""));
     }
 }
