@@ -123,6 +123,26 @@ std::vector<std::string> load_closure(const Stack& stack, const std::vector<cons
     return order;
 }
 
+std::string import_label(const FrameworkInstall& fw) { return "imported by " + base_name(fw.root); }
+
+const FrameworkInstall* framework_labelled(const Stack& stack, std::string_view label) {
+    for (const auto& fw : stack.frameworks)
+        if (label == import_label(fw)) return &fw;
+    return nullptr;
+}
+
+std::string first_unresolved(const Stack& stack, const ElfObject& root) {
+    std::map<std::string_view, const ElfObject*> by_file;
+    for (const auto& o : stack.objects) by_file.emplace(o.file, &o);
+    std::vector<const ElfObject*> order = {&root};
+    for (const auto& file : load_closure(stack, {&root}, false))
+        if (auto it = by_file.find(file); it != by_file.end()) order.push_back(it->second);
+    for (const auto* o : order)
+        for (const auto& r : o->resolutions)
+            if (!r.from_dlopen && !r.provided_by_host && r.path.empty()) return r.name;
+    return "";
+}
+
 std::vector<std::string> roots_loading(const Stack& stack, const std::vector<std::string>& files) {
     std::vector<std::string> out;
     for (const auto& file : files)

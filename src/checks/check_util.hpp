@@ -59,6 +59,9 @@ std::vector<const ElfObject*> objects_of(const Stack& stack, const FrameworkInst
 // `follow_dlopen` (a dlopen()ed library is loaded, but RTLD_LOCAL keeps its
 // symbols from binding the others').
 std::vector<std::string> load_closure(const Stack& stack, const std::vector<const ElfObject*>& roots, bool follow_dlopen);
+// The first DT_NEEDED ld.so cannot find in its breadth-first walk from `root`, the name
+// dlerror() reports; "" when every one resolves.
+std::string first_unresolved(const Stack& stack, const ElfObject& root);
 // "libcudnn.so.8" → true for the main cuDNN library of any major.
 bool is_main_cudnn(std::string_view name);
 bool is_cudart(std::string_view name);
@@ -95,6 +98,11 @@ std::vector<std::string> roots_loading(const Stack& stack, const std::vector<std
 // The finding names the first root (loaded_by) and the others in its evidence.
 void name_roots(report::Finding& finding, const std::vector<std::string>& roots);
 
+// The label of the root a framework's import is ("imported by torch"), and the framework
+// a root label names (nullptr for ENTRYPOINT programs, interpreters, …).
+std::string import_label(const FrameworkInstall& fw);
+const FrameworkInstall* framework_labelled(const Stack& stack, std::string_view label);
+
 // The framework is the root these findings break ("imported by jaxlib"),
 // whichever root first maps the library a finding names.
 struct ImportedBy {
@@ -103,7 +111,7 @@ struct ImportedBy {
     std::size_t first = out.size();
     ~ImportedBy() {
         for (auto i = first; i < out.size(); ++i)
-            out[i].loaded_by = "imported by " + std::string(base_name(fw.root));
+            out[i].loaded_by = import_label(fw);
     }
 };
 

@@ -52,46 +52,24 @@ std::string framework_words(const Stack& stack, const rules::Database& db, const
     return words ? "; " + fw->name + " " + fw->version.str() + " prints \"" + words->text + "\"" : "";
 }
 
-const ElfObject* object_at(const Stack& stack, std::string_view file) {
-    for (const auto& o : stack.objects)
-        if (o.file == file) return &o;
-    return nullptr;
-}
-
-// The first DT_NEEDED ld.so cannot find in its breadth-first walk from `root`: the name
-// dlerror() reports.
-std::string first_missing(const Stack& stack, const ElfObject& root) {
-    std::vector<std::string> order = {root.file};
-    for (auto& file : util::load_closure(stack, {&root}, false)) order.push_back(std::move(file));
-    for (const auto& file : order) {
-        const auto* o = object_at(stack, file);
-        if (o == nullptr) continue;
-        for (const auto& r : o->resolutions)
-            if (!r.from_dlopen && !r.provided_by_host && r.path.empty()) return r.name;
-    }
-    return "";
-}
-
 // `import torch` without a library torch._C needs: Python raises ImportError with dlerror()'s
 // text, which names the first library missing in ld.so's walk (torch 2.11 on the H100:
 // testdata/gpu/agreement/run6). When libtorch_global_deps.so misses one already, torch's own
 // preloading raises a ValueError naming sys.path instead, so nothing is quoted then.
 std::string torch_import_error(const Stack& stack, const std::string& loaded_by, const std::string& name) {
-    for (const auto& fw : stack.frameworks) {
-        if (fw.name != "pytorch" || loaded_by != "imported by " + util::base_name(fw.root)) continue;
-        const ElfObject* module = nullptr;
-        const ElfObject* global_deps = nullptr;
-        for (const auto& o : stack.objects) {
-            if (util::dir_name(o.path) == fw.root && util::starts_with(util::base_name(o.path), "_C.")) module = &o;
-            if (o.path == fw.root + "/lib/libtorch_global_deps.so") global_deps = &o;
-        }
-        if (module == nullptr || (global_deps && !first_missing(stack, *global_deps).empty()) ||
-            first_missing(stack, *module) != name)
-            return "";
-        return "; import torch raises \"ImportError: " + name +
-               ": cannot open shared object file: No such file or directory\"";
+    const auto* fw = util::framework_labelled(stack, loaded_by);
+    if (fw == nullptr || fw->name != "pytorch") return "";
+    const ElfObject* module = nullptr;
+    const ElfObject* global_deps = nullptr;
+    for (const auto& o : stack.objects) {
+        if (util::dir_name(o.path) == fw->root && util::starts_with(util::base_name(o.path), "_C.")) module = &o;
+        if (o.path == fw->root + "/lib/libtorch_global_deps.so") global_deps = &o;
     }
-    return "";
+    if (module == nullptr || (global_deps && !util::first_unresolved(stack, *global_deps).empty()) ||
+        util::first_unresolved(stack, *module) != name)
+        return "";
+    return "; import torch raises \"ImportError: " + name +
+           ": cannot open shared object file: No such file or directory\"";
 }
 
 std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) {

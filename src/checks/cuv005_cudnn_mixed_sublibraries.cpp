@@ -23,17 +23,15 @@ namespace {
 // 9.14 refused "(9, 14, 0)" on the H100. Its words, when it refuses it.
 std::string framework_refusal(const Stack& stack, const rules::Database& db, const std::string& root,
                               const LibraryCopy& graph) {
-    for (const auto& fw : stack.frameworks) {
-        if (root != "imported by " + util::base_name(fw.root)) continue;
-        const auto* rule = db.cudnn_load_rule(fw.name);
-        const auto built = util::built_cudnn(db, fw);
-        if (rule == nullptr || !built || !util::refuses(*graph.version, built->version, rule->rule)) return "";
-        const auto words = util::refusal(db, stack, fw, built->version, *graph.version);
-        return " " + fw.name + " " + fw.version.str() + " (built with cuDNN " + built->version.str() +
-               ") then sees cuDNN " + graph.version->truncated(3).str() + " and refuses it" +
-               (words ? ": \"" + words->text + "\"" : ".");
-    }
-    return "";
+    const auto* fw = util::framework_labelled(stack, root);
+    if (fw == nullptr) return "";
+    const auto* rule = db.cudnn_load_rule(fw->name);
+    const auto built = util::built_cudnn(db, *fw);
+    if (rule == nullptr || !built || !util::refuses(*graph.version, built->version, rule->rule)) return "";
+    const auto words = util::refusal(db, stack, *fw, built->version, *graph.version);
+    return " " + fw->name + " " + fw->version.str() + " (built with cuDNN " + built->version.str() +
+           ") then sees cuDNN " + graph.version->truncated(3).str() + " and refuses it" +
+           (words ? ": \"" + words->text + "\"" : ".");
 }
 
 void loaded_mix(const Stack& stack, const rules::Database& db, std::vector<report::Finding>& out,
