@@ -437,6 +437,14 @@ TEST_CASE("NGC bases of every framework are read from ngc_containers.json", "[li
     REQUIRE(trt_stack.cuda);
     CHECK(trt_stack.cuda->str() == "12.4.1");
     CHECK(trt_stack.cudnn_major == 9);
+    CHECK(trt_stack.evidence == "NGC tensorrt 99.01 release notes");
+    // A row known only from a copy of the notes says so, with the copy's address.
+    std::string copied_row = trt_row;
+    copied_row.replace(copied_row.find("\"note\""), 6, "\"confidence\": \"secondary\", \"note\"");
+    const auto copied = checks::lint::base_stack(
+        trt.final_stage().base, db_with("ngc_containers.json", "\"releases\": [", copied_row));
+    CHECK_THAT(copied.evidence,
+               Catch::StartsWith("NGC tensorrt 99.01 (a secondary source: https://docs.nvidia.com/"));
     // An image the table does not model is refused by the loader, not silently ignored.
     std::string nemo_row = trt_row;
     nemo_row.replace(nemo_row.find("tensorrt"), 8, "nemo");

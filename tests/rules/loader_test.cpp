@@ -124,3 +124,25 @@ TEST_CASE("a missing --rules-dir is an io error", "[rules][loader]") {
         CHECK(e.kind() == cuvet::ErrorKind::io);
     }
 }
+
+TEST_CASE("error_texts: version_format and ld_library_path_hint are checked", "[rules][loader]") {
+    TempDir dir;
+    std::string path = (dir / "frameworks.json").string();
+    auto frameworks = builtin("frameworks.json");
+    SECTION("an unknown number format") {
+        frameworks["error_texts"][0]["version_format"] = "roman";
+        cuvet::test::write_file(path, frameworks.dump());
+        CHECK(load_error(dir) ==
+              path + ": /error_texts/0/version_format: expected \"dotted\", \"tuple\" or \"encoded\"");
+    }
+    SECTION("a hint that is not a boolean") {
+        frameworks["error_texts"][0]["ld_library_path_hint"] = "yes";
+        cuvet::test::write_file(path, frameworks.dump());
+        CHECK(load_error(dir).find(path + ": /error_texts/0/ld_library_path_hint: expected") == 0);
+    }
+    SECTION("the cuDNN load rules no longer carry words (error_texts do)") {
+        frameworks["cudnn_load_rules"][0]["message"] = "text";
+        cuvet::test::write_file(path, frameworks.dump());
+        CHECK(load_error(dir) == path + ": /cudnn_load_rules/0/message: unexpected key 'message'");
+    }
+}
