@@ -98,9 +98,9 @@ int run_lint(const LintArgs& args) {
     int bad_inputs = 0;
     for (const auto& file : files) {
         const std::string name = file == "-" ? "<stdin>" : file;
-        targets.push_back(name);
         try {
             auto result = lint::lint_text(read_input(file), name, db, options);
+            targets.push_back(name);
             for (const auto& warning : result.warnings) std::cerr << "cuvet: warning: " << warning << "\n";
             for (auto& f : result.findings) findings.push_back(std::move(f));
         } catch (const Error& e) {
@@ -110,6 +110,8 @@ int run_lint(const LintArgs& args) {
             ++bad_inputs;
         }
     }
+    // Nothing was read: the error lines are the whole answer, not an empty report.
+    if (targets.empty()) return exit_bad_input;
     config::apply(config, findings);
     report::ReportContext context;
     context.tool_version = CUVET_VERSION;

@@ -119,3 +119,19 @@ TEST_CASE("cuvet lint --dump-ast prints BuildKit's normalised parse", "[lint][cl
     CHECK(r.exit_code == 0);
     CHECK(r.out == "(from \"a\" \"AS\" \"b\")\n(copy [\"--from=b\"] \"x\" \"y\")\n");
 }
+
+TEST_CASE("cuvet lint: an input it cannot read is one error line, not an empty report", "[lint][cli]") {
+    TempDir dir;
+    std::filesystem::create_directories(dir / "a-directory");
+    write_file(dir / "Dockerfile", bad_dockerfile);
+    auto r = run_cuvet({"lint", (dir / "a-directory").string()});
+    CHECK(r.exit_code == 3);
+    CHECK(r.out.empty());
+    CHECK(r.err == "cuvet: error: " + (dir / "a-directory").string() + ": is a directory, not a Dockerfile\n");
+    // Beside a readable file, the report covers that file only; the bad input still decides the exit.
+    r = run_cuvet({"lint", "-f", "json", (dir / "a-directory").string(), (dir / "Dockerfile").string()});
+    CHECK(r.exit_code == 3);
+    auto report = nlohmann::json::parse(r.out);
+    CHECK(report["targets"] == nlohmann::json::array({(dir / "Dockerfile").string()}));
+    CHECK_FALSE(report["findings"].empty());
+}
