@@ -32,19 +32,12 @@ std::vector<std::string> copies_named(const Stack& stack, const std::string& nam
     return out;
 }
 
-// The framework whose files include `object`, if any.
-const FrameworkInstall* framework_of(const Stack& stack, const ElfObject& object) {
-    for (const auto& fw : stack.frameworks)
-        if (util::under(object.file, fw.root) || util::under(object.path, fw.root)) return &fw;
-    return nullptr;
-}
-
 // What the framework that needs a cuDNN library prints without it, for its release
 // (rules error_texts): TensorFlow 2.11 "Could not load dynamic library 'libcudnn.so.8'…".
-std::string framework_words(const Stack& stack, const rules::Database& db, const ElfObject& o,
+std::string framework_words(const Stack& stack, const rules::Database& db, const std::string& loaded_by,
                             const std::string& name) {
     if (!util::starts_with(name, "libcudnn")) return "";
-    const auto* fw = framework_of(stack, o);
+    const auto* fw = util::framework_labelled(stack, loaded_by);
     if (fw == nullptr) return "";
     rules::MessageValues values;
     values.library = name;
@@ -101,7 +94,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
                             (elsewhere.empty() ? " but nothing in the image provides it"
                                                : " but ld.so does not find it from there: the image has it at " +
                                                      elsewhere.front() + ", outside that object's search path") +
-                            framework_words(stack, db, o, r.name) +
+                            framework_words(stack, db, *root, r.name) +
                             (r.from_dlopen ? "" : torch_import_error(stack, *root, r.name));
                 for (const auto& copy : elsewhere) f.evidence.push_back("a copy not on the search path: " + copy);
                 util::add_trace(f, r);
