@@ -1,11 +1,14 @@
 // `cuvet elf IMAGE PATH [--deep] [--format text|json]`: the ELF facts of one
 // file inside an image (links followed inside the image); --deep adds LIEF's view.
+#include <algorithm>
+#include <cstdarg>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/printable.hpp"
 #include "cuvet/elf/deep.hpp"
 #include "cuvet/elf/elf_info.hpp"
 #include "output_format.hpp"
@@ -144,6 +147,21 @@ nlohmann::json deep_json(const elf::DeepView& deep) {
             {"lief_facts", facts_json(deep.facts, true)}};
 }
 
+// Strings from the ELF file (soname, DT_NEEDED, section names) are its
+// author's: each line is escaped before it reaches the terminal.
+[[gnu::format(printf, 1, 2)]] void emit(const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    va_list copy;
+    va_copy(copy, args);
+    const int length = std::vsnprintf(nullptr, 0, format, copy);
+    va_end(copy);
+    std::string text(static_cast<std::size_t>(std::max(length, 0)), '\0');
+    std::vsnprintf(text.data(), text.size() + 1, format, args);
+    va_end(args);
+    std::fputs(printable_lines(text).c_str(), stdout);
+}
+
 std::string joined(const std::vector<std::string>& items, const char* separator = " ") {
     if (items.empty()) return "-";
     std::string out;
@@ -153,7 +171,7 @@ std::string joined(const std::vector<std::string>& items, const char* separator 
 
 void print_facts(const elf::ElfInfo& info) {
     auto row = [](const char* key, const std::string& value) {
-        std::printf("  %-20s %s\n", key, value.c_str());
+        emit("  %-20s %s\n", key, value.c_str());
     };
     row("class", info.is_64bit ? "ELF64" : "ELF32");
     row("machine", elf::machine_name(info.machine));
@@ -164,7 +182,7 @@ void print_facts(const elf::ElfInfo& info) {
     row("runpath", info.has_runpath ? joined(info.runpath, ":") : "-");
     row("version needs", info.version_needs.empty() ? "-" : "");
     for (const auto& need : info.version_needs) {
-        std::printf("    %-24s %s\n", need.file.c_str(), joined(need.versions).c_str());
+        emit("    %-24s %s\n", need.file.c_str(), joined(need.versions).c_str());
     }
     row("version defs", joined(info.version_definitions));
     row("imported symbols", std::to_string(info.imported_symbols.size()));
@@ -174,7 +192,7 @@ void print_facts(const elf::ElfInfo& info) {
         row("sass", joined(arch_names(info.sass_archs, "sm_")));
         row("ptx", joined(arch_names(info.ptx_archs, "compute_")));
         for (const auto& source : info.fatbin_sources) {
-            std::printf("    %-24s %zu containers: %s %s\n", source.section.c_str(),
+            emit("    %-24s %zu containers: %s %s\n", source.section.c_str(),
                         source.containers, joined(arch_names(source.sass_archs, "sm_")).c_str(),
                         joined(arch_names(source.ptx_archs, "compute_")).c_str());
         }
@@ -184,23 +202,23 @@ void print_facts(const elf::ElfInfo& info) {
 }
 
 void print_deep(const elf::DeepView& deep) {
-    std::printf("deep (LIEF):\n  %s %s %s entry 0x%llx%s%s\n", deep.elf_class.c_str(),
+    emit("deep (LIEF):\n  %s %s %s entry 0x%llx%s%s\n", deep.elf_class.c_str(),
                 deep.file_type.c_str(), deep.machine.c_str(),
                 static_cast<unsigned long long>(deep.entrypoint),
                 deep.interpreter.empty() ? "" : " interpreter ", deep.interpreter.c_str());
-    std::printf("  %zu dynamic symbols, %zu static symbols, %zu relocations\n",
+    emit("  %zu dynamic symbols, %zu static symbols, %zu relocations\n",
                 deep.dynamic_symbols, deep.static_symbols, deep.relocations);
-    std::printf("  sections:\n    %-24s %-14s %18s %12s %12s\n", "name", "type", "address",
+    emit("  sections:\n    %-24s %-14s %18s %12s %12s\n", "name", "type", "address",
                 "offset", "size");
     for (const auto& s : deep.sections) {
-        std::printf("    %-24s %-14s 0x%016llx %12llu %12s\n", s.name.c_str(), s.type.c_str(),
+        emit("    %-24s %-14s 0x%016llx %12llu %12s\n", s.name.c_str(), s.type.c_str(),
                     static_cast<unsigned long long>(s.address),
                     static_cast<unsigned long long>(s.offset), human_size(s.size).c_str());
     }
-    std::printf("  segments:\n    %-14s %-5s %12s %18s %12s %12s\n", "type", "flags", "offset",
+    emit("  segments:\n    %-14s %-5s %12s %18s %12s %12s\n", "type", "flags", "offset",
                 "address", "file size", "mem size");
     for (const auto& s : deep.segments) {
-        std::printf("    %-14s %-5s %12llu 0x%016llx %12s %12s\n", s.type.c_str(), s.flags.c_str(),
+        emit("    %-14s %-5s %12llu 0x%016llx %12s %12s\n", s.type.c_str(), s.flags.c_str(),
                     static_cast<unsigned long long>(s.offset),
                     static_cast<unsigned long long>(s.address), human_size(s.file_size).c_str(),
                     human_size(s.memory_size).c_str());
@@ -231,9 +249,9 @@ int run_elf(const ElfArgs& args) {
         std::cout << out.dump(2) << "\n";
         return 0;
     }
-    std::printf("%s", wanted.c_str());
-    if (found.resolved != wanted) std::printf(" -> %s", found.resolved.c_str());
-    std::printf(" (%s)\n", human_size(found.bytes->size()).c_str());
+    emit("%s", wanted.c_str());
+    if (found.resolved != wanted) emit(" -> %s", found.resolved.c_str());
+    emit(" (%s)\n", human_size(found.bytes->size()).c_str());
     print_facts(*info);
     if (deep) print_deep(*deep);
     return 0;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "cuvet/core/printable.hpp"
 #include "output_format.hpp"
 
 namespace cuvet::cli {
@@ -57,13 +58,13 @@ int run_files(const FilesArgs& args) {
                           static_cast<unsigned long long>(entry.size), entry.layer);
             buffer += line;
         }
-        buffer += path;
+        buffer += printable(path);
         if (args.long_listing && !entry.link_target.empty())
-            buffer += (entry.type == image::FileType::symlink ? " -> " : " => ") + entry.link_target;
+            buffer += (entry.type == image::FileType::symlink ? " -> " : " => ") + printable(entry.link_target);
         buffer += '\n';
-        if (buffer.size() > (1 << 16)) std::cout << buffer, buffer.clear();
+        if (buffer.size() > (1 << 16)) std::cout << printable_lines(buffer), buffer.clear();
     }
-    std::cout << buffer;
+    std::cout << printable_lines(buffer);
     return 0;
 }
 

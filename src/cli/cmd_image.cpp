@@ -1,9 +1,11 @@
 // `cuvet image IMAGE`: the manifest and config summary — layers with sizes
 // and the history line that created each, Env, platform, entrypoint.
 #include <iostream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "cuvet/core/printable.hpp"
 #include "output_format.hpp"
 
 namespace cuvet::cli {
@@ -51,31 +53,34 @@ std::string joined(const std::vector<std::string>& words) {
     return nlohmann::json(words).dump();
 }
 
+// Config fields are the image author's text: escaped before they reach a terminal.
 void print_text(const image::ImageInfo& info) {
+    std::ostringstream out;
     const auto& config = info.config;
-    std::cout << "Image       " << info.path << " (" << info.format << ")\n";
-    if (!info.reference.empty()) std::cout << "Reference   " << info.reference << "\n";
-    if (!info.manifest_digest.empty()) std::cout << "Manifest    " << info.manifest_digest << "\n";
-    if (!info.config_digest.empty()) std::cout << "Config      " << info.config_digest << "\n";
-    std::cout << "Platform    " << config.platform.str() << "\n";
-    if (!config.created.empty()) std::cout << "Created     " << config.created << "\n";
-    std::cout << "Entrypoint  " << joined(config.entrypoint) << "\n";
-    std::cout << "Cmd         " << joined(config.cmd) << "\n";
-    if (!config.working_dir.empty()) std::cout << "WorkingDir  " << config.working_dir << "\n";
-    std::cout << "Env\n";
-    for (const auto& env : config.env) std::cout << "  " << env << "\n";
+    out << "Image       " << info.path << " (" << info.format << ")\n";
+    if (!info.reference.empty()) out << "Reference   " << info.reference << "\n";
+    if (!info.manifest_digest.empty()) out << "Manifest    " << info.manifest_digest << "\n";
+    if (!info.config_digest.empty()) out << "Config      " << info.config_digest << "\n";
+    out << "Platform    " << config.platform.str() << "\n";
+    if (!config.created.empty()) out << "Created     " << config.created << "\n";
+    out << "Entrypoint  " << joined(config.entrypoint) << "\n";
+    out << "Cmd         " << joined(config.cmd) << "\n";
+    if (!config.working_dir.empty()) out << "WorkingDir  " << config.working_dir << "\n";
+    out << "Env\n";
+    for (const auto& env : config.env) out << "  " << printable(env) << "\n";
     std::uint64_t total = 0;
     for (const auto& layer : info.layers) total += layer.size;
-    std::cout << "Layers      " << info.layers.size() << " (" << human_size(total) << ")\n";
+    out << "Layers      " << info.layers.size() << " (" << human_size(total) << ")\n";
     for (std::size_t i = 0; i < info.layers.size(); ++i) {
         const auto& layer = info.layers[i];
         std::string digest = layer.digest.size() > 19 ? layer.digest.substr(0, 19) : layer.digest;
         char line[64];
         std::snprintf(line, sizeof line, "  %2zu  %10s  %-19s  ", i, human_size(layer.size).c_str(), digest.c_str());
         std::string created_by = layer.created_by.size() > 100 ? layer.created_by.substr(0, 97) + "..." : layer.created_by;
-        std::cout << line << created_by << "\n";
+        out << line << printable(created_by) << "\n";
     }
-    if (!info.other_images.empty()) std::cout << "Also in archive: " << joined(info.other_images) << "\n";
+    if (!info.other_images.empty()) out << "Also in archive: " << joined(info.other_images) << "\n";
+    std::cout << printable_lines(out.str());
 }
 
 int run_image(const ImageCommandArgs& args) {

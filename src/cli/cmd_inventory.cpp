@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "cuvet/core/printable.hpp"
 #include "cuvet/inventory/analysis.hpp"
 #include "output_format.hpp"
 
@@ -57,7 +58,7 @@ int run_inventory(const InventoryArgs& args) {
                         {"platform", analysis.info.config.platform.str()}};
         std::cout << out.dump(2) << "\n";
     } else {
-        std::cout << text_report(analysis.inventory);
+        std::cout << printable_lines(text_report(analysis.inventory));
     }
     return 0;
 }

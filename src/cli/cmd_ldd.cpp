@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "cuvet/core/printable.hpp"
 #include "cuvet/inventory/analysis.hpp"
 #include "cuvet/loader/loader.hpp"
 #include "exit_codes.hpp"
@@ -138,7 +139,7 @@ int run_ldd(const LddArgs& args) {
         expanded[0] = true;
         print_tree(graph, 0, 1, args.trace, expanded, out);
         for (const auto& note : graph.notes) out += "note: " + note + "\n";
-        std::cout << out;
+        std::cout << printable_lines(out);
     }
     return graph.ok() ? exit_ok : exit_findings;
 }

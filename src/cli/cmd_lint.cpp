@@ -18,6 +18,7 @@
 #include "cuvet/checks/registry.hpp"
 #include "cuvet/config/config.hpp"
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/printable.hpp"
 #include "cuvet/dockerfile/parser.hpp"
 #include "cuvet/lint/lint.hpp"
 #include "cuvet/report/fail_on.hpp"
@@ -101,12 +102,12 @@ int run_lint(const LintArgs& args) {
         try {
             auto result = lint::lint_text(read_input(file), name, db, options);
             targets.push_back(name);
-            for (const auto& warning : result.warnings) std::cerr << "cuvet: warning: " << warning << "\n";
+            for (const auto& warning : result.warnings) std::cerr << "cuvet: warning: " << printable(warning) << "\n";
             for (auto& f : result.findings) findings.push_back(std::move(f));
         } catch (const Error& e) {
             // One bad file must not hide the findings of the others; it still decides the exit code.
             if (e.kind() != ErrorKind::input && e.kind() != ErrorKind::io) throw;
-            std::cerr << "cuvet: error: " << e.what() << "\n";
+            std::cerr << "cuvet: error: " << printable(e.what()) << "\n";
             ++bad_inputs;
         }
     }

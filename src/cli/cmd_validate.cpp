@@ -143,6 +143,7 @@ void add_validate_command(CLI::App& app, Dispatch& dispatch) {
         "validate", "find every CUDA/cuDNN incompatibility in an image, with evidence and the fix");
     args->image.add_to(*command);
     args->image.add_cache_option(*command);
+    args->image.add_partial_option(*command);
     command->add_option("--format,-f", args->format, "text, json, sarif or junit (also checkstyle, gnu)")->default_str("text");
     command->add_flag("--probe", args->probe,
                       "also run the live GPU check with the image's own libraries on this host's GPU: a cuDNN convolution "

@@ -29,12 +29,17 @@ struct ImageArgs {
     std::string username;  // registries: --username, the password from --password-stdin
     bool password_stdin = false;
     bool insecure = false;
+    unsigned timeout = 900;        // --timeout: seconds per HTTP request; 0: none
+    bool cross_host_auth = false;  // --cross-host-auth
 
     bool no_cache = false;
+    bool allow_partial = false;  // --allow-partial (validate)
 
     void add_to(CLI::App& command);
     // --no-cache, for the commands that read layer facts (validate, inventory, ldd).
     void add_cache_option(CLI::App& command);
+    // --allow-partial, for validate: an unreadable rootfs path is a finding, not an error.
+    void add_partial_option(CLI::App& command);
     image::OpenOptions open_options() const;
     // Reads the password from stdin on first use only: a command may open its image twice.
     mutable std::optional<std::string> password_read;

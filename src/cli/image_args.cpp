@@ -19,6 +19,17 @@ void ImageArgs::add_to(CLI::App& command) {
     command.add_option("--username", username, "registry user name (with --password-stdin)");
     command.add_flag("--password-stdin", password_stdin, "read the registry password from standard input");
     command.add_flag("--insecure", insecure, "allow plain HTTP and unverified TLS to the registry");
+    command.add_option("--timeout", timeout,
+                       "seconds one registry request (a manifest, a whole layer) may take; 0: no limit")
+        ->default_val(900);
+    command.add_flag("--cross-host-auth", cross_host_auth,
+                     "also send registry credentials to a token service on another host (docs/registries.md)");
+}
+
+void ImageArgs::add_partial_option(CLI::App& command) {
+    command.add_flag("--allow-partial", allow_partial,
+                     "rootfs dirs: a directory or file this user cannot read becomes a CUV017 finding (the scan was "
+                     "partial) instead of an error");
 }
 
 void ImageArgs::add_cache_option(CLI::App& command) {
@@ -39,6 +50,9 @@ image::OpenOptions ImageArgs::open_options() const {
     image::Access& access = options.access;
     access.username = username;
     access.insecure = insecure;
+    access.timeout_seconds = timeout;
+    access.cross_host_auth = cross_host_auth;
+    options.allow_partial = allow_partial;
     if (password_stdin && username.empty()) fail_usage("--password-stdin needs --username");
     if (!username.empty() && !password_stdin)
         fail_usage("--username needs --password-stdin (a password on the command line would show in ps)");

@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/printable.hpp"
 #include "exit_codes.hpp"
 
 int main(int argc, char** argv) {
@@ -34,13 +35,13 @@ int main(int argc, char** argv) {
     try {
         return dispatch.run ? dispatch.run() : cli::exit_usage;
     } catch (const Error& e) {
-        std::cerr << "cuvet: error: " << e.what() << "\n";
+        std::cerr << "cuvet: error: " << printable(e.what()) << "\n";
         return cli::exit_code_for(e.kind());
     } catch (const std::bad_alloc&) {
         std::cerr << "cuvet: error: out of memory\n";
         return cli::exit_internal;
     } catch (const std::exception& e) {
-        std::cerr << "cuvet: internal error: " << e.what() << "\n";
+        std::cerr << "cuvet: internal error: " << printable(e.what()) << "\n";
         return cli::exit_internal;
     }
 }

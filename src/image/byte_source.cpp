@@ -1,6 +1,7 @@
 #include "byte_source.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,13 +15,24 @@
 
 namespace cuvet::image {
 
-std::shared_ptr<const int> open_shared_fd(const std::string& path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) fail_io(path + ": " + std::strerror(errno));
+std::shared_ptr<const int> share_fd(int fd) {
     return std::shared_ptr<const int>(new int(fd), [](const int* p) {
         ::close(*p);
         delete p;
     });
+}
+
+std::shared_ptr<const int> open_shared_fd(const std::string& path) {
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) fail_io(path + ": " + std::strerror(errno));
+    auto shared = share_fd(fd);
+    struct stat info {};
+    if (::fstat(fd, &info) != 0) fail_io(path + ": " + std::strerror(errno));
+    if (!S_ISREG(info.st_mode))
+        fail_input(path + ": " + std::string(S_ISDIR(info.st_mode) ? "a directory" : "a FIFO, socket or device") +
+                   ", not a regular file; refusing to read it");
+    return shared;
 }
 
 FileRangeSource::FileRangeSource(std::shared_ptr<const int> fd, std::uint64_t offset,

@@ -53,7 +53,11 @@ private:
 };
 
 // Opens a file read-only; the shared descriptor closes with its last user.
+// Anything but a regular file (a FIFO, a device, a directory) is refused
+// without blocking: it is opened O_NONBLOCK and checked with fstat.
 std::shared_ptr<const int> open_shared_fd(const std::string& path);
+// Takes ownership of an open descriptor.
+std::shared_ptr<const int> share_fd(int fd);
 
 // Reads everything (for small JSON files); refuses more than `limit` bytes.
 std::string read_all(ByteSource& source, std::uint64_t limit, const std::string& name);

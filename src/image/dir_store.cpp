@@ -23,6 +23,9 @@ public:
             fail_io(describe(path) + ": " + std::strerror(errno));
         }
         if (S_ISDIR(info.st_mode)) fail_input(describe(path) + ": is a directory, expected a file");
+        // A FIFO would block the reader forever, a device would never end.
+        if (!S_ISREG(info.st_mode))
+            fail_input(describe(path) + ": a FIFO, socket or device, not a regular file; refusing to read it");
         return static_cast<std::uint64_t>(info.st_size);
     }
 

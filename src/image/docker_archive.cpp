@@ -81,6 +81,9 @@ std::unique_ptr<Image> open_docker_archive(std::unique_ptr<BlobStore> store, con
                    ", content is " + info.config_digest);
     info.config = parse_config(parse_json(config_text, store->describe(config_path)),
                                store->describe(config_path));
+    // One image per entry, no index to choose from: a platform it is not for is refused, as for OCI.
+    if (options.platform && !info.config.platform.matches(*options.platform))
+        fail_usage(path + ": image is for " + info.config.platform.str() + ", not " + options.platform->str());
 
     auto layers = entry.find("Layers");
     if (layers == entry.end() || !layers->is_array()) fail_input(where + ": missing \"Layers\" array");
@@ -101,10 +104,12 @@ std::unique_ptr<Image> open_docker_archive(std::unique_ptr<BlobStore> store, con
         std::string diff_id = i < diff_ids.size() ? diff_ids[i] : "";
         layer.digest = blob_digest.empty() ? diff_id : blob_digest;
         if (options.verify_digests) {
-            // Legacy layer.tar files are named by an id, not a digest: check
-            // the uncompressed stream against the config's diff_id instead.
-            if (!blob_digest.empty()) check.blob_digest = blob_digest;
-            else check.diff_id = diff_id;
+            // The blob's name covers its bytes; the config's diff_id covers
+            // what they decompress to. Both are checked (as docker load does),
+            // or a config could describe other content than what is scanned.
+            // Legacy layer.tar files are named by an id: only the diff_id applies.
+            check.blob_digest = blob_digest;
+            check.diff_id = diff_id;
         }
         info.layers.push_back(std::move(layer));
         checks.push_back(std::move(check));

@@ -98,7 +98,11 @@ struct HttpResponse::Transfer {
     }
 };
 
-HttpResponse::HttpResponse(const HttpRequest& request) : transfer_(std::make_unique<Transfer>()) {
+HttpResponse::HttpResponse(const HttpRequest& request)
+    : transfer_(std::make_unique<Transfer>()),
+      url_(request.url),
+      timeout_seconds_(request.timeout_seconds),
+      deadline_(std::chrono::steady_clock::now() + std::chrono::seconds(request.timeout_seconds)) {
     auto& t = *transfer_;
     t.lib = &curl_library(request.url);
     const CurlLibrary* lib = t.lib;
@@ -168,11 +172,23 @@ bool HttpResponse::pump() {
     return !t.finished;
 }
 
+void HttpResponse::wait() {
+    int wait_ms = 1000;
+    if (timeout_seconds_ > 0) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline_ - std::chrono::steady_clock::now());
+        if (left.count() <= 0)
+            fail_io(url_ + ": no complete response within " + std::to_string(timeout_seconds_) +
+                    " s (--timeout)");
+        wait_ms = static_cast<int>(std::min<long long>(wait_ms, left.count()));
+    }
+    transfer_->lib->multi_poll(transfer_->multi, nullptr, 0, wait_ms, nullptr);
+}
+
 long HttpResponse::status() {
     auto& t = *transfer_;
-    const CurlLibrary* lib = t.lib;
     while (!t.headers_done && pump())
-        if (!t.headers_done) lib->multi_poll(t.multi, nullptr, 0, 1000, nullptr);
+        if (!t.headers_done) wait();
     return t.headers_done ? t.status : 0;
 }
 
@@ -201,7 +217,7 @@ std::size_t HttpResponse::read(char* buffer, std::size_t capacity) {
             if (t.pending_pos == t.pending.size()) return 0;
             break;
         }
-        if (t.pending_pos == t.pending.size()) lib->multi_poll(t.multi, nullptr, 0, 1000, nullptr);
+        if (t.pending_pos == t.pending.size()) wait();
     }
     std::size_t n = std::min(capacity, t.pending.size() - t.pending_pos);
     std::memcpy(buffer, t.pending.data() + t.pending_pos, n);

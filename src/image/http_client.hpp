@@ -25,6 +25,10 @@ struct HttpRequest {
     std::uint64_t range_from = 0;      // >0: "Range: bytes=N-" (resuming a blob)
     TlsOptions tls;
     bool follow_redirects = true;  // blob storage often redirects to another host
+    // Seconds the whole exchange (headers and body) may take; 0: no limit.
+    // Past it the response throws an io error naming the URL: a server that
+    // trickles bytes cannot keep cuvet waiting.
+    unsigned timeout_seconds = 0;
 };
 
 // One response. Construction starts the transfer; status() waits for the
@@ -55,7 +59,12 @@ public:
 private:
     struct Transfer;
     bool pump();  // runs curl until something happened; false once the transfer is over
+    // Waits for curl's sockets up to a second, never past the deadline (which throws).
+    void wait();
     std::unique_ptr<Transfer> transfer_;
+    std::string url_;
+    unsigned timeout_seconds_ = 0;
+    std::chrono::steady_clock::time_point deadline_;
     std::string error_;
     bool tls_failed_ = false;
 };

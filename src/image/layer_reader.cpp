@@ -197,8 +197,11 @@ LayerContents read_layer(std::unique_ptr<ByteSource> blob, const std::string& na
     out.name = name;
     auto stream = open_decompressed(std::move(blob), name);
     out.compression = stream.compression;
-    if (!check.diff_id.empty())
-        stream.source = std::make_unique<VerifyingSource>(std::move(stream.source), check.diff_id, name);
+    // An uncompressed blob whose digest was checked is its own diff_id check.
+    const bool same_bytes = stream.compression == Compression::none && check.diff_id == check.blob_digest;
+    if (!check.diff_id.empty() && !same_bytes)
+        stream.source = std::make_unique<VerifyingSource>(std::move(stream.source), check.diff_id,
+                                                          name + " (uncompressed, against the config's diff_id)");
     LayerParser(name, layer_index, options).parse(*stream.source, out);
     return out;
 }

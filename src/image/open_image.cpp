@@ -37,6 +37,16 @@ std::unique_ptr<Image> open_by_name(const std::string& name, const OpenOptions& 
     return open_registry_image(name, options);
 }
 
+// Names that are files by their shape, never references: a path
+// ("./x", "/x", "../x", "~/x") or an archive's extension ("myimage:v1.tar").
+bool looks_like_file_name(std::string_view text) {
+    for (std::string_view prefix : {"/", "./", "../", "~"})
+        if (text.substr(0, prefix.size()) == prefix) return true;
+    for (std::string_view suffix : {".tar", ".tar.gz", ".tgz", ".tar.zst", ".tzst", ".tar.xz", ".oci", ".zip"})
+        if (text.size() > suffix.size() && text.substr(text.size() - suffix.size()) == suffix) return true;
+    return false;
+}
+
 std::string read_head(const fs::path& path, std::size_t length) {
     std::ifstream in(path, std::ios::binary);
     std::string head(length, '\0');
@@ -75,15 +85,22 @@ std::unique_ptr<Image> open_image(const fs::path& path, const OpenOptions& optio
     std::error_code error;
     auto status = fs::status(path, error);
     if (error || !fs::exists(status)) {
-        // Only a name with a tag or digest is taken for a reference: a
-        // mistyped file name must stay a "no such file" error.
-        if (text.find_first_of(":@") != std::string::npos && looks_like_reference(text))
+        // Only a name with a tag or digest that does not read as a file name
+        // is taken for a reference: a mistyped file must stay a "no such
+        // file" error, and must not reach the network.
+        if (text.find_first_of(":@") != std::string::npos && !looks_like_file_name(text) &&
+            looks_like_reference(text))
             return open_by_name(text, options);
         fail_io(path.string() + ": no such file or directory");
     }
     if (fs::is_directory(status)) {
         auto layered = open_store(open_dir_store(path), path.string(), false, options);
-        return layered ? std::move(layered) : open_rootfs_dir(path);
+        if (layered) return layered;
+        if (!looks_like_root_fs(path))
+            fail_input(path.string() +
+                       ": no image found: no manifest.json (docker save), no index.json (OCI layout), and none "
+                       "of usr, etc, bin, sbin, lib, lib64, opt at its top as a root file system has");
+        return open_rootfs_dir(path, options);
     }
     if (!fs::is_regular_file(status)) fail_input(path.string() + ": not a regular file or directory");
     if (fs::file_size(path) == 0) fail_input(path.string() + ": empty file");

@@ -12,6 +12,7 @@
 
 #include "cuvet/core/error.hpp"
 #include "sha256.hpp"
+#include "token_realm.hpp"
 
 namespace cuvet::image {
 namespace {
@@ -138,7 +139,10 @@ private:
 }  // namespace
 
 RegistryClient::RegistryClient(RegistryReference reference, const Access& access)
-    : reference_(std::move(reference)), insecure_(access.insecure) {
+    : reference_(std::move(reference)),
+      insecure_(access.insecure),
+      cross_host_auth_(access.cross_host_auth),
+      timeout_seconds_(access.timeout_seconds) {
     if (!access.username.empty())
         credentials_ = {access.username, access.password, "--username"};
     else
@@ -156,6 +160,7 @@ HttpRequest RegistryClient::request(const std::string& url, const std::vector<st
     if (std::string auth = authorization(); !auth.empty()) request.headers.push_back(auth);
     request.range_from = range_from;
     request.tls = tls_;
+    request.timeout_seconds = timeout_seconds_;
     return request;
 }
 
@@ -224,6 +229,14 @@ void RegistryClient::authenticate(const std::string& challenge_header) {
         fail_input(name() + ": unsupported authentication scheme '" + challenge->scheme + "'");
     std::string realm = challenge->params["realm"];
     if (realm.empty()) fail_input(name() + ": Bearer challenge without a realm");
+    // The password goes to the token service only where it belongs (token_realm.hpp).
+    const std::string withheld =
+        credentials_.empty() ? "" : credentials_withheld(realm, reference_.api_host(), insecure_, cross_host_auth_);
+    {
+        std::lock_guard lock(auth_mutex_);  // workers re-authenticate on 401 concurrently
+        withheld_ = withheld;
+    }
+    const std::string token_basic = withheld.empty() ? basic : "";
     std::string url = realm + (realm.find('?') == std::string::npos ? "?" : "&") +
                       "scope=" + url_escape("repository:" + reference_.repository + ":pull");
     if (!challenge->params["service"].empty())
@@ -232,7 +245,8 @@ void RegistryClient::authenticate(const std::string& challenge_header) {
         HttpRequest token_request;
         token_request.url = url;
         token_request.tls = tls_;
-        if (!basic.empty()) token_request.headers.push_back(basic);
+        token_request.timeout_seconds = timeout_seconds_;
+        if (!token_basic.empty()) token_request.headers.push_back(token_basic);
         HttpResponse response(token_request);
         long status = response.status();
         if ((status == 0 || status == 429 || status >= 500) && ++attempt < max_attempts) {
@@ -243,9 +257,9 @@ void RegistryClient::authenticate(const std::string& challenge_header) {
             fail_io(name() + ": token service " + realm + ": " + response.transport_error());
         if (status == 401 || status == 403)
             fail_input(name() + ": the token service " + realm + " refused " +
-                       (credentials_.empty() ? "anonymous access"
-                                             : "the credentials from " + credentials_.source) +
-                       " (HTTP " + std::to_string(status) + ")");
+                       (token_basic.empty() ? "anonymous access"
+                                            : "the credentials from " + credentials_.source) +
+                       " (HTTP " + std::to_string(status) + ")" + withheld_note());
         if (status != 200)
             fail_input(name() + ": token service " + realm + " answered HTTP " +
                        std::to_string(status));
@@ -300,13 +314,20 @@ void RegistryClient::fail_status(HttpResponse& response, long status, const std:
                         ? "no credentials for " + reference_.registry +
                               "; pass --username and --password-stdin, or docker login " +
                               reference_.registry
-                        : "the credentials from " + credentials_.source + " were refused"));
-    if (status == 403) fail_input(name() + ": access denied (" + code + ")");
+                        : "the credentials from " + credentials_.source + " were refused") +
+                   withheld_note());
+    if (status == 403) fail_input(name() + ": access denied (" + code + ")" + withheld_note());
     if (status == 404) fail_input(name() + ": " + what + " not found (" + code + ")");
     if (status == 429 || status >= 500)
         fail_input(name() + ": " + what + ": registry still answers " + code + " after " +
                    std::to_string(max_attempts) + " attempts");
     fail_input(name() + ": " + what + ": unexpected " + code);
+}
+
+std::string RegistryClient::withheld_note() {
+    std::lock_guard lock(auth_mutex_);
+    if (withheld_.empty()) return {};
+    return "; the credentials from " + credentials_.source + " were not sent: " + withheld_;
 }
 
 RegistryClient::Document RegistryClient::manifest(const std::string& tag_or_digest) {

@@ -47,12 +47,17 @@ private:
     std::string authorization();
     HttpRequest request(const std::string& url, const std::vector<std::string>& headers,
                         std::uint64_t range_from);
+    std::string withheld_note();  // "; the credentials … were not sent: …", or empty
     [[noreturn]] void fail_status(HttpResponse& response, long status, const std::string& what);
 
     RegistryReference reference_;
     Credentials credentials_;
     TlsOptions tls_;
     bool insecure_ = false;
+    bool cross_host_auth_ = false;
+    unsigned timeout_seconds_ = 0;
+    // Why the credentials were not sent to the token realm; empty when they were (or none exist).
+    std::string withheld_;
     std::string base_url_;  // "https://host:port"
     std::mutex auth_mutex_;
     std::string authorization_;  // "Authorization: …" or empty

@@ -112,6 +112,8 @@ private:
             auto it = members_.find(key);
             if (it == members_.end()) {
                 if (directories_.count(key)) fail_input(describe(path) + ": is a directory, expected a file");
+                if (specials_.count(key))
+                    fail_input(describe(path) + ": a FIFO or device entry, not a regular file; refusing to read it");
                 return nullptr;
             }
             if (it->second.symlink.empty()) return &it->second;
@@ -182,6 +184,8 @@ private:
         std::string key = normal.substr(1);
         if (type == '5') {
             directories_.insert(key);
+        } else if (type == '3' || type == '4' || type == '6') {
+            specials_.insert(key);
         } else if (type == '0' || type == '\0' || type == '7') {
             members_[key] = TarMember{data, size, {}};
         } else if (type == '2') {
@@ -198,6 +202,7 @@ private:
     std::uint64_t file_size_ = 0;
     std::map<std::string, TarMember> members_;
     std::set<std::string> directories_;
+    std::set<std::string> specials_;  // FIFOs and devices: named, never readable
 };
 
 }  // namespace

@@ -1,4 +1,5 @@
 // GNU error format ("file:line: severity: message [ID]"), which editors jump to.
+#include "cuvet/core/printable.hpp"
 #include "renderers.hpp"
 
 namespace cuvet::report::detail {
@@ -16,9 +17,9 @@ public:
             for (char& c : message) {
                 if (c == '\n') c = ' ';
             }
-            out << (where.file.empty() ? "cuvet" : where.file);
+            out << (where.file.empty() ? "cuvet" : printable(where.file));
             if (where.line > 0) out << ":" << where.line;
-            out << ": " << to_string(finding.severity) << ": " << message << " [" << finding.id << "]\n";
+            out << ": " << to_string(finding.severity) << ": " << printable(message) << " [" << finding.id << "]\n";
         }
     }
 };

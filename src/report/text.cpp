@@ -3,6 +3,7 @@
 // each finding. Compact (validate without --verbose): the message, what loads
 // the file, Dockerfile lines and the fix; the first line says what the image
 // runs and the verdict.
+#include "cuvet/core/printable.hpp"
 #include "renderers.hpp"
 
 namespace cuvet::report::detail {
@@ -19,9 +20,9 @@ public:
         };
         std::string subject = "cuvet";
         if (!context.command.empty()) subject += " " + context.command;
-        for (const auto& target : context.targets) subject += " " + target;
+        for (const auto& target : context.targets) subject += " " + printable(target);
         out << paint("1", subject) << ": ";
-        if (!context.summary.empty()) out << context.summary << "; verdict: " << verdict(findings) << " — ";
+        if (!context.summary.empty()) out << printable(context.summary) << "; verdict: " << verdict(findings) << " — ";
         out << summary_line(findings) << "\n";
 
         const std::vector<Finding> sorted = sorted_for_report(findings);
@@ -37,20 +38,20 @@ public:
             if (!context.verbose) {
                 out << "  " << paint(colors[severity], finding.id) << "  ";
                 print_block(out, finding.message.empty() ? finding.title : finding.message, "        ", false);
-                if (!finding.loaded_by.empty()) out << "        root: " << finding.loaded_by << "\n";
+                if (!finding.loaded_by.empty()) out << "        root: " << printable(finding.loaded_by) << "\n";
                 for (const auto& location : finding.locations)
-                    if (location.line > 0) out << "        at " << location.file << ":" << location.line << "\n";
+                    if (location.line > 0) out << "        at " << printable(location.file) << ":" << location.line << "\n";
                 if (!finding.fix.empty()) {
                     out << "        " << paint("32", "fix:") << " ";
                     print_block(out, finding.fix, "             ", false);
                 }
                 continue;
             }
-            out << "  " << paint(colors[severity], finding.id) << "  " << paint("1", finding.title) << "\n";
+            out << "  " << paint(colors[severity], finding.id) << "  " << paint("1", printable(finding.title)) << "\n";
             if (!finding.message.empty()) print_block(out, finding.message, "        ");
-            if (!finding.loaded_by.empty()) out << "        root: " << finding.loaded_by << "\n";
+            if (!finding.loaded_by.empty()) out << "        root: " << printable(finding.loaded_by) << "\n";
             for (const auto& location : finding.locations) {
-                out << "        at " << location.file;
+                out << "        at " << printable(location.file);
                 if (location.line > 0) out << ":" << location.line;
                 out << "\n";
             }
@@ -72,7 +73,8 @@ private:
         return "nothing it runs breaks";
     }
 
-    // Multi-line text keeps its lines, each indented.
+    // Multi-line text keeps its lines, each indented; what the image wrote
+    // into them (file names, DT_NEEDED strings) cannot drive the terminal.
     static void print_block(std::ostream& out, std::string_view text, std::string_view indent,
                             bool indent_first = true) {
         bool first = true;
@@ -81,7 +83,7 @@ private:
             std::size_t end = text.find('\n', pos);
             if (end == std::string_view::npos) end = text.size();
             if (!first || indent_first) out << indent;
-            out << text.substr(pos, end - pos) << "\n";
+            out << printable(text.substr(pos, end - pos)) << "\n";
             first = false;
             pos = end + 1;
         }

@@ -351,6 +351,7 @@ Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::s
         if (eq != std::string::npos) stack.env[kv.substr(0, eq)] = kv.substr(eq + 1);
     }
     stack.elfs = &analysis.elfs;
+    stack.unreadable_paths = analysis.tree.unreadable();
     stack.targets = std::move(targets);
     const auto files = analysis.files();
 

@@ -44,6 +44,9 @@ std::optional<std::string> read_head(int fd) {
     char c;
     while (head.size() < 65536) {
         if (::recv(fd, &c, 1, 0) != 1) return std::nullopt;
+        // A TLS ClientHello (cuvet tries https first): closing at once makes
+        // the client fall back to plain HTTP instead of waiting out a timeout.
+        if (head.empty() && c == 0x16) return std::nullopt;
         head += c;
         if (head.size() >= 4 && head.compare(head.size() - 4, 4, "\r\n\r\n") == 0) return head;
     }
@@ -132,7 +135,9 @@ void HttpTestServer::serve(int client) {
     auto head = read_head(client);
     if (head) {
         HttpAction action = handler_(parse_head(*head));
-        if (action.response) {
+        if (action.response && action.trickle_every.count() > 0) {
+            trickle(client, *action.response, action.trickle_after, action.trickle_every);
+        } else if (action.response) {
             send_all(client, action.response->data(), action.response->size());
         } else {
             int upstream = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -161,6 +166,17 @@ void HttpTestServer::serve(int client) {
     }
     ::shutdown(client, SHUT_RDWR);
     ::close(client);
+}
+
+void HttpTestServer::trickle(int client, const std::string& response, std::size_t after,
+                             std::chrono::milliseconds every) {
+    std::size_t sent = std::min(after, response.size());
+    if (!send_all(client, response.data(), sent)) return;
+    while (sent < response.size() && !stop_) {
+        std::this_thread::sleep_for(every);
+        if (!send_all(client, response.data() + sent, 1)) return;
+        ++sent;
+    }
 }
 
 std::string http_response(int status, const std::string& body,

@@ -4,6 +4,7 @@
 // a network makes (a connection cut mid-layer, 429s). One request per
 // connection; every response closes it.
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -27,6 +28,10 @@ struct HttpAction {
     std::optional<std::size_t> cut_after;
     // Runs just before the cut (e.g. kills the registry).
     std::function<void()> before_cut;
+    // With `response`: after its first `trickle_after` bytes, the rest goes one
+    // byte per `trickle_every` (a registry that never quite stalls).
+    std::size_t trickle_after = 0;
+    std::chrono::milliseconds trickle_every{0};
 };
 
 class HttpTestServer {
@@ -41,6 +46,7 @@ public:
 private:
     void accept_loop();
     void serve(int client);
+    void trickle(int client, const std::string& response, std::size_t after, std::chrono::milliseconds every);
     Handler handler_;
     int upstream_port_;
     int listener_ = -1;

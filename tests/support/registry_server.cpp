@@ -59,7 +59,7 @@ RegistryServer::RegistryServer(RegistryServerOptions options) : options_(std::mo
     if (options_.token_auth) {
         start_token_service();
         config +=
-            "auth:\n  token:\n    realm: http://127.0.0.1:" +
+            "auth:\n  token:\n    realm: http://" + options_.token_realm_host + ":" +
             std::to_string(token_service_->port()) +
             "/token\n    service: cuvet-registry\n    issuer: cuvet-test\n    rootcertbundle: " +
             (dir_ / "token.pem").string() + "\n";
@@ -147,8 +147,9 @@ void RegistryServer::start_token_service() {
         return must("printf %s " + shell_quote(pair) + " | base64 -w0").out;
     }();
     token_service_ =
-        std::make_unique<HttpTestServer>([token, expected](const HttpRequestHead& request) {
+        std::make_unique<HttpTestServer>([token, expected, credentialed = credentialed_](const HttpRequestHead& request) {
             auto auth = request.headers.find("authorization");
+            if (auth != request.headers.end()) ++*credentialed;
             if (auth == request.headers.end() || auth->second != expected) {
                 HttpAction refuse;
                 refuse.response = http_response(401, "{\"details\":\"bad credentials\"}");

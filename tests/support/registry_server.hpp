@@ -5,6 +5,7 @@
 // are pushed into it with skopeo.
 #include <sys/types.h>
 
+#include <atomic>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -21,6 +22,9 @@ struct RegistryServerOptions {
     std::string user;  // with password: htpasswd basic auth, or the token service's account
     std::string password;
     bool token_auth = false;  // Bearer tokens from a token service inside the test
+    // The host name the registry's challenge gives for the token service (it
+    // listens on 127.0.0.1 either way): "localhost" makes it another host.
+    std::string token_realm_host = "127.0.0.1";
 };
 
 class RegistryServer {
@@ -45,6 +49,8 @@ public:
     // Where the registry keeps a blob's bytes, for damaging them on purpose.
     std::filesystem::path blob_data(const std::string& digest) const;
     void kill();
+    // Token requests that carried an Authorization header (token auth only).
+    int token_requests_with_credentials() const { return *credentialed_; }
 
 private:
     void make_tls();
@@ -57,6 +63,7 @@ private:
     pid_t pid_ = -1;
     std::filesystem::path ca_file_;
     std::unique_ptr<HttpTestServer> token_service_;
+    std::shared_ptr<std::atomic<int>> credentialed_ = std::make_shared<std::atomic<int>>(0);
 };
 
 }  // namespace cuvet::test

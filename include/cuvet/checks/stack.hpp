@@ -141,6 +141,8 @@ struct Stack {
     // Data path → the label of the first root whose load closure (DT_NEEDED
     // and known dlopen names, as ld.so resolves them from that root) maps it.
     std::map<std::string, std::string, std::less<>> loaded_by;
+    // What a partial rootfs scan (--allow-partial) could not read.
+    std::vector<std::string> unreadable_paths;
 
     const LibraryCopy* library(std::string_view file) const;  // by data path
     const elf::ElfInfo* elf(std::string_view file) const;

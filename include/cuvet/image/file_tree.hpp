@@ -51,9 +51,15 @@ public:
     void remove_tree(std::string_view path);      // the path and everything below it
     void remove_children(std::string_view path);  // everything below it (opaque directory)
 
+    // Paths a rootfs scan could not read (--allow-partial): the tree lacks
+    // whatever lies below them, so no verdict on it is complete.
+    const std::vector<std::string>& unreadable() const { return unreadable_; }
+    void note_unreadable(std::string path) { unreadable_.push_back(std::move(path)); }
+
 private:
     std::map<std::string, FileEntry, std::less<>> entries_;
     std::map<std::string, std::shared_ptr<const std::string>, std::less<>> contents_;
+    std::vector<std::string> unreadable_;
 };
 
 // Normalises a path inside the image: "./a//b/." -> "/a/b". ".." that would

@@ -73,6 +73,12 @@ struct Access {
     std::string username;  // --username; the password from --password-stdin
     std::string password;
     bool insecure = false;  // --insecure: plain HTTP, or TLS without verification
+    // --timeout: seconds one HTTP request may take, headers and body together
+    // (a registry trickling bytes is an error, not a wait); 0: no limit.
+    unsigned timeout_seconds = 900;
+    // --cross-host-auth: credentials also go to a token realm on another host
+    // (docs/registries.md, "Token realms on another host").
+    bool cross_host_auth = false;
 };
 
 struct OpenOptions {
@@ -80,6 +86,9 @@ struct OpenOptions {
     std::optional<Platform> platform;   // --platform; default linux/amd64
     bool verify_digests = true;         // --no-verify turns this off
     Access access;                      // registries only
+    // --allow-partial (rootfs dirs): an unreadable directory or file is listed
+    // in FileTree::unreadable() instead of ending the scan with an error.
+    bool allow_partial = false;
 };
 
 // Receives one selected file block by block, in order, as its layer streams

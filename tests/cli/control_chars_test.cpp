@@ -1,0 +1,75 @@
+// Names an image author chose (file names, DT_NEEDED strings, Env) never
+// reach the terminal raw: "\x1b[2K\x1b[1A" would erase the verdict line.
+#include <catch2/catch.hpp>
+
+#include "cuvet/core/printable.hpp"
+#include "image/image_fixtures.hpp"
+#include "support/rootfs_builder.hpp"
+
+using namespace cuvet::test;
+
+namespace {
+
+const std::string attack = "\x1b[2K\x1b[1A";
+const std::string shown = "\\x1b[2K\\x1b[1A";
+
+void check_escaped(const ProcessResult& result, const std::string& what) {
+    INFO(what << " stdout: " << cuvet::printable_lines(result.out));
+    INFO(what << " stderr: " << cuvet::printable_lines(result.err));
+    CHECK(result.out.find('\x1b') == std::string::npos);
+    CHECK(result.err.find('\x1b') == std::string::npos);
+    CHECK(result.out.find('\r') == std::string::npos);
+    CHECK((result.out + result.err).find(shown) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("printable escapes controls, C1, bidi overrides and bytes that are not UTF-8", "[report][escape]") {
+    CHECK(cuvet::printable("plain /usr/lib/libcudnn.so.9") == "plain /usr/lib/libcudnn.so.9");
+    CHECK(cuvet::printable(attack) == shown);
+    CHECK(cuvet::printable("a\rb\nc\td\x7f") == "a\\rb\\nc\\td\\x7f");
+    CHECK(cuvet::printable_lines("a\nb\tc\r") == "a\nb\tc\\r");
+    CHECK(cuvet::printable("caf\xc3\xa9 \xe2\x9c\x93") == "caf\xc3\xa9 \xe2\x9c\x93");  // UTF-8 stays
+    CHECK(cuvet::printable("\xc2\x9b" "2K") == "\\u009b2K");                                // C1 CSI
+    CHECK(cuvet::printable("abc\xe2\x80\xae" "gnp.exe") == "abc\\u202egnp.exe");            // RLO
+    CHECK(cuvet::printable("\xff\xfe") == "\\xff\\xfe");
+    CHECK(cuvet::printable("\xc0\xaf") == "\\xc0\\xaf");  // overlong '/'
+    CHECK(cuvet::printable("\xe2\x82") == "\\xe2\\x82");  // truncated
+}
+
+TEST_CASE("ESC sequences in file names and DT_NEEDED are escaped in every human format",
+          "[cli][escape]") {
+    Rootfs rootfs;
+    const std::string lib_name = "libevil" + attack + ".so.1";
+    rootfs.lib("/opt/evil/" + lib_name, lib_name);
+    rootfs.exe("/usr/bin/app", {"/opt/evil/" + lib_name});
+    rootfs.write("/opt/notes" + attack + ".txt", "x\n");
+    rootfs.write("/etc/os-release", "ID=debian\n");
+    REQUIRE(rootfs.error().empty());
+    // The library is gone: the program's DT_NEEDED names a file the image lacks.
+    std::filesystem::remove(rootfs.host("/opt/evil/" + lib_name));
+    const std::string root = rootfs.root().string();
+
+    check_escaped(run_cuvet({"validate", "--no-cache", root}), "validate");
+    check_escaped(run_cuvet({"validate", "--no-cache", "--verbose", root}), "validate -v");
+    check_escaped(run_cuvet({"validate", "--no-cache", "--format", "gnu", root}), "validate gnu");
+    check_escaped(run_cuvet({"files", root}), "files");
+    check_escaped(run_cuvet({"files", "--long", root}), "files -l");
+    check_escaped(run_cuvet({"ldd", "--no-cache", root, "/usr/bin/app"}), "ldd");
+    check_escaped(run_cuvet({"elf", root, "/usr/bin/app"}), "elf");
+    // An error line that names the file is escaped too.
+    check_escaped(run_cuvet({"elf", root, "/opt/notes" + attack + ".txt"}), "elf error");
+
+    // JSON keeps the exact bytes, escaped the JSON way.
+    auto json = run_cuvet({"files", "--format", "json", root});
+    CHECK(json.out.find("\\u001b[2K") != std::string::npos);
+}
+
+TEST_CASE("ESC sequences in an image config are escaped by `cuvet image`", "[cli][escape]") {
+    TempDir tmp;
+    ImageSpec spec = two_layer_spec();
+    spec.env.push_back("EVIL=" + attack);
+    spec.layers[1].created_by = "RUN echo " + attack;
+    auto tar = write_docker(tmp, spec);
+    check_escaped(run_cuvet({"image", tar.string()}), "image");
+}
