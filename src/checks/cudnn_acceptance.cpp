@@ -18,7 +18,10 @@ std::optional<BuiltCudnn> built_cudnn(const rules::Database& db, const Framework
 
 bool refuses(const rules::Version& loaded, const rules::Version& built, const std::string& rule) {
     if (loaded.major() != built.major()) return true;
-    if (rule == "same_major_minor_at_least" && built.size() >= 2) return loaded.minor() < built.minor();
+    // A loaded version known only by its major ("libcudnn.so.9" with no package, header or
+    // version in the binary) is unknown, not older: no verdict.
+    if (rule == "same_major_minor_at_least" && built.size() >= 2 && loaded.size() >= 2)
+        return loaded.minor() < built.minor();
     return false;
 }
 

@@ -65,10 +65,82 @@ std::string torch_import_error(const Stack& stack, const std::string& loaded_by,
            ": cannot open shared object file: No such file or directory\"";
 }
 
+// File → the frameworks whose import maps it: each framework's files and their whole
+// DT_NEEDED closure. A file's root (loaded_by) is only the first root that maps it; a
+// library torch needs through libtorch_cuda.so is torch's problem too when CuPy maps it first.
+std::map<std::string, std::vector<std::string>, std::less<>> framework_closures(const Stack& stack) {
+    std::map<std::string, std::vector<std::string>, std::less<>> out;
+    for (const auto& fw : stack.frameworks) {
+        const auto label = util::import_label(fw);
+        const auto objects = util::objects_of(stack, fw);
+        auto files = util::load_closure(stack, objects, false);
+        for (const auto* o : objects) files.push_back(o->file);
+        for (const auto& file : files) {
+            auto& labels = out[file];
+            if (std::find(labels.begin(), labels.end(), label) == labels.end()) labels.push_back(label);
+        }
+    }
+    return out;
+}
+
+// Libraries found only through the cache ldconfig writes at an NVIDIA start (the image's own
+// /etc/ld.so.cache is stale or absent for them): info, one finding per directory, so a user who
+// runs the image without the toolkit learns why it would fail there.
+// The trace line validate/stack_builder.cpp adds to a resolution found only through that cache.
+constexpr std::string_view start_prefix = "only at an NVIDIA start: ";
+
+std::string start_note(const Resolution& r) {
+    for (const auto& line : r.trace)
+        if (util::starts_with(line, start_prefix)) return line.substr(start_prefix.size());
+    return "";
+}
+
+std::vector<report::Finding> start_findings(const Stack& stack) {
+    struct Dir {
+        std::vector<std::string> names, roots;
+        std::string note;
+        const Resolution* first = nullptr;
+    };
+    std::map<std::string, Dir> by_dir;
+    for (const auto& o : stack.objects) {
+        const auto* root = stack.root_of(o.file);
+        for (const auto& r : o.resolutions) {
+            auto note = start_note(r);
+            if (note.empty() || r.path.empty()) continue;
+            auto& d = by_dir[util::dir_name(r.path)];
+            if (d.first == nullptr) d.first = &r, d.note = note;
+            if (std::find(d.names.begin(), d.names.end(), r.name) == d.names.end()) d.names.push_back(r.name);
+            if (root && std::find(d.roots.begin(), d.roots.end(), *root) == d.roots.end()) d.roots.push_back(*root);
+        }
+    }
+    std::vector<report::Finding> out;
+    for (const auto& [dir, d] : by_dir) {
+        if (d.roots.empty()) continue;  // nothing the image runs maps them
+        report::Finding f;
+        f.id = "CUV001";
+        f.severity = report::Severity::info;
+        std::string names;
+        for (std::size_t i = 0; i < d.names.size() && i < 6; ++i) names += (i ? ", " : "") + d.names[i];
+        if (d.names.size() > 6) names += ", …";
+        f.message = names + " from " + dir +
+                    " load only because the NVIDIA container runtime runs ldconfig at start: " + d.note;
+        f.locations.push_back({dir});
+        util::add_trace(f, *d.first);
+        util::name_roots(f, d.roots);
+        f.fix = "Run ldconfig in the image's last layer (RUN ldconfig) so that /etc/ld.so.cache matches " +
+                std::string("/etc/ld.so.conf.d, or put ") + dir + " on LD_LIBRARY_PATH.";
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
 std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) {
     std::map<std::string, report::Finding> by_name;
+    std::map<std::string, std::vector<std::string>> roots_of_name;
+    std::map<std::string, std::string> missing_name;
     std::vector<std::string> order;
     std::vector<util::UnloadedProblem> unloaded;
+    const auto closures = framework_closures(stack);
     for (const auto& o : stack.objects) {
         // A file nothing the image runs maps fails only when something loads it
         // on its own (an optional transport, libcusolverMg beside the libcusolver torch uses).
@@ -94,8 +166,8 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
                             (elsewhere.empty() ? " but nothing in the image provides it"
                                                : " but ld.so does not find it from there: the image has it at " +
                                                      elsewhere.front() + ", outside that object's search path") +
-                            framework_words(stack, db, *root, r.name) +
-                            (r.from_dlopen ? "" : torch_import_error(stack, *root, r.name));
+                            framework_words(stack, db, *root, r.name);
+                missing_name[it->first] = r.name;
                 for (const auto& copy : elsewhere) f.evidence.push_back("a copy not on the search path: " + copy);
                 util::add_trace(f, r);
                 bool cuda_stack = util::starts_with(r.name, "libcu") || util::starts_with(r.name, "libnv") ||
@@ -109,10 +181,29 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
                 f.evidence.push_back("also needed by " + o.path);
             }
             if (f.locations.size() < 8) f.locations.push_back({o.path});
+            auto& roots = roots_of_name[it->first];
+            if (std::find(roots.begin(), roots.end(), *root) == roots.end()) roots.push_back(*root);
+            if (auto c = closures.find(o.file); c != closures.end())
+                for (const auto& label : c->second)
+                    if (std::find(roots.begin(), roots.end(), label) == roots.end()) roots.push_back(label);
         }
     }
     std::vector<report::Finding> out;
-    for (const auto& name : order) out.push_back(std::move(by_name[name]));
+    for (const auto& key : order) {
+        auto& f = by_name[key];
+        const auto& roots = roots_of_name[key];
+        util::name_roots(f, roots);
+        // What `import torch` raises, whichever root the finding names first.
+        if (!key.ends_with(" (dlopen)"))
+            for (const auto& label : roots)
+                if (auto quote = torch_import_error(stack, label, missing_name[key]); !quote.empty()) {
+                    f.message += quote;
+                    break;
+                }
+        out.push_back(std::move(f));
+    }
+    auto started = start_findings(stack);
+    out.insert(out.end(), started.begin(), started.end());
     auto grouped = util::unloaded_findings("CUV001", unloaded, "needs a library ld.so does not find from it",
                                            "need libraries ld.so does not find from them",
                                            "Nothing breaks while nothing loads them; install the missing library before something does.");

@@ -42,11 +42,24 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
         std::vector<std::string> files;
         for (const auto* c : copies) files.push_back(c->path);
         const auto roots = util::roots_loading(stack, files);
+        // Copies differ in a way that matters only when what the image runs maps more than one
+        // version (Triton's bundled cupti, which nothing maps at import, beside the wheel's).
+        std::set<std::string> loaded_versions;
+        std::vector<std::string> loaded_copies;
+        for (const auto* c : copies)
+            if (stack.root_of(c->path) != nullptr) {
+                loaded_versions.insert(c->version->truncated(3).str());
+                loaded_copies.push_back(c->path);
+            }
         if (roots.empty()) {
             // Which copy wins matters only to what loads one.
             f.id = "CUV003";
             f.severity = report::Severity::info;
             f.message += " Nothing in the image loads them.";
+        } else if (loaded_versions.size() < 2) {
+            f.id = "CUV003";
+            f.severity = report::Severity::info;
+            f.message += " What the image runs maps only " + loaded_copies.front() + "; nothing maps the others.";
         }
         util::name_roots(f, roots);
         if (!loaded.empty()) f.message += " Consumers load: " + [&] {

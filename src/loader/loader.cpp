@@ -97,7 +97,7 @@ std::string_view to_string(Status status) {
 
 bool Graph::ok() const {
     return std::all_of(resolutions.begin(), resolutions.end(), [](const Resolution& r) {
-        return r.status == Status::found || r.status == Status::host_driver;
+        return r.status == Status::found || r.status == Status::host_driver || !r.preload.empty();
     });
 }
 
@@ -161,8 +161,31 @@ public:
           root_real_(std::move(root_real)),
           graph_(graph) {}
 
+    // rtld.c: LD_PRELOAD (split on ' ' and ':'), then /etc/ld.so.preload (white
+    // space and ':'), each mapped as the program's own need before its
+    // DT_NEEDED; one ld.so cannot open is ignored with a warning.
+    void preload(std::string_view list, std::string_view separators, const std::string& source) {
+        std::size_t at = 0;
+        while (at < list.size()) {
+            auto end = list.find_first_of(separators, at);
+            if (end == std::string_view::npos) end = list.size();
+            auto name = std::string(list.substr(at, end - at));
+            at = end + 1;
+            if (name.empty()) continue;
+            auto index = map_object(name, 0);
+            graph_.resolutions[index].preload = source;
+            graph_.preloads.push_back(index);
+            if (auto object = graph_.resolutions[index].object;
+                object && *object > 1 && std::find(preloaded_.begin(), preloaded_.end(), *object) == preloaded_.end())
+                preloaded_.push_back(*object);
+        }
+    }
+
     void run() {
         std::deque<std::size_t> queue{0};
+        // The program's DT_NEEDED are searched first, then the preloads' (dl-deps.c
+        // walks the link map in order: the program, then the preloaded objects).
+        queue.insert(queue.end(), preloaded_.begin(), preloaded_.end());
         while (!queue.empty()) {
             auto index = queue.front();
             queue.pop_front();
@@ -274,18 +297,55 @@ private:
         return out;
     }
 
+    // The cache ld.so reads: at an NVIDIA start, the one ldconfig writes from the
+    // image's ld.so.conf (its dirs in order, the first copy of a soname winning, as
+    // ldconfig inserts equal keys in order and ld.so takes the first); else the
+    // image's own file, or with none the conf dirs (conf_without_cache).
     void search_cache(std::vector<Candidate>& out, std::string_view name) const {
+        if (options_.runtime_start == RuntimeStart::nvidia) return search_conf(out, name);
+        if (cache_) return search_image_cache(out, name);
+        if (options_.conf_without_cache) search_conf(out, name);
+    }
+
+    void search_image_cache(std::vector<Candidate>& out, std::string_view name) const {
         const auto& root = graph_.objects[0];
-        if (cache_) {
-            auto flags = cache_flags_for(root.machine, root.is_64bit);
-            if (const auto* entry = cache_lookup(*cache_, name, flags, options_.hwcaps)) {
-                try_path(out, entry->path, Rule::ld_cache, "/etc/ld.so.cache");
-                if (out.back().attempt.verdict == Verdict::absent)
-                    out.back().attempt.verdict = Verdict::stale_cache;
-            }
-            return;
+        auto flags = cache_flags_for(root.machine, root.is_64bit);
+        if (const auto* entry = cache_lookup(*cache_, name, flags, options_.hwcaps)) {
+            try_path(out, entry->path, Rule::ld_cache, "/etc/ld.so.cache");
+            if (out.back().attempt.verdict == Verdict::absent)
+                out.back().attempt.verdict = Verdict::stale_cache;
         }
-        if (!options_.conf_without_cache) return;
+    }
+
+    // What a start without the toolkit would map for a name the start's cache
+    // found: the image's /etc/ld.so.cache (none: the default dirs), then the
+    // default dirs. "" when it is the same file.
+    std::string start_note(std::string_view name, const Candidate& winner) const {
+        std::vector<Candidate> plain;
+        if (cache_) search_image_cache(plain, name);
+        auto cached = plain;
+        try_dirs(plain, default_dirs_, name, Rule::default_dirs, "default");
+        auto found = std::find_if(plain.begin(), plain.end(), [](const Candidate& c) {
+            return loadable(c.attempt.verdict) || c.attempt.verdict == Verdict::not_elf;
+        });
+        if (found != plain.end() && found->file == winner.file) return "";
+        std::string why;
+        auto dir = winner.attempt.path.substr(0, winner.attempt.path.rfind('/'));
+        if (!cache_)
+            why = "the image has no /etc/ld.so.cache";
+        else if (!cached.empty() && cached.front().attempt.verdict == Verdict::stale_cache)
+            why = "/etc/ld.so.cache is stale for " + dir + " (it names " + cached.front().attempt.path +
+                  ", which the image lacks)";
+        else if (!cached.empty())
+            why = "/etc/ld.so.cache names " + cached.front().attempt.path + " for " + std::string(name);
+        else
+            why = "/etc/ld.so.cache is stale for " + dir + " (no entry for " + std::string(name) + ")";
+        return why + "; without that start ld.so " +
+               (found == plain.end() ? "finds no " + std::string(name)
+                                     : "maps " + found->attempt.path + " instead");
+    }
+
+    void search_conf(std::vector<Candidate>& out, std::string_view name) const {
         for (const auto& dir : conf_.dirs) {
             auto before = out.size();
             try_dirs(out, {dir.dir}, name, Rule::ld_conf, dir.source);
@@ -358,6 +418,9 @@ private:
             r.file = o.file;
             r.object = loaded;
             if (o.interpreter) r.note = "the dynamic loader itself";
+            // A preloaded object answers every later request for its name.
+            for (auto p : graph_.preloads)
+                if (graph_.resolutions[p].object == loaded) r.source = graph_.resolutions[p].preload;
             return push(std::move(r));
         }
         std::vector<Candidate> candidates;
@@ -402,6 +465,8 @@ private:
         r.status = Status::found;
         if (winner->attempt.verdict == Verdict::not_inspected)
             r.note = "the scan did not read this file; its dependencies are unknown";
+        if (winner->attempt.rule == Rule::ld_conf && options_.runtime_start == RuntimeStart::nvidia)
+            r.start_note = start_note(name, *winner);
         r.object = add_object(name, r.path, r.file, requester, winner->attempt.verdict);
         return push(std::move(r));
     }
@@ -464,6 +529,7 @@ private:
     const std::string& lib_dst_;
     std::string root_real_;
     Graph& graph_;
+    std::vector<std::size_t> preloaded_;  // objects LD_PRELOAD and ld.so.preload mapped
 };
 
 }  // namespace
@@ -522,6 +588,11 @@ Graph Loader::resolve(std::string_view program) const {
     graph.lib_dst = std::move(lib_dst);
 
     Session session(s.files, s.options, s.cache, s.conf, s.files.tree->resolve(path).path, graph);
+    auto ld_preload = s.options.ld_preload ? s.options.ld_preload : s.files.env_value("LD_PRELOAD");
+    if (ld_preload) session.preload(*ld_preload, " :", "LD_PRELOAD");
+    if (s.options.preload_file)
+        if (const auto* text = s.files.text("/etc/ld.so.preload"))
+            session.preload(*text, " \t\n:", "/etc/ld.so.preload");
     session.run();
     graph.notes = s.notes;
     return graph;

@@ -3,6 +3,7 @@
 // program found as execve would (a '/' is a path from WORKDIR, else PATH).
 #include "roots.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "cuvet/core/error.hpp"
@@ -195,13 +196,37 @@ std::string importer(const std::string& top) {
     return top;
 }
 
+bool exports_module_init(const elf::ElfInfo& elf) {
+    return std::any_of(elf.exported_symbols.begin(), elf.exported_symbols.end(),
+                       [](const std::string& s) { return starts_with(s, "PyInit_"); });
+}
+
 // A module `import` can load: a `*.so` of a package, not a library a wheel
-// bundles for others (nvidia/*/lib, auditwheel's <pkg>.libs) nor a versioned soname.
-bool is_extension_module(std::string_view path) {
+// bundles for others (nvidia/*/lib, auditwheel's <pkg>.libs, Triton's
+// backends/nvidia/lib/cupti/libcupti.so) nor a versioned soname. A lib*.so
+// file is a module only when it has CPython's PyInit_ entry (triton/_C/libtriton.so).
+bool is_extension_module(std::string_view path, const elf::ElfInfo& elf) {
     if (!path.ends_with(".so")) return false;
     auto top = top_module(path);
     if (top.empty() || top == "nvidia") return false;
+    if (starts_with(base_name(path), "lib") && !exports_module_init(elf)) return false;
     return path.find(".libs/") == std::string_view::npos;
+}
+
+// "MPI" of "MPI.mpich.cpython-312-x86_64-linux-gnu.so" ("" for "MPI.cpython-312-….so" and
+// "_C.abi3.so"): a stem with a dot is no name `import` can ask for, only the package's own
+// loader opens it, choosing among the files of that stem (mpi4py 4.1: one per MPI ABI).
+std::string alternative_stem(std::string_view path) {
+    auto name = base_name(path);
+    if (!name.ends_with(".so")) return "";
+    name.remove_suffix(3);
+    auto tag = name.rfind('.');
+    if (tag == std::string_view::npos) return "";
+    auto suffix = name.substr(tag + 1);
+    if (starts_with(suffix, "cpython-") || starts_with(suffix, "pypy") || suffix == "abi3") name = name.substr(0, tag);
+    auto dot = name.find('.');
+    if (dot == std::string_view::npos || dot == 0) return "";
+    return std::string(name.substr(0, dot));
 }
 
 // What a container init or user switcher runs: `tini -- cmd`, `gosu user cmd`.
@@ -301,7 +326,7 @@ private:
         auto module = python_module(words);
         if (module.empty()) return;
         for (const auto& [path, elf] : roots_.analysis().elfs)
-            if (is_extension_module(path) && top_module(path) == module) roots_.add(path, label);
+            if (is_extension_module(path, elf) && top_module(path) == module) roots_.add(path, label);
     }
 
     // A Python script's imports: every ELF file of an imported package (its extension modules and
@@ -414,6 +439,18 @@ std::vector<EnvChange> entry_script_env(const inventory::Analysis& analysis) {
     return out;
 }
 
+std::map<std::string, std::vector<std::string>> alternative_modules(const std::vector<checks::Root>& roots) {
+    std::map<std::string, std::vector<std::string>> groups;
+    for (const auto& root : roots) {
+        if (top_module(root.path).empty()) continue;
+        auto stem = alternative_stem(root.path);
+        if (stem.empty()) continue;
+        auto slash = root.path.rfind('/');
+        groups[root.path.substr(0, slash + 1) + stem].push_back(root.path);
+    }
+    return groups;
+}
+
 std::vector<checks::Root> find_roots(const inventory::Analysis& analysis,
                                      const std::vector<checks::FrameworkInstall>& frameworks) {
     RootSet roots(analysis);
@@ -432,7 +469,7 @@ std::vector<checks::Root> find_roots(const inventory::Analysis& analysis,
         for (const auto& lib : fw.libraries) roots.add(lib, label);
     }
     for (const auto& [path, elf] : analysis.elfs)
-        if (is_extension_module(path)) roots.add(path, "imported by " + importer(top_module(path)));
+        if (is_extension_module(path, elf)) roots.add(path, "imported by " + importer(top_module(path)));
     auto path_var = env_value(config.env, "PATH");
     for (const auto& dir :
          split(path_var.empty() ? default_path : std::string_view(path_var), ':')) {

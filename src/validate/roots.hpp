@@ -3,6 +3,7 @@
 // `sh -c`, exec form, entrypoint scripts and `python -m`), every framework's libraries, the Python
 // extension modules under site-/dist-packages and the interpreters on PATH.
 // Everything else in the image is loaded, if ever, by one of these.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,5 +32,10 @@ std::vector<EnvChange> entry_script_env(const inventory::Analysis& analysis);
 // files the scan read; one root per data file.
 std::vector<checks::Root> find_roots(const inventory::Analysis& analysis,
                                      const std::vector<checks::FrameworkInstall>& frameworks);
+
+// Extension modules only their package's own loader picks among, by "dir/stem": mpi4py 4.1's
+// MPI.mpich.cpython-312-….so and MPI.openmpi.cpython-312-….so (a stem with a dot is no name
+// `import` can ask for; mpi4py opens the one whose MPI library exists). One that loads is enough.
+std::map<std::string, std::vector<std::string>> alternative_modules(const std::vector<checks::Root>& roots);
 
 }  // namespace cuvet::validate

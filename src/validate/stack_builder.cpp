@@ -71,6 +71,9 @@ Resolution convert(const loader::Resolution& r, bool from_dlopen) {
     out.error = r.status == loader::Status::error;
     for (const auto& a : r.trace) out.trace.push_back(trace_line(a));
     out.shadowed = r.shadowed;
+    // The trace is where a resolution says how it was found; CUV001 reads this line back
+    // (cuv001_unresolved_soname.cpp, start_prefix) to say the image relies on the start.
+    if (!r.start_note.empty()) out.trace.push_back("only at an NVIDIA start: " + r.start_note);
     return out;
 }
 
@@ -317,6 +320,30 @@ void label_framework_loads(Stack& stack) {
     }
 }
 
+// Of extension modules a package chooses among at import (alternative_modules), those whose
+// DT_NEEDED do not all resolve are no roots while another of them loads: the package
+// imports that one (mpi4py's MPI.openmpi…so with Open MPI present, MPI.mpich…so unused).
+// When none loads, all stay roots: the import fails, and each says why.
+void drop_unloaded_alternatives(std::vector<checks::Root>& roots, const loader::Loader& loader,
+                                const loader::ImageFiles& files) {
+    std::set<std::string> unloaded;
+    for (const auto& [stem, paths] : alternative_modules(roots)) {
+        if (paths.size() < 2) continue;
+        std::vector<std::string> failing;
+        for (const auto& path : paths) {
+            const auto* entry = files.data_entry(path);
+            bool loads = false;
+            try {
+                loads = entry != nullptr && loader.resolve(entry->path).ok();
+            } catch (const Error&) {
+            }
+            if (!loads) failing.push_back(path);
+        }
+        if (failing.size() < paths.size()) unloaded.insert(failing.begin(), failing.end());
+    }
+    std::erase_if(roots, [&](const checks::Root& r) { return unloaded.count(r.path) != 0; });
+}
+
 }  // namespace
 
 std::string cuda_family(std::string_view name) {
@@ -342,7 +369,7 @@ std::string cuda_family(std::string_view name) {
 }
 
 Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::string image_name,
-                  const rules::Database* db) {
+                  const rules::Database* db, bool nvidia_start) {
     Stack stack;
     stack.image = std::move(image_name);
     stack.platform = analysis.info.config.platform;
@@ -382,7 +409,13 @@ Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::s
     stack.driver_libraries = driver_copies(analysis, false);
     stack.frameworks = frameworks(analysis);
 
+    loader::Options options;
+    options.runtime_start = nvidia_start ? loader::RuntimeStart::nvidia : loader::RuntimeStart::none;
+    if (!analysis.info.config.working_dir.empty()) options.working_dir = analysis.info.config.working_dir;
+    loader::Loader loader(files, options);
+
     stack.roots = find_roots(analysis, stack.frameworks);
+    drop_unloaded_alternatives(stack.roots, loader, files);
     // What is resolved: the roots (their closures are what loads), then every
     // other CUDA-stack consumer, whose problems are reported as info only.
     std::vector<std::string> roots;
@@ -428,11 +461,8 @@ Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::s
     auto restore = [&] {
         for (auto& [root, needed] : original_needed) analysis.elfs.find(root)->second.needed = needed;
     };
-    loader::Options options;
-    if (!analysis.info.config.working_dir.empty()) options.working_dir = analysis.info.config.working_dir;
     std::map<std::string, std::size_t> seen;
     try {
-        loader::Loader loader(files, options);
         for (std::size_t i = 0; i < roots.size(); ++i) {
             try {
                 add_graph(loader.resolve(roots[i]), dlopened, analysis, seen, stack, labels[i]);

@@ -33,7 +33,7 @@ Result validate(const std::string& image_path, const Options& options, const rul
     auto& env = analysis.info.config.env;
     env =
         image::with_env_overrides(image::with_env_overrides(env, exported), options.env_overrides);
-    auto stack = build_stack(analysis, options.targets, image_path, &db);
+    auto stack = build_stack(analysis, options.targets, image_path, &db, options.nvidia_start);
     for (const auto& change : script_env) stack.env_origin[change.name] = change.origin;
     for (const auto& kv : options.env_overrides) stack.env_origin.erase(kv.substr(0, kv.find('=')));
 

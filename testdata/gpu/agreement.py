@@ -137,10 +137,50 @@ def main():
                   (t_agree, t_n, 100.0 * t_agree / t_n, t_false, t_missed))
         print()
     words(rows, cuvet_dir)
+    exit_codes(rows, variants, frameworks, cuvet_dir)
     for variant, lines in unattributed.items():
         print("static errors no framework owns in %s:" % variant)
         for line in lines:
             print("  " + line)
+
+
+# Variants the fixes were not tuned on (framework_variants.sh HELDOUT): scored apart.
+HELDOUT = set(os.environ.get("HELDOUT", "").split())
+
+
+def exit_codes(rows, variants, frameworks, cuvet_dir):
+    """The gate's real output: cuvet validate's exit code per variant. Expected 1 when any of
+    torch, JAX, CuPy or ONNX Runtime is broken in the real run (and every broken one named by an
+    error), else 0. An image-level false error is an exit 1 on a variant where all of them work.
+    Triton's verdict is a CUV016 warning by design (only workloads that compile kernels fail), so
+    it is scored in its own table, not here."""
+    live = {(r["variant"], r["framework"]): (r["result"] or {}).get("verdict") for r in rows}
+    print("| variant | set | broken frameworks | cuvet exit | expected | frameworks named | agrees |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    score = {"tuned": [0, 0, 0], "held-out": [0, 0, 0]}  # agree, n, image-level false errors
+    for variant in variants:
+        static = load(os.path.join(cuvet_dir, variant + ".static.json"))
+        if static is None:
+            continue
+        rc_path = os.path.join(cuvet_dir, variant + ".static.rc")
+        errors = [f for f in static.get("findings", []) if f.get("severity") == "error"]
+        rc = int(open(rc_path).read().strip()) if os.path.exists(rc_path) else (1 if errors else 0)
+        broken = [fw for fw in frameworks if live.get((variant, fw)) in LIVE_BROKEN]
+        named = [fw for fw in broken if any(concerns(f, fw) for f in errors)]
+        expected = 1 if broken else 0
+        ok = rc == expected and len(named) == len(broken)
+        kind = "held-out" if variant in HELDOUT else "tuned"
+        score[kind][0] += ok
+        score[kind][1] += 1
+        score[kind][2] += rc != 0 and not broken
+        print("| %s | %s | %s | %d | %d | %s | %s |" % (variant, kind, ", ".join(broken) or "none", rc, expected,
+              ", ".join(named) or "–", "yes" if ok else "**no**"))
+    print()
+    for kind, (agree, n, false_image) in score.items():
+        if n:
+            print("exit code (%s variants): %d/%d = %.1f%% agree; image-level false errors (exit 1, every "
+                  "framework works): %d" % (kind, agree, n, 100.0 * agree / n, false_image))
+    print()
 
 
 def squash(text):

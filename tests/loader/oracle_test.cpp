@@ -99,7 +99,8 @@ Listing emulated_list(const inventory::Analysis& analysis, const HostLoader& hos
     options.hwcaps = host.hwcaps;
     options.platform = host.platform;
     options.ld_library_path = llp;
-    options.conf_without_cache = false;  // exactly what a plain ld.so does
+    options.runtime_start = loader::RuntimeStart::none;  // the image's cache as it is
+    options.conf_without_cache = false;                  // exactly what a plain ld.so does
     options.host_driver = false;
     auto graph = loader::Loader(analysis.files(), options).resolve(program);
     Listing listing;

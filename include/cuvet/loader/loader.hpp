@@ -9,8 +9,9 @@
 //      both ignores its RPATH);
 //   4. LD_LIBRARY_PATH from the image Env;
 //   5. DT_RUNPATH of the requesting object only;
-//   6. /etc/ld.so.cache (without one: the ld.so.conf dirs, as the toolkit's ldconfig
-//      hook would rebuild it — an option);
+//   6. /etc/ld.so.cache — by default the one ldconfig writes from the image's own
+//      ld.so.conf when nvidia-container-toolkit starts the container, not the image's
+//      (possibly stale) file; RuntimeStart::none reads the image's cache as it is;
 //   7. the default dirs of the image's glibc.
 // Each directory is tried as dir/glibc-hwcaps/<level>/name for the levels the host
 // supports, then dir/name; an object of the wrong class or machine is skipped and
@@ -36,7 +37,7 @@ enum class Rule {
     ld_library_path,  // LD_LIBRARY_PATH from the image Env
     runpath,          // DT_RUNPATH of the requester
     ld_cache,         // /etc/ld.so.cache
-    ld_conf,          // ld.so.conf dirs (no cache in the image)
+    ld_conf,          // ld.so.conf dirs: the cache ldconfig writes at container start
     default_dirs,     // the image glibc's built-in system dirs
     host_driver,      // mounted from the host by nvidia-container-toolkit
     none,             // not found
@@ -84,6 +85,12 @@ struct Resolution {
     std::vector<std::string> shadowed;  // other files the same search would reach later
     std::string image_copy;             // host_driver: the image's own copy of a driver library
     std::string note;
+    // Found only because the container runtime runs ldconfig at start: what the
+    // image's own /etc/ld.so.cache would have given instead ("" when the same).
+    std::string start_note;
+    // "LD_PRELOAD" or "/etc/ld.so.preload" for an object preloaded before the
+    // program's DT_NEEDED; a preload ld.so cannot find is ignored (it warns).
+    std::string preload;
 };
 
 struct Object {
@@ -103,11 +110,18 @@ struct Object {
 struct Graph {
     std::vector<Object> objects;  // load order: the root first, breadth first
     std::vector<Resolution> resolutions;
+    std::vector<std::size_t> preloads;  // indices into resolutions, in ld.so's order
     std::vector<std::string> notes;
     std::vector<std::string> default_dirs;  // the image glibc's system dirs, as assumed
     std::string lib_dst;                    // what $LIB expanded to
-    bool ok() const;                        // every resolution found or host-provided
+    bool ok() const;  // every DT_NEEDED found or host-provided (a missing preload is ignored)
 };
+
+// How the container starts. nvidia: nvidia-container-toolkit injects the driver
+// libraries and runs ldconfig over the image's /etc/ld.so.conf, so the cache ld.so
+// reads is the one ldconfig writes from the image's config. none: a runtime
+// without the toolkit; ld.so reads the image's /etc/ld.so.cache as it is.
+enum class RuntimeStart { nvidia, none };
 
 struct Options {
     // glibc-hwcaps subdirectories the host CPU supports, best first. A GPU
@@ -118,10 +132,15 @@ struct Options {
     std::optional<std::vector<std::string>> default_dirs;  // default from the image's layout
     std::optional<std::string> ld_library_path;            // overrides the image Env
     std::string working_dir = "/";                         // relative names and empty path entries
-    // No /etc/ld.so.cache in the image: search the ld.so.conf dirs as the
-    // cache ldconfig would build (nvidia-container-toolkit runs ldconfig at
-    // start). Off means exactly what a plain ld.so does: skip to the defaults.
+    RuntimeStart runtime_start = RuntimeStart::nvidia;
+    // RuntimeStart::none and no /etc/ld.so.cache in the image: search the
+    // ld.so.conf dirs as the cache ldconfig would build. Off means exactly what
+    // a plain ld.so does: skip to the defaults.
     bool conf_without_cache = true;
+    // LD_PRELOAD and /etc/ld.so.preload are loaded after the program, before its
+    // DT_NEEDED (rtld.c); nullopt reads LD_PRELOAD from the image Env.
+    std::optional<std::string> ld_preload;
+    bool preload_file = true;  // read the image's /etc/ld.so.preload
     // Driver libraries come from the host (see driver_libs.hpp).
     bool host_driver = true;
 };

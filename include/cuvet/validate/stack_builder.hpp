@@ -18,7 +18,10 @@ std::string cuda_family(std::string_view file_name);
 // resolved as if they were DT_NEEDED of the object that holds them.
 // With `db`, cuDNN's main library also resolves the sub-libraries it dlopen()s
 // (rules/cudnn.json).
+// `nvidia_start`: the container starts as nvidia-container-toolkit starts it, ldconfig over
+// the image's ld.so.conf (loader::RuntimeStart::nvidia); false: the image's cache as it is.
 checks::Stack build_stack(inventory::Analysis& analysis, checks::Targets targets,
-                          std::string image_name = "", const rules::Database* db = nullptr);
+                          std::string image_name = "", const rules::Database* db = nullptr,
+                          bool nvidia_start = true);
 
 }  // namespace cuvet::validate

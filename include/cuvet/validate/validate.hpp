@@ -24,6 +24,10 @@ struct Options {
     // --env KEY=VALUE: the environment the container will run with, on top of
     // the image's Env (LD_LIBRARY_PATH set by a deployment changes what loads).
     std::vector<std::string> env_overrides;
+    // --runtime-start: true (nvidia, the default) when the NVIDIA container toolkit starts the
+    // container (ldconfig over the image's ld.so.conf, the driver injected); false (none): the
+    // image's /etc/ld.so.cache as it is (loader::RuntimeStart).
+    bool nvidia_start = true;
     std::function<void(std::size_t, std::size_t)> on_progress;  // files read of files selected
     // --dockerfile: findings about image files also point at the line that made their layer.
     std::string dockerfile_path;
