@@ -182,6 +182,8 @@ std::string join_words(const std::vector<std::string>& words, std::size_t from) 
 
 // What an install argument the linter cannot look into is, for the report.
 std::string opaque_kind(const std::string& word) {
+    // `for req in …; do pip install $req`: a loop variable, not a project directory.
+    if (word.starts_with("$")) return "shell variable";
     if (word.starts_with("git+") || word.find("@git+") != std::string::npos ||
         word.find("@ git+") != std::string::npos) {
         return "git URL";

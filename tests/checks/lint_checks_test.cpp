@@ -61,9 +61,10 @@ TEST_CASE("CUVL01 wheel CUDA vs base CUDA", "[lint][CUVL01]") {
     CHECK(lint_with("FROM nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04\nRUN pip install torch==2.1.2\n",
                     "CUVL01")
               .empty());
+    // The cu121 wheel on a 12.4 base: torch runs its own CUDA 12.1 on the 12.4 driver.
     CHECK(lint_with("FROM nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04\nRUN pip install torch==2.1.2\n",
                     "CUVL01")
-              .size() == 1);
+              .empty());
 }
 
 TEST_CASE("CUVL01 tensorrt_llm wheel built for another CUDA than the base", "[lint][CUVL01]") {

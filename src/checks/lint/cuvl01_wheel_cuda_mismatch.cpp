@@ -10,8 +10,11 @@ namespace {
 
 using dockerfile::Manager;
 
-// CUDA 11 kept one soname for all minors with a ".0" suffix; 12 and 13 use the major alone.
-std::string cudart_soname(int major) {
+// CUDA 11 kept one soname for all minors with a ".0" suffix; 12 and 13 use the major alone;
+// up to 10.2 each minor had its own (libcudart.so.10.0, libcudart.so.9.2).
+std::string cudart_soname(const rules::Version& cuda) {
+    const int major = cuda.major();
+    if (major <= 10) return "libcudart.so." + cuda.truncated(2).str();
     return "libcudart.so." + std::to_string(major) + (major == 11 ? ".0" : "");
 }
 
@@ -71,21 +74,27 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
             } else {
                 wheel = lint::wheel_stack(p, db);
             }
+            // A package in front of a framework (spleeter-gpu) brings the release it pins.
+            std::optional<dockerfile::Package> pulled;
+            if (!wheel && (pulled = lint::pulled_framework(p, stage, db)))
+                wheel = lint::wheel_stack(*pulled, db);
             if (!wheel || wheel->cpu_only || !wheel->cuda) continue;
-            if (!reported.insert({p.line, wheel->framework + wheel->cuda->str()}).second) continue;
-            const bool cuda_differs = !lint::same_cuda(*base.cuda, *wheel->cuda);
+            const dockerfile::Package& q = pulled ? *pulled : p;
+            if (!reported.insert({q.line, wheel->framework + wheel->cuda->str()}).second) continue;
             const bool major_differs = base.cuda->major() != wheel->cuda->major();
-            const bool cudnn_differs =
-                base.cudnn_major && wheel->cudnn_major && *base.cudnn_major != *wheel->cudnn_major;
             const std::string what =
-                describe(p) + " is built for CUDA " + wheel->cuda->str() +
+                describe(q) + " is built for CUDA " + wheel->cuda->str() +
                 (wheel->cudnn_major ? " / cuDNN " + std::to_string(*wheel->cudnn_major) : "");
-            auto f = lint::finding(facts, "CUVL01", p.line, p.end_line);
+            auto f = lint::finding(facts, "CUVL01", q.line, q.end_line);
             f.evidence.push_back("base " + base.description + ", from the " + base.evidence);
             f.evidence.push_back(what + " (" + wheel->evidence + ")");
-            auto version = rules::Version::parse(p.version.substr(0, p.version.find('+')));
+            auto version = rules::Version::parse(q.version.substr(0, q.version.find('+')));
             if (wheel->bundles_libraries) {
-                if (!cuda_differs && !cudnn_differs) continue;
+                // The wheel loads its own CUDA and cuDNN, and a driver that runs the base's CUDA
+                // runs any minor of that major (minor-version compatibility): torch cu117 on a
+                // CUDA 11.8 base runs, and DeepSpeed accepts nvcc 11.4 with torch 11.7. Only
+                // another major needs another driver, or breaks extensions compiled here.
+                if (!major_differs) continue;
                 const bool builds_here = wheel->framework == "pytorch" &&
                                          stage.base.flavor == "devel" && major_differs &&
                                          lint::stage_builds_code(facts, stage.stage, db);
@@ -108,7 +117,7 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
                                 wheel->cuda->str() + ".";
                 }
                 const std::string match =
-                    existing_build(db, wheel->framework, p.name, version, *base.cuda);
+                    existing_build(db, wheel->framework, q.name, version, *base.cuda);
                 f.fix = match.empty()
                             ? "Use a base image for CUDA " + wheel->cuda->truncated(2).str() +
                                   " (or one without CUDA libraries, such as the -base flavour) so "
@@ -132,13 +141,13 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
                 f.message =
                     what + " and loads the system's libraries, but " +
                     (major_differs ? "the base image has CUDA " + base.cuda->str() + ": " +
-                                         cudart_soname(wheel->cuda->major()) + " is missing"
+                                         cudart_soname(*wheel->cuda) + " is missing"
                                    : cudnn_from + " brings cuDNN " + std::to_string(*system_cudnn) +
                                          ": libcudnn.so." + std::to_string(*wheel->cudnn_major) +
                                          " is missing") +
                     ", so its GPU code fails to load.";
                 const std::string match =
-                    existing_build(db, wheel->framework, p.name, std::nullopt, *base.cuda,
+                    existing_build(db, wheel->framework, q.name, std::nullopt, *base.cuda,
                                    major_differs ? std::nullopt : system_cudnn);
                 const std::string wanted =
                     "CUDA " + wheel->cuda->truncated(2).str() +

@@ -17,6 +17,20 @@ bool mentions_gpu(std::string text) {
            text.find("nvidia") != std::string::npos;
 }
 
+// A base image we have no table for but whose name says it carries a GPU framework
+// (paddlepaddle/paddle:2.5.1-gpu-…, someorg/pytorch-cuda): the framework is in the base,
+// not in an unreadable install.
+bool base_names_framework(const dockerfile::BaseFacts& base) {
+    if (base.kind != BaseKind::other) return false;
+    std::string name = base.image.repository;
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (const char* word : {"paddle", "torch", "tensorflow", "jax", "mxnet", "cntk", "caffe",
+                             "vllm", "tritonserver", "tensorrt", "onnxruntime", "chainer"}) {
+        if (name.find(word) != std::string::npos) return true;
+    }
+    return false;
+}
+
 // Signs that the image is meant to run on a GPU at all.
 bool gpu_image(const dockerfile::Facts& facts, const dockerfile::StageFacts& stage,
                const rules::Database& db) {
@@ -39,7 +53,8 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     std::vector<report::Finding> out;
     const auto& stage = facts.final_stage();
     const BaseKind kind = stage.base.kind;
-    if (kind == BaseKind::pytorch || kind == BaseKind::tensorflow || kind == BaseKind::ngc)
+    if (kind == BaseKind::pytorch || kind == BaseKind::tensorflow || kind == BaseKind::ngc ||
+        base_names_framework(stage.base))
         return out;
     for (const auto& p : stage.packages) {
         // The stack is (partly) visible and judged by the other checks; TensorRT from apt too.

@@ -152,8 +152,11 @@ bool needs_cuda(const dockerfile::Package& p, const rules::Database& db) {
     const rules::PythonPackage* row = db.python_package(p.name, conda ? "conda" : "pypi");
     // conda-forge and the pytorch channel reuse most PyPI names (tensorflow-gpu, cupy, …).
     if (!row && conda) row = db.python_package(p.name, "pypi");
-    // A local version that names a CUDA build (jaxlib==0.4.20+cuda12.cudnn89) needs it.
-    if (!p.cuda.empty() && p.cuda != "cpu") return true;
+    // A local version that names a CUDA build (jaxlib==0.4.20+cuda12.cudnn89) needs it. A CUDA
+    // index URL says nothing of the other packages on its line (numpy, Pillow, wandb come from
+    // PyPI): only a package that has CUDA builds is one there.
+    if (!p.cuda.empty() && p.cuda != "cpu" && !p.cuda_evidence.starts_with("index URL"))
+        return true;
     if (row) {
         if (row->role == "cpu_only") return false;
         // Plain `jax` is CPU-only; its [cudaNN] extras select the GPU plugin.
@@ -161,7 +164,10 @@ bool needs_cuda(const dockerfile::Package& p, const rules::Database& db) {
             return p.extras.find("cuda") != std::string::npos || !p.cuda.empty();
         return true;
     }
-    return names_cuda_build(p.name);
+    if (names_cuda_build(p.name)) return true;
+    // Extensions the CUDA indexes serve per CUDA build (torch-scatter, torch-tensorrt, fbgemm-gpu).
+    return !p.cuda.empty() && p.cuda != "cpu" &&
+           (p.name.starts_with("torch-") || p.name.ends_with("-gpu"));
 }
 
 std::string cuda_digits(const std::string& cuda) {
@@ -305,6 +311,37 @@ std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules:
     return out;
 }
 
+std::optional<dockerfile::Package> pulled_framework(const dockerfile::Package& p,
+                                                    const dockerfile::StageFacts& stage,
+                                                    const rules::Database& db) {
+    if (p.manager != dockerfile::Manager::pip || family_of(p) != Family::none) return std::nullopt;
+    const auto v = public_version(p.version);
+    if (!v) return std::nullopt;
+    const rules::FrameworkBuild* build = db.build_for_package(p.name, *v);
+    if (!build || build->package != p.name) return std::nullopt;
+    for (const auto& requirement : build->requirements) {
+        if (!requirement.spec.starts_with("==")) continue;
+        dockerfile::Package pulled = p;
+        pulled.name = requirement.name;
+        pulled.extras.clear();
+        pulled.spec = requirement.spec;
+        pulled.version = requirement.spec.substr(2);
+        pulled.pinned = true;
+        pulled.cuda.clear();
+        pulled.cuda_evidence.clear();
+        pulled.pypi_also = false;
+        pulled.word = p.word + " (requires " + requirement.name + requirement.spec + ")";
+        const Family family = family_of(pulled);
+        if (family == Family::none || family == Family::nvidia_lib) continue;
+        const bool installed_here =
+            std::any_of(stage.packages.begin(), stage.packages.end(),
+                        [&](const dockerfile::Package& q) { return family_of(q) == family; });
+        if (installed_here) return std::nullopt;
+        return pulled;
+    }
+    return std::nullopt;
+}
+
 std::vector<std::size_t> shipped_stages(const dockerfile::Facts& facts) {
     std::vector<std::size_t> out;
     std::optional<std::size_t> stage = facts.build.final_stage;
@@ -340,6 +377,17 @@ bool has_word(const std::string& text, std::string_view word) {
         const std::size_t end = pos + word.size();
         const bool right = end >= text.size() || boundary(text[end]);
         if (left && right) return true;
+    }
+    return false;
+}
+
+// A self-extracting installer of prebuilt binaries: conda distributions, CMake's .sh.
+bool binary_installer(const std::string& path) {
+    std::string name = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (std::string_view prefix :
+         {"miniconda", "anaconda", "miniforge", "mambaforge", "micromamba", "cmake-"}) {
+        if (name.starts_with(prefix)) return true;
     }
     return false;
 }
@@ -380,10 +428,14 @@ bool builds_in(const dockerfile::Facts& facts, std::size_t index, const rules::D
                 if (w == "-e" || w == "--editable") return true;
             }
             // A project's own install script (bash install_x.sh, ./build.sh): cuvet cannot see
-            // inside.
+            // inside. Binary installers (Miniconda, CMake's .sh) compile nothing.
             const bool shell = program == "bash" || program == "sh";
-            if ((shell && command.words.size() > 1 && !command.words[1].starts_with("-")) ||
-                (w0.starts_with("./") && (w0.ends_with(".sh") || w0.ends_with(".bash")))) {
+            if (shell && command.words.size() > 1 && !command.words[1].starts_with("-") &&
+                !binary_installer(command.words[1])) {
+                return true;
+            }
+            if (w0.starts_with("./") && (w0.ends_with(".sh") || w0.ends_with(".bash")) &&
+                !binary_installer(w0)) {
                 return true;
             }
         }

@@ -54,6 +54,14 @@ struct WheelStack {
 std::optional<WheelStack> wheel_stack(const dockerfile::Package& package,
                                       const rules::Database& db);
 
+// The GPU framework release a package pins and so installs in front of it
+// (spleeter-gpu==1.4.9 pulls tensorflow-gpu==1.14.0, rules/frameworks.json `requires`),
+// as a pinned package on the same line; nullopt when the rules know no such pin or the
+// stage installs that framework itself (then its own line decides the build).
+std::optional<dockerfile::Package> pulled_framework(const dockerfile::Package& package,
+                                                    const dockerfile::StageFacts& stage,
+                                                    const rules::Database& db);
+
 // True when `a` and `b` name the same CUDA, where a one-component version
 // ("12") covers every minor of that major.
 bool same_cuda(const rules::Version& a, const rules::Version& b);
