@@ -44,6 +44,13 @@ bool is_python(const std::string& word) {
 
 // "…/whl/cu121", "…/whl/nightly/cu124/", "…/whl/cpu" → "12.1" / "cpu".
 std::string cuda_from_index(std::string_view url) {
+    // ONNX Runtime's CUDA feeds: …/_packaging/onnxruntime-cuda-12/pypi/simple/ → "12".
+    if (auto pos = url.find("/onnxruntime-cuda-"); pos != std::string_view::npos) {
+        std::string major;
+        for (pos += 18; pos < url.size() && std::isdigit(static_cast<unsigned char>(url[pos])); ++pos)
+            major += url[pos];
+        if (!major.empty() && major.size() <= 2) return major;
+    }
     while (!url.empty() && url.back() == '/') url.remove_suffix(1);
     auto slash = url.rfind('/');
     std::string_view last = slash == std::string_view::npos ? url : url.substr(slash + 1);

@@ -115,3 +115,25 @@ TEST_CASE("CUVL07 sees through binary installers that compile nothing", "[lint][
                    "CUVL07")
               .empty());
 }
+
+// Found by the held-back part of the unseen corpus (scored before these fixes).
+TEST_CASE("ONNX Runtime's CUDA 12 feed and CUDA-major bounds", "[lint][CUVL01][CUVL03]") {
+    CHECK(lint_ids("FROM nvidia/cuda:12.1.1-cudnn8-devel-ubuntu22.04\n"
+                   "RUN pip install onnxruntime-gpu==1.18 --extra-index-url "
+                   "https://aiinfra.pkgs.visualstudio.com/PublicPackages/_packaging/"
+                   "onnxruntime-cuda-12/pypi/simple/\n",
+                   "CUVL01")
+              .empty());
+    // Without the feed, PyPI's 1.18 is the CUDA 11.8 build.
+    CHECK(lint_ids("FROM nvidia/cuda:12.1.1-cudnn8-devel-ubuntu22.04\n"
+                   "RUN pip install onnxruntime-gpu==1.18\n",
+                   "CUVL01")
+              .size() == 1);
+    CHECK(lint_ids("FROM nvidia/cuda:11.6.2-devel-ubuntu20.04\n"
+                   "RUN pip3 install 'cuda-python<12.0.0'\n",
+                   "CUVL03")
+              .empty());
+    CHECK(lint_ids("FROM nvidia/cuda:11.6.2-devel-ubuntu20.04\nRUN pip3 install cuda-python\n",
+                   "CUVL03")
+              .size() == 1);
+}

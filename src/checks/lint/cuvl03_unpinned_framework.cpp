@@ -11,9 +11,15 @@ namespace {
 
 // A rebuild cannot move to another release line: ==X (also ==X.*), ~=X.Y, a conda
 // pin (=X means X.*), or a version left to a build argument.
-bool pinned_enough(const dockerfile::Package& p) {
+bool pinned_enough(const dockerfile::Package& p, const rules::Database& db) {
     if (p.pinned) return true;
     const std::string& spec = p.spec;
+    // A CUDA library's release is its CUDA (cuda-python 11.x binds CUDA 11): an upper bound
+    // (cuda-python<12.0.0) keeps the CUDA major.
+    if (spec.find('<') != std::string::npos) {
+        const auto* row = db.python_package(p.name, "pypi");
+        if (row && row->role == "cuda_library") return true;
+    }
     if (spec.find('$') != std::string::npos) return true;
     if (spec.starts_with("~=") || spec.starts_with("==")) return true;
     if (p.manager == dockerfile::Manager::conda && spec.starts_with("=")) return true;
@@ -40,7 +46,7 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     std::map<std::pair<std::size_t, int>, Group> groups;
     for (const auto& stage : facts.stages) {
         for (const auto& p : stage.packages) {
-            if (p.inherited || p.manager == dockerfile::Manager::apt || pinned_enough(p) ||
+            if (p.inherited || p.manager == dockerfile::Manager::apt || pinned_enough(p, db) ||
                 p.cuda == "cpu")
                 continue;
             if (!lint::needs_cuda(p, db) && !lint::is_cudnn_package(p)) continue;

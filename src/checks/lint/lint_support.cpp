@@ -243,7 +243,11 @@ std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules:
             if (p.name != "onnxruntime-gpu") return std::nullopt;
             out.framework = "onnxruntime";
             if (!v) break;
-            const rules::FrameworkBuild* build = db.framework_build("onnxruntime", *v, "");
+            // A CUDA feed named the major (onnxruntime-cuda-12): that variant, else PyPI's default.
+            const std::string variant = out.cuda ? "cuda" + std::to_string(out.cuda->major()) : "";
+            const rules::FrameworkBuild* build = db.framework_build("onnxruntime", *v, variant);
+            if (build && out.cuda && build->cuda && build->cuda->major() != out.cuda->major())
+                build = nullptr;
             if (build) {
                 out.cuda = build->cuda;
                 out.cudnn = build->cudnn;
