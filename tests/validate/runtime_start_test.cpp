@@ -208,7 +208,8 @@ TEST_CASE("issue 24: a library torch needs through its import closure names torc
     CudaImage img;
     img.glibc();
     auto& fs = img.fs();
-    const std::string cu13 = site_packages + "/nvidia/cu13/lib";
+    // A dir torch's RUNPATH names (CudaImage::torch: nvidia/cudnn/lib, nvidia/cuda_runtime/lib).
+    const std::string cu13 = site_packages + "/nvidia/cuda_runtime/lib";
     fs.lib("/opt/.build/libcufft.so.12", "libcufft.so.12");
     fs.lib(cu13 + "/libcusolver.so.12", "libcusolver.so.12", {"/opt/.build/libcufft.so.12"},
            "-Wl,--enable-new-dtags,-rpath,'$ORIGIN'");
@@ -231,7 +232,7 @@ TEST_CASE("issue 24: a bundled copy nothing maps at import is no duplicate warni
     CudaImage img;
     img.glibc();
     auto& fs = img.fs();
-    const std::string cu13 = site_packages + "/nvidia/cu13/lib";
+    const std::string cu13 = site_packages + "/nvidia/cuda_runtime/lib";  // on torch's RUNPATH
     fs.lib(cu13 + "/libcupti.so.2025.3.1", "libcupti.so.13");
     fs.symlink(cu13 + "/libcupti.so.13", "libcupti.so.2025.3.1");
     img.torch("2.11.0", "13.0", {cu13 + "/libcupti.so.13"});
