@@ -16,7 +16,7 @@ endfunction()
 
 cuvet_embed_files(cuvet_lib rules ${CMAKE_SOURCE_DIR}/rules/*.json
                   cuvet::rules embedded_rule_files ON)
-# src/sandbox/smoke/*.py: the framework smoke scripts the live check runs with
+# src/frameworks/smoke/*.py: the framework smoke scripts the live check runs with
 # the image's own Python.
-cuvet_embed_files(cuvet_lib smoke ${CMAKE_SOURCE_DIR}/src/sandbox/smoke/*.py
+cuvet_embed_files(cuvet_lib smoke ${CMAKE_SOURCE_DIR}/src/frameworks/smoke/*.py
                   cuvet::sandbox embedded_smoke_scripts OFF)

@@ -6,6 +6,7 @@
 
 #include "check_util.hpp"
 #include "checks.hpp"
+#include "cuvet/core/cuda_libraries.hpp"
 
 namespace cuvet::checks {
 
@@ -14,23 +15,22 @@ namespace {
 // The library a CUDA-stack symbol comes from, by its API prefix ("cudnnCreate"
 // -> "libcudnn"). Other names are not judged: the program, libc or a library
 // loaded earlier may provide them. Driver API names (cuInit) are left out:
-// the host provides libcuda.
-struct Api {
-    std::string_view prefix, library;
-};
-constexpr Api cuda_apis[] = {
-    {"cudnn", "libcudnn"},       {"cublasLt", "libcublasLt"}, {"cublas", "libcublas"},
-    {"cufft", "libcufft"},       {"curand", "libcurand"},     {"cusolver", "libcusolver"},
-    {"cusparse", "libcusparse"}, {"nccl", "libnccl"},         {"nvrtc", "libnvrtc"},
-    {"nvJitLink", "libnvJitLink"}, {"cuda", "libcudart"},
-};
-
+// the host provides libcuda. The prefixes are cuda_libraries()'s.
 std::string_view api_library(std::string_view symbol) {
-    for (const auto& api : cuda_apis) {
-        if (!util::starts_with(symbol, api.prefix) || symbol.size() == api.prefix.size()) continue;
+    static const std::vector<std::string> file_names = [] {
+        std::vector<std::string> out;
+        for (const auto& library : cuda_libraries())
+            out.push_back("lib" + std::string(library.stem));
+        return out;
+    }();
+    const auto libraries = cuda_libraries();
+    for (std::size_t i = 0; i < libraries.size(); ++i) {
+        const std::string_view prefix = libraries[i].api;
+        if (prefix.empty() || !util::starts_with(symbol, prefix) || symbol.size() == prefix.size())
+            continue;
         // cudaMalloc, cudnnCreate, cublasLtMatmul: the API prefix is followed by an upper-case letter.
-        const char next = symbol[api.prefix.size()];
-        if (next >= 'A' && next <= 'Z') return api.library;
+        const char next = symbol[prefix.size()];
+        if (next >= 'A' && next <= 'Z') return file_names[i];
     }
     return {};
 }

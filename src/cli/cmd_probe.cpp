@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "cuvet/core/error.hpp"
+#include "cuvet/frameworks/framework.hpp"
 #include "cuvet/sandbox/host_driver.hpp"
 #include "cuvet/sandbox/probe_runner.hpp"
 #include "cuvet/sandbox/framework_findings.hpp"
@@ -181,7 +182,7 @@ int run_probe_command(const ProbeCommandArgs& args) {
 
 void add_probe_command(CLI::App& app, Dispatch& dispatch) {
     auto args = std::make_shared<ProbeCommandArgs>();
-    auto* command = app.add_subcommand("probe", "live check on this host's GPU with the image's own libraries: a cuDNN convolution, then each framework's smoke test (PyTorch, JAX, CuPy, ONNX Runtime)");
+    auto* command = app.add_subcommand("probe", "live check on this host's GPU with the image's own libraries: a cuDNN convolution, then each framework's smoke test (" + frameworks::smoke_list(", ", true) + ")");
     args->image.add_to(*command);
     command->add_option("--runtime", args->runtime, "builtin (unshare+chroot, needs root), docker or podman")
         ->check(CLI::IsMember({"builtin", "docker", "podman"}))
@@ -193,7 +194,7 @@ void add_probe_command(CLI::App& app, Dispatch& dispatch) {
     command->add_flag("--self-test", args->self_test, "run the probe's self-test (needs no GPU)");
     command->add_option("--probe-frameworks", args->frameworks,
                         "frameworks whose own smoke test runs with the image's python after the cuDNN probe: auto "
-                        "(every one found), none, or a list of torch,jax,cupy,onnxruntime")
+                        "(every one found), none, or a list of " + frameworks::smoke_list(","))
         ->default_str("auto");
     command->add_option("--framework-timeout", args->framework_timeout, "kill a framework probe after this many seconds")
         ->default_str("180");

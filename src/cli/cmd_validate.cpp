@@ -18,6 +18,7 @@
 #include "cuvet/checks/registry.hpp"
 #include "cuvet/config/config.hpp"
 #include "cuvet/core/error.hpp"
+#include "cuvet/frameworks/framework.hpp"
 #include "cuvet/report/fail_on.hpp"
 #include "cuvet/report/renderer.hpp"
 #include "cuvet/rules/database.hpp"
@@ -156,7 +157,7 @@ void add_validate_command(CLI::App& app, Dispatch& dispatch) {
     command->add_option("--probe-timeout", args->probe_timeout, "seconds before a hung probe is killed")->default_val(120);
     command->add_option("--probe-frameworks", args->probe_frameworks,
                         "with --probe: the frameworks whose own smoke test runs with the image's python: auto (every one "
-                        "found), none, or a list of torch,jax,cupy,onnxruntime")
+                        "found), none, or a list of " + frameworks::smoke_list(","))
         ->default_str("auto");
     command->add_option("--fail-on", args->fail_on,
                         "exit 1 when a finding is at least: error, warning, info, never (default: error, or fail_on in .cuvet.yaml)");

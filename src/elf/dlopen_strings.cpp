@@ -4,14 +4,10 @@
 #include <array>
 #include <cstring>
 
+#include "cuvet/core/cuda_libraries.hpp"
+
 namespace cuvet::elf {
 namespace {
-
-// The stems after "lib"; each may be followed by more word characters
-// (libcudnn_ops, libcublasLt, libnvinfer_plugin).
-constexpr std::array<std::string_view, 14> stems = {
-    "cudnn", "cudart", "cublas", "cublasLt", "cufft",     "curand", "cusolver",
-    "cusparse", "nvrtc", "nvJitLink", "nccl", "nvinfer", "cuda",  "nvidia-ml"};
 
 // Longest name we accept ("libcudnn_engines_runtime_compiled.so.9.19.0" is 43).
 constexpr std::size_t max_name = 96;
@@ -25,7 +21,11 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool matches_stem(std::string_view name) {
     if (name.substr(0, 3) != "lib") return false;
     const std::string_view rest = name.substr(3);
-    for (std::string_view stem : stems) {
+    // The table's stems after "lib"; each may be followed by more word
+    // characters (libcudnn_ops, libcublasLt, libnvinfer_plugin).
+    for (const auto& library : cuda_libraries()) {
+        if (!library.dlopen_scan) continue;
+        const std::string_view stem = library.stem;
         if (rest.substr(0, stem.size()) != stem) continue;
         const std::string_view tail = rest.substr(stem.size());
         if (std::all_of(tail.begin(), tail.end(), is_word)) return true;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "cuvet/frameworks/framework.hpp"
 #include "cuvet/sandbox/probe_report.hpp"
 
 namespace cuvet::sandbox {
@@ -60,25 +61,15 @@ std::string fix_for(const SmokeResult& result) {
         for (const std::string& line : result.framework_messages) joined += line + "\n";
         return joined;
     }();
-    const std::string& fw = result.target.framework;
+    const frameworks::Framework* framework = frameworks::find(result.target.framework);
+    const frameworks::SmokeWords said{all, result.verdict};
     if (contains(all, "cuDNN version incompatibility"))
-        return "make the loader find the cuDNN " + fw +
+        return "make the loader find the cuDNN " + result.target.framework +
                " was built against: reinstall its nvidia-cudnn wheel at the pinned version, and "
                "remove "
                "LD_LIBRARY_PATH or ld.so.conf entries that put another cuDNN first";
-    if (fw == "jax" &&
-        (contains(all, "libdevice") || contains(all, "No candidates could be compiled") ||
-         contains(all, "PTX compilation") || contains(all, "ptxas")))
-        return "give XLA ptxas and libdevice: pip install nvidia-cuda-nvcc (jax[cudaNN] pulls it), "
-               "or install a "
-               "CUDA toolkit at /usr/local/cuda, or point XLA_FLAGS=--xla_gpu_cuda_data_dir= at "
-               "one";
-    if (fw == "jax" &&
-        (contains(all, "Jax plugin configuration error") || result.verdict == "cpu_fallback"))
-        return "install the CUDA libraries the jax-cudaNN-plugin loads (pip install 'jax[cudaNN]': "
-               "cudart, cuDNN, "
-               "cuBLAS, cuSPARSE, nvJitLink, …); JAX_PLATFORMS=cuda turns the silent CPU fallback "
-               "into an error";
+    if (framework != nullptr && framework->fix_first != nullptr)
+        if (auto fix = framework->fix_first(said); !fix.empty()) return fix;
     if (contains(all, "Failed to find CUDA headers"))
         return "install the CUDA headers NVRTC needs (pip install nvidia-cuda-runtime, or "
                "cupy-cudaNNx[ctk]), or set "
@@ -88,12 +79,8 @@ std::string fix_for(const SmokeResult& result) {
         return "install the library named above in the image (its nvidia-* wheel or the CUDA/cuDNN "
                "package), "
                "where the framework looks for it";
-    if (fw == "onnxruntime")
-        return "install onnxruntime-gpu built for the image's CUDA major, with the cuDNN and "
-               "cuBLAS it links";
-    if (fw == "torch" && result.verdict == "cpu_fallback")
-        return "check that the driver is visible in the container and that torch is a CUDA build "
-               "(torch.version.cuda)";
+    if (framework != nullptr && framework->fix_last != nullptr)
+        if (auto fix = framework->fix_last(said); !fix.empty()) return fix;
     return "make the CUDA libraries the framework reports loadable in the image";
 }
 
@@ -108,17 +95,10 @@ Finding import_failed(const SmokeResult& result) {
 }
 
 Finding cpu_fallback(const SmokeResult& result) {
-    std::string what;
-    if (result.target.framework == "jax") {
-        what = "jax.devices() is the CPU, not the GPU (JAX warns and goes on)";
-    } else if (result.target.framework == "torch") {
-        what = "torch.cuda.is_available() is False";
-    } else if (result.target.framework == "onnxruntime") {
-        what =
-            "the session runs on CPUExecutionProvider, not the CUDAExecutionProvider it asked for";
-    } else {
-        what = "no GPU device";
-    }
+    const frameworks::Framework* framework = frameworks::find(result.target.framework);
+    const std::string what = framework != nullptr && !framework->cpu_fallback.empty()
+                                 ? std::string(framework->cpu_fallback)
+                                 : "no GPU device";
     std::string message = name_of(result) + " silently fell back to the CPU: " + what;
     if (!result.framework_messages.empty())
         message += "; it said: " + result.framework_messages.front();

@@ -7,10 +7,11 @@
 #include <set>
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/frameworks/framework.hpp"
 
 namespace cuvet::sandbox {
 
-// Generated from src/sandbox/smoke/*.py by cmake/EmbedFiles.cmake.
+// Generated from src/frameworks/smoke/*.py by cmake/EmbedFiles.cmake.
 const std::vector<std::pair<std::string_view, std::string_view>>& embedded_smoke_scripts();
 
 namespace {
@@ -76,34 +77,23 @@ std::optional<std::string> env_value(const std::vector<std::string>& env, std::s
     return value;
 }
 
-// The stderr texts each framework fails with, in its own words (recorded on
-// the GPU machine: testdata/gpu/env/framework_variants.log).
+// The stderr texts any framework fails with (recorded on the GPU machine:
+// testdata/gpu/env/framework_variants.log); each framework's own are in its
+// src/frameworks/<name>.cpp.
 const std::vector<std::string_view>& error_markers() {
-    static const std::vector<std::string_view> markers = {
-        "cuDNN version incompatibility",    // torch
-        "cannot open shared object file",   // the loader, through any framework
-        "not found in the system path",     // torch's own preload of the wheel libraries
-        "Can't find libdevice directory",   // XLA
-        "No candidates could be compiled",  // XLA's autotuner when nothing compiles
-        "No PTX compilation provider",      // XLA without ptxas and nvJitLink
-        "ptxas",                            // XLA/Triton looking for ptxas
-        "Jax plugin configuration error",   // JAX: the CUDA plugin did not initialize
-        "not found.",           // "cuDNN not found.", "The cuSPARSE library was not found."
-        "Falling back to cpu",  // JAX without a usable GPU backend
-        "Unable to initialize backend",            // JAX
-        "Could not find cuda drivers",             // XLA's cudart stub
-        "Loaded runtime CuDNN library",            // XLA/TensorFlow's cuDNN version check
-        "Failure finding",                         // CuPy (cuda-pathfinder)
-        "Failed to find CUDA headers",             // CuPy's NVRTC
-        "NVRTC_ERROR",                             // CuPy
-        "CompileException",                        // CuPy
-        "not in available provider names",         // ONNX Runtime without the CUDA provider
-        "Failed to create CUDAExecutionProvider",  // ONNX Runtime GPU build, provider failed to
-                                                   // load
-        "CUDA driver version is insufficient",     // any CUDA runtime on an old driver
-        "no kernel image is available",            // a build without code for this GPU
-        "CUDA error",                              // torch, generic
-    };
+    static const std::vector<std::string_view> markers = [] {
+        std::vector<std::string_view> out = {
+            "cannot open shared object file",      // the loader, through any framework
+            "ptxas",                               // XLA/Triton looking for ptxas
+            "not found.",  // "cuDNN not found.", "The cuSPARSE library was not found."
+            "CUDA driver version is insufficient",  // any CUDA runtime on an old driver
+            "no kernel image is available",         // a build without code for this GPU
+        };
+        for (const frameworks::Framework* framework : frameworks::all())
+            out.insert(out.end(), framework->error_markers.begin(),
+                       framework->error_markers.end());
+        return out;
+    }();
     return markers;
 }
 
@@ -140,10 +130,7 @@ std::optional<long long> xla_cudnn_version(std::string_view err) {
 
 }  // namespace
 
-const std::vector<std::string>& smoke_frameworks() {
-    static const std::vector<std::string> names = {"torch", "jax", "cupy", "onnxruntime"};
-    return names;
-}
+const std::vector<std::string>& smoke_frameworks() { return frameworks::smoke_names(); }
 
 std::string smoke_script(std::string_view framework) {
     const std::string_view body = embedded(framework);
@@ -205,12 +192,17 @@ std::vector<std::string> parse_framework_list(std::string_view text) {
     std::vector<std::string> names;
     for (std::string name : split(text, ',')) {
         name = trimmed(name);
-        if (name == "pytorch") name = "torch";
-        if (name == "ort" || name == "onnx") name = "onnxruntime";
+        // "pytorch", "ort": a framework's other names mean its smoke test.
+        if (const auto* framework = frameworks::find(name);
+            framework != nullptr && !framework->smoke.empty())
+            name = framework->smoke;
         if (std::find(smoke_frameworks().begin(), smoke_frameworks().end(), name) ==
-            smoke_frameworks().end())
-            fail_usage("--probe-frameworks: unknown framework '" + name +
-                       "' (torch, jax, cupy, onnxruntime, auto, none)");
+            smoke_frameworks().end()) {
+            std::string known;
+            for (const std::string& each : smoke_frameworks()) known += each + ", ";
+            fail_usage("--probe-frameworks: unknown framework '" + name + "' (" + known +
+                       "auto, none)");
+        }
         if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
     }
     return names;

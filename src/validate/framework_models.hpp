@@ -3,13 +3,15 @@
 // gives a framework its GPU side (JAX's jax-cudaNN-plugin), which CUDA
 // libraries it opens itself and from where (its own preload dirs first, then
 // ld.so from the object that dlopens them), and where its compiler looks for
-// ptxas and libdevice. Private to src/validate; stack_builder calls it.
+// ptxas and libdevice. Each framework's model is its file in src/frameworks/;
+// these run them over the image. Private to src/validate; stack_builder calls it.
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "cuvet/checks/stack.hpp"
+#include "cuvet/frameworks/framework.hpp"
 #include "cuvet/inventory/analysis.hpp"
 #include "cuvet/loader/loader.hpp"
 
@@ -21,15 +23,7 @@ namespace cuvet::validate {
 void attach_gpu_package(const inventory::Inventory& inventory,
                         const inventory::Component& component, checks::FrameworkInstall& install);
 
-// How a framework imports one of its extension modules, where that differs
-// from a plain ld.so load of the module: libraries it dlopen()s by path first
-// (so a DT_NEEDED without RPATH still resolves, by SONAME, to that copy), and
-// DT_NEEDED names whose failure only disables an optional feature.
-struct ImportModel {
-    std::vector<std::string> preloads;  // image paths, dlopen()ed before the module
-    std::set<std::string> optional;     // DT_NEEDED names the framework may do without
-    std::string preload_rule;           // how a resolution names the preload
-};
+using ImportModel = frameworks::ImportModel;
 
 // By image path of the extension module. CuPy 14: cuda-pathfinder loads each
 // CUDA library its modules need from the nvidia wheel dirs; cuTENSOR, NCCL,

@@ -8,6 +8,7 @@
 
 #include "cuvet/core/error.hpp"
 #include "cuvet/dockerfile/shell.hpp"
+#include "cuvet/frameworks/framework.hpp"
 #include "script_exports.hpp"
 
 namespace cuvet::validate {
@@ -113,14 +114,6 @@ std::vector<std::string> python_imports(std::string_view text) {
         }
     }
     return out;
-}
-
-// What `import name` loads besides the package itself: the plugins and backends the framework
-// imports.
-std::vector<std::string> imported_packages(const std::string& name) {
-    if (name == "jax") return {"jax", "jaxlib", "jax_plugins"};
-    if (name == "cupy") return {"cupy", "cupy_backends"};
-    return {name};
 }
 
 std::string python_module(const std::vector<std::string>& words) {
@@ -336,7 +329,8 @@ private:
         if (text == nullptr || depth > max_depth) return;
         if (!walked_.insert(files_.data_entry(path)->path).second) return;
         for (const auto& name : python_imports(*text)) {
-            const auto packages = imported_packages(name);
+            // What `import name` loads: the plugins and backends it imports too.
+            const auto packages = frameworks::imported_packages(name);
             for (const auto& [file, elf] : roots_.analysis().elfs) {
                 auto top = top_module(file);
                 if (top.empty() ||

@@ -1,5 +1,5 @@
 #pragma once
-// What an image runs (DESIGN.md: roots): the ENTRYPOINT/CMD programs (through
+// What an image runs (docs/architecture.md, "The validate path"): the ENTRYPOINT/CMD programs (through
 // `sh -c`, exec form, entrypoint scripts and `python -m`), every framework's libraries, the Python
 // extension modules under site-/dist-packages and the interpreters on PATH.
 // Everything else in the image is loaded, if ever, by one of these.

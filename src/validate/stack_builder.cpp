@@ -9,7 +9,9 @@
 #include <regex>
 #include <set>
 
+#include "cuvet/core/cuda_libraries.hpp"
 #include "cuvet/core/error.hpp"
+#include "cuvet/frameworks/framework.hpp"
 #include "cuvet/loader/driver_libs.hpp"
 #include "cuvet/loader/loader.hpp"
 #include "cuvet/rules/database.hpp"
@@ -180,13 +182,10 @@ std::vector<LibraryCopy> driver_copies(const inventory::Analysis& analysis, bool
     return out;
 }
 
+// The framework an inventory component installs (src/frameworks/frameworks.inc); "" for others.
 std::string framework_name(const std::string& component) {
-    static const std::map<std::string, std::string> names = {
-        {"torch", "pytorch"}, {"tensorflow", "tensorflow"},    {"onnxruntime", "onnxruntime"},
-        {"jaxlib", "jax"},    {"tensorrt-python", "tensorrt"}, {"cupy", "cupy"},
-        {"tensorrt-llm", "tensorrt-llm"}};
-    auto it = names.find(component);
-    return it == names.end() ? "" : it->second;
+    const auto* framework = frameworks::by_component(component);
+    return framework == nullptr ? "" : std::string(framework->name);
 }
 
 std::vector<FrameworkInstall> frameworks(const inventory::Analysis& analysis) {
@@ -347,16 +346,15 @@ void drop_unloaded_alternatives(std::vector<checks::Root>& roots, const loader::
 }  // namespace
 
 std::string cuda_family(std::string_view name) {
-    static constexpr std::array<std::string_view, 13> prefixes = {
-        "cudnn", "cudart", "cublas", "cufft", "curand", "cusolver", "cusparse",
-        "nvrtc", "nvJitLink", "nccl", "nvinfer", "cupti", "nvblas"};
     if (!starts_with(name, "lib")) return "";
     auto so = name.find(".so");
     if (so == std::string_view::npos) return "";
     auto rest = name.substr(so + 3);
     if (!rest.empty() && (rest[0] != '.' || !versioned(name))) return "";
     auto stem = name.substr(3, so - 3);
-    for (auto prefix : prefixes) {
+    for (const auto& library : cuda_libraries()) {
+        if (!library.stack_family) continue;
+        const std::string_view prefix = library.stem;
         if (!starts_with(stem, prefix)) continue;
         auto tail = stem.substr(prefix.size());
         // libcudnn_ops_infer, libcublasLt, libnvinfer_plugin; not libcudart_static or libnvrtc-builtins.

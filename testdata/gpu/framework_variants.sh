@@ -6,7 +6,7 @@
 # with its own mount and network namespace, the host driver injected as the
 # NVIDIA container toolkit does (only for those runs: cuvet sees the root
 # without it). The smoke scripts are cuvet's own
-# (src/sandbox/smoke/common.py + FRAMEWORK.py, saved as cuvet_smoke_FRAMEWORK.py:
+# (src/frameworks/smoke/common.py + FRAMEWORK.py, saved as cuvet_smoke_FRAMEWORK.py:
 # a file named torch.py would shadow the torch package); each run's stdout/stderr is
 # kept verbatim (long stderr: head and tail). Output: $OUT/variants.log and
 # $OUT/smoke.jsonl (one result per variant and framework).
@@ -15,7 +15,7 @@
 # `cuvet validate --probe` (json), kept in $OUT/cuvet.tar.gz; agreement.py
 # turns them into the live vs static table.
 C=$(cd "$(dirname "$0")" && pwd)
-S=${SMOKE:-$C/../../src/sandbox/smoke}
+S=${SMOKE:-$C/../../src/frameworks/smoke}
 O=${OUT:-/tmp/out}; mkdir -p "$O"
 # What the static verdicts are judged against: this machine's GPU (CUV010, CUV016's Triton targets).
 CUVET_ARGS=${CUVET_ARGS:---gpu H100}

@@ -2,7 +2,7 @@
 # Triton compiles its launcher stub with the image's C compiler, the kernel with
 # its bundled ptxas (triton/backends/nvidia/bin, or TRITON_PTXAS_PATH), and
 # loads its bundled cupti only for profiling. framework_variants.sh appends this
-# to src/sandbox/smoke/common.py; the test harness only (not a product probe).
+# to src/frameworks/smoke/common.py; the test harness only (not a product probe).
 def probe():
     R["framework"] = "triton"
     R["stage"] = "import"

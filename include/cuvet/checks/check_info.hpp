@@ -1,6 +1,6 @@
 #pragma once
 // Metadata every check carries; `cuvet rules` and `cuvet explain ID` are
-// generated from it, so docs never drift from code (STYLE.md, hadolint model).
+// generated from it, so docs never drift from code (docs/architecture.md; hadolint's model).
 #include <string>
 
 #include "cuvet/report/finding.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 // The one exception type that ends a command. Its category decides the exit
-// code, and only the CLI maps categories to codes (DESIGN.md, "Errors").
+// code, and only the CLI maps categories to codes (docs/architecture.md, "Principles").
 #include <stdexcept>
 #include <string>
 

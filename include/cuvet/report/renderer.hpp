@@ -1,5 +1,5 @@
 #pragma once
-// One interface, one file per format (bloaty model, STYLE.md): text, json,
+// One interface, one file per format (docs/architecture.md; bloaty's model): text, json,
 // sarif, junit, checkstyle, gnu. Renderers see findings and rule metadata only.
 #include <memory>
 #include <ostream>

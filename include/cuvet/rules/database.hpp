@@ -1,6 +1,6 @@
 #pragma once
 // Typed, validated view over rules/*.json (see rules/SCHEMA.md). Facts and
-// lookups only: no check logic lives here (DESIGN.md, "rules").
+// lookups only: no check logic lives here (docs/architecture.md, "Principles").
 #include <filesystem>
 #include <optional>
 #include <string>

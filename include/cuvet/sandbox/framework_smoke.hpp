@@ -1,6 +1,6 @@
 #pragma once
 // Framework smoke probes: the image's own Python runs one small fixed script
-// per framework (src/sandbox/smoke/, compiled in) inside the sandbox: import,
+// per framework (src/frameworks/smoke/, compiled in) inside the sandbox: import,
 // version, tensor on the GPU, one convolution (a kernel for CuPy, a one-node
 // Conv model for ONNX Runtime) compared with a CPU answer, and the CUDA
 // libraries really mapped into the process (/proc/self/maps). The last stdout

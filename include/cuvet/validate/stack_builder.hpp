@@ -1,6 +1,6 @@
 #pragma once
 // The bridge from what the scan learned (inventory::Analysis) and the loader
-// emulation to the Stack the checks read (DESIGN.md: … → loader → Stack → checks).
+// emulation to the Stack the checks read (docs/architecture.md, "The validate path").
 #include "cuvet/checks/stack.hpp"
 #include "cuvet/inventory/analysis.hpp"
 #include "cuvet/rules/database.hpp"
