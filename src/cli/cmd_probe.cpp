@@ -23,7 +23,7 @@ namespace {
 
 struct ProbeCommandArgs {
     ImageArgs image;
-    std::string runtime = "builtin";
+    std::string runtime = "auto";
     std::string container_image;
     std::string probe;
     int timeout = 120;
@@ -145,6 +145,7 @@ int run_probe_command(const ProbeCommandArgs& args) {
     sandbox::ProbeRunOptions options;
     options.runtime = args.runtime;
     options.container_image = args.container_image;
+    options.image_archive = args.image.path;
     options.probe_binary = args.probe.empty() ? sandbox::find_probe_binary() : std::filesystem::path(args.probe);
     options.timeout = std::chrono::seconds(args.timeout);
     options.env_overrides = args.env;
@@ -165,6 +166,7 @@ int run_probe_command(const ProbeCommandArgs& args) {
                               {"probe", nlohmann::json::parse(outcome.process.out.empty() ? "null" : outcome.process.out,
                                                               nullptr, false)},
                               {"frameworks", frameworks_json(outcome.frameworks)},
+                              {"sandbox_notes", outcome.notes},
                               {"findings", findings_json(outcome.findings)}};
         if (out["probe"].is_discarded()) out["probe"] = nullptr;
         std::cout << out.dump(2) << "\n";
@@ -184,10 +186,14 @@ void add_probe_command(CLI::App& app, Dispatch& dispatch) {
     auto args = std::make_shared<ProbeCommandArgs>();
     auto* command = app.add_subcommand("probe", "live check on this host's GPU with the image's own libraries: a cuDNN convolution, then each framework's smoke test (" + frameworks::smoke_list(", ", true) + ")");
     args->image.add_to(*command);
-    command->add_option("--runtime", args->runtime, "builtin (unshare+chroot, needs root), docker or podman")
-        ->check(CLI::IsMember({"builtin", "docker", "podman"}))
-        ->default_str("builtin");
-    command->add_option("--container-image", args->container_image, "docker/podman: the image reference the daemon has");
+    command
+        ->add_option("--probe-runtime,--runtime", args->runtime,
+                     "auto (podman with a CDI GPU spec, docker with the NVIDIA runtime, else builtin), builtin "
+                     "(cuvet's own rootless-container sandbox, needs root), docker or podman")
+        ->check(CLI::IsMember({"auto", "builtin", "docker", "podman"}))
+        ->default_str("auto");
+    command->add_option("--container-image", args->container_image,
+                        "docker/podman: the image reference the engine has (podman runs an archive IMAGE directly)");
     command->add_option("--timeout", args->timeout, "kill the probe after this many seconds")->default_str("120");
     command->add_option("--probe", args->probe, "the cuvet-probe binary (default: beside cuvet)");
     command->add_option("--env", args->env, "KEY=VALUE added to the image's Env (repeatable)");

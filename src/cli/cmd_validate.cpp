@@ -48,6 +48,8 @@ struct ValidateArgs {
     bool probe = false;
     unsigned probe_timeout = 120;
     std::string probe_frameworks = "auto";
+    std::string probe_runtime = "auto";
+    std::string container_image;
 };
 
 std::string read_file(const std::string& path) {
@@ -119,6 +121,9 @@ int run_validate(const ValidateArgs& args) {
         probe.timeout = std::chrono::seconds(args.probe_timeout);
         probe.env_overrides = args.env;
         probe.frameworks = sandbox::parse_framework_list(args.probe_frameworks);
+        probe.runtime = args.probe_runtime;
+        probe.container_image = args.container_image;
+        probe.image_archive = args.image.path;
         const auto opened = image::open_image(args.image.path, args.image.open_options());
         sandbox::ProbeOutcome outcome = sandbox::run_live_check(*opened, probe);
         // Static vs live: a disagreement is a cuvet bug or a missing rule, shown to the user either way.
@@ -155,6 +160,14 @@ void add_validate_command(CLI::App& app, Dispatch& dispatch) {
                       "also run the live GPU check with the image's own libraries on this host's GPU: a cuDNN convolution "
                       "and each framework's smoke test (as `cuvet probe`; exit 3 without a GPU)");
     command->add_option("--probe-timeout", args->probe_timeout, "seconds before a hung probe is killed")->default_val(120);
+    command
+        ->add_option("--probe-runtime", args->probe_runtime,
+                     "with --probe: auto (podman with a CDI GPU spec, docker with the NVIDIA runtime, else builtin), "
+                     "builtin, docker or podman")
+        ->check(CLI::IsMember({"auto", "builtin", "docker", "podman"}))
+        ->default_str("auto");
+    command->add_option("--container-image", args->container_image,
+                        "with --probe-runtime docker/podman: the image reference the engine has");
     command->add_option("--probe-frameworks", args->probe_frameworks,
                         "with --probe: the frameworks whose own smoke test runs with the image's python: auto (every one "
                         "found), none, or a list of " + frameworks::smoke_list(","))

@@ -16,7 +16,11 @@
 #include <cstring>
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/sandbox/device_nodes.hpp"
 #include "cuvet/sandbox/extract.hpp"
+#include "cuvet/sandbox/ld_cache_refresh.hpp"
+#include "cuvet/sandbox/namespaces.hpp"
+#include "cuvet/sandbox/seccomp_filter.hpp"
 
 namespace cuvet::sandbox {
 namespace {
@@ -92,48 +96,15 @@ void make_mount_point(int root_fd, const char* name) {
 
 // ---- the child side: runs between fork and exec ----
 
-std::string bind_node(const fs::path& host, const fs::path& target) {
-    struct stat info {};
-    if (::stat(host.c_str(), &info) != 0) return {};  // absent on this host: not an error
-    if (S_ISDIR(info.st_mode)) {
-        ::mkdir(target.c_str(), 0755);
-    } else {
-        const int fd = ::open(target.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-        if (fd >= 0) ::close(fd);
-    }
-    if (::mount(host.c_str(), target.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0)
-        return "bind " + host.string() + ": " + errno_text();
-    return {};
-}
-
 struct ChildSetup {
     fs::path root;
     std::vector<fs::path> device_nodes;
-    bool run_ldconfig = true;
     bool private_tmp = true;
     bool no_network = true;
     bool read_only_root = true;
+    std::uint32_t max_processes = 4096;
     std::string cgroup_procs;  // "<cgroup>/cgroup.procs", "" for none
 };
-
-// Debian's /sbin/ldconfig is a shell wrapper around ldconfig.real.
-void run_image_ldconfig() {
-    for (const char* ldconfig : {"/sbin/ldconfig.real", "/sbin/ldconfig", "/usr/sbin/ldconfig"}) {
-        if (::access(ldconfig, X_OK) != 0) continue;
-        const pid_t pid = ::fork();
-        if (pid == 0) {
-            const int null_fd = ::open("/dev/null", O_WRONLY);
-            if (null_fd >= 0) ::dup2(null_fd, STDOUT_FILENO);
-            char* argv[] = {const_cast<char*>(ldconfig), nullptr};
-            char* envp[] = {nullptr};
-            ::execve(ldconfig, argv, envp);
-            ::_exit(127);
-        }
-        int status = 0;
-        if (pid > 0) ::waitpid(pid, &status, 0);
-        return;
-    }
-}
 
 // A note on the program's own stderr: the parent keeps the child's stderr.
 void note(const std::string& text) {
@@ -141,63 +112,70 @@ void note(const std::string& text) {
     [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, line.data(), line.size());
 }
 
-std::string enter_rootfs(const ChildSetup& setup) {
-    const fs::path& root = setup.root;
+// As host root, still outside the image: limits, then every namespace but the
+// user one, so that the mounts below belong to the host's user namespace and
+// the image, whose root is a stranger there, can never change them.
+std::string enter_namespaces(const ChildSetup& setup) {
     // The program dies with cuvet, however cuvet ends; and leaves no core files in the image.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     const rlimit no_core{0, 0};
     ::setrlimit(RLIMIT_CORE, &no_core);
+    // Counted per user namespace: this caps the sandbox's processes and threads (a fork bomb).
+    const rlimit processes{setup.max_processes, setup.max_processes};
+    ::setrlimit(RLIMIT_NPROC, &processes);
     if (!setup.cgroup_procs.empty()) {
         const int fd = ::open(setup.cgroup_procs.c_str(), O_WRONLY | O_CLOEXEC);
-        if (fd < 0 || ::write(fd, "0", 1) != 1)
-            note("memory not limited: " + setup.cgroup_procs + ": " + errno_text());
+        if (fd < 0 || ::write(fd, "0", 1) != 1) note("not limited by cgroup: " + setup.cgroup_procs + ": " + errno_text());
         if (fd >= 0) ::close(fd);
     }
-    const int namespaces = CLONE_NEWNS | (setup.no_network ? CLONE_NEWNET : 0);
-    if (::unshare(namespaces) != 0) {
-        if (!setup.no_network || ::unshare(CLONE_NEWNS) != 0)
-            return "unshare(CLONE_NEWNS): " + errno_text() + " (the built-in runner needs root)";
-        note("network not isolated: unshare(CLONE_NEWNET): " + errno_text());
-    }
-    // Nothing mounted from here on may leak back into the host's namespace.
-    if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
-        return "make mounts private: " + errno_text();
-    // The image's tree becomes a mount of its own, so that it can be made read-only below.
-    if (setup.read_only_root &&
-        ::mount(root.c_str(), root.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0)
-        return "bind the image's root onto itself: " + errno_text();
-    const fs::path dev = root / "dev";
-    if (::mount("tmpfs", dev.c_str(), "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=65536k") != 0)
-        return "mount tmpfs on /dev: " + errno_text();
-    for (const char* node : {"null", "zero", "full", "random", "urandom", "tty"}) {
-        std::string error = bind_node(fs::path("/dev") / node, dev / node);
-        if (!error.empty()) return error;
-    }
-    for (const fs::path& node : setup.device_nodes) {
-        std::string error = bind_node(node, dev / node.filename());
-        if (!error.empty()) return error;
-    }
-    ::mkdir((dev / "shm").c_str(), 01777);
-    ::mount("tmpfs", (dev / "shm").c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
-    ::symlink("/proc/self/fd", (dev / "fd").c_str());
-    if (::mount("proc", (root / "proc").c_str(), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-                nullptr) != 0)
-        return "mount /proc: " + errno_text();
-    // The driver reads PCI topology under /sys; read-only is enough.
-    if (::mount("/sys", (root / "sys").c_str(), nullptr, MS_BIND | MS_REC, nullptr) == 0) {
-        ::mount(nullptr, (root / "sys").c_str(), nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY,
-                nullptr);
-    }
-    if (setup.private_tmp && ::mount("tmpfs", (root / "tmp").c_str(), "tmpfs", MS_NOSUID | MS_NODEV,
-                                     "mode=1777,size=2g") != 0)
-        return "mount tmpfs on /tmp: " + errno_text();
-    if (::chroot(root.c_str()) != 0) return "chroot: " + errno_text();
-    if (::chdir("/") != 0) return "chdir /: " + errno_text();
-    if (setup.run_ldconfig) run_image_ldconfig();
-    if (setup.read_only_root &&
-        ::mount(nullptr, "/", nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY, nullptr) != 0)
-        note("the image's tree stays writable: remount read-only: " + errno_text());
+    const int namespaces = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP |
+                           (setup.no_network ? CLONE_NEWNET : 0);
+    if (::unshare(namespaces) != 0) return "unshare: " + errno_text() + " (the built-in runner needs root)";
+    return become_pid_one();
+}
+
+std::string mount_sys(const fs::path& sys) {
+    // A sysfs of the new network namespace, read-only: the driver reads the PCI topology there.
+    if (::mount("sysfs", sys.c_str(), "sysfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) == 0) return {};
+    const std::string why = errno_text();
+    if (::mount("/sys", sys.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) return "mount /sys: " + why;
+    ::mount(nullptr, sys.c_str(), nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr);
+    note("/sys is the host's, bound (a fresh sysfs could not be mounted: " + why + ")");
     return {};
+}
+
+std::string build_tree(const ChildSetup& setup) {
+    const fs::path& root = setup.root;
+    // Nothing mounted from here on may leak back into the host's namespace.
+    if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return "make mounts private: " + errno_text();
+    // The image's tree becomes a mount of its own: pivot_root's new root, later made read-only.
+    if (::mount(root.c_str(), root.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0)
+        return "bind the image's root onto itself: " + errno_text();
+    std::string error = populate_dev(root / "dev", setup.device_nodes);
+    if (!error.empty()) return error;
+    // A procfs of the new PID namespace: the host's processes are not in it.
+    if (::mount("proc", (root / "proc").c_str(), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0)
+        return "mount /proc: " + errno_text();
+    error = mount_sys(root / "sys");
+    if (!error.empty()) return error;
+    if (setup.private_tmp &&
+        ::mount("tmpfs", (root / "tmp").c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777,size=2g") != 0)
+        return "mount tmpfs on /tmp: " + errno_text();
+    ::sethostname("cuvet-sandbox", 13);
+    error = pivot_into(root);
+    if (!error.empty()) return error;
+    const unsigned long root_flags = MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV | (setup.read_only_root ? MS_RDONLY : 0);
+    if (::mount(nullptr, "/", nullptr, root_flags, nullptr) != 0) return "remount / read-only: " + errno_text();
+    return {};
+}
+
+std::string enter_sandbox(const ChildSetup& setup) {
+    std::string error = enter_namespaces(setup);
+    if (error.empty()) error = build_tree(setup);
+    if (error.empty()) error = enter_user_namespace();
+    if (error.empty()) error = drop_privileges();
+    if (error.empty()) error = install_seccomp_filter();
+    return error;
 }
 
 }  // namespace
@@ -215,6 +193,40 @@ std::string pick_library_dir(const fs::path& rootfs) {
 
 namespace {
 
+// The directory `dir` of the image, resolved inside it, created (without following links) when missing.
+int open_image_dir(int root_fd, const std::string& dir) {
+    const int fd = open_in_root(root_fd, dir, O_RDONLY | O_DIRECTORY);
+    return fd >= 0 ? fd : open_dir_nofollow(root_fd, dir, true);
+}
+
+// A CDI spec's mounts are copied to their container paths (a copy is the same
+// to the loader as the toolkit's bind mount), and its hook's links made.
+void inject_cdi_files(int root_fd, const HostDriver& driver, ChrootRun& run) {
+    for (const InjectedFile& file : driver.files) {
+        struct stat info {};
+        const fs::path target(file.image_path);
+        if (::stat(file.host.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
+            run.notes.push_back("CDI mount " + file.host.string() + " not injected: not a regular file");
+            continue;
+        }
+        Fd dir(open_image_dir(root_fd, target.parent_path().string()));
+        if (dir.get() < 0) {
+            run.notes.push_back("CDI mount " + file.image_path + " not injected: " + errno_text());
+            continue;
+        }
+        copy_into(dir.get(), target.filename().string(), file.host, info.st_mode & 0755);
+        run.injected.push_back(file.image_path);
+    }
+    for (const InjectedLink& link : driver.links) {
+        const fs::path path(link.image_path);
+        Fd dir(open_image_dir(root_fd, path.parent_path().string()));
+        if (dir.get() < 0) continue;
+        ::unlinkat(dir.get(), path.filename().c_str(), 0);
+        if (::symlinkat(link.target.c_str(), dir.get(), path.filename().c_str()) == 0)
+            run.injected.push_back(link.image_path + " -> " + link.target);
+    }
+}
+
 // Puts the driver libraries into the image's library directory (the toolkit
 // mounts them; a copy is the same to the loader).
 void inject_driver(int root_fd, const fs::path& rootfs, const ChrootOptions& options,
@@ -229,6 +241,7 @@ void inject_driver(int root_fd, const fs::path& rootfs, const ChrootOptions& opt
         copy_into(lib_dir.get(), lib.soname, lib.path, 0755);
         run.injected.push_back(run.library_dir + "/" + lib.soname);
     }
+    inject_cdi_files(root_fd, options.driver, run);
     for (const fs::path& node : options.driver.device_nodes)
         run.notes.push_back("device " + node.string());
 }
@@ -241,21 +254,26 @@ ChrootRun run_prepared(const fs::path& rootfs, int root_fd, const std::vector<st
     for (const char* name : mount_points) make_mount_point(root_fd, name);
     if (options.inject_driver) inject_driver(root_fd, rootfs, options, run);
 
+    // The image's ids become the sandbox's unprivileged host ids, then the toolkit's ldconfig step.
+    shift_ownership(rootfs);
+    if (options.run_ldconfig && options.inject_driver) {
+        run.ld_cache_problem = refresh_ld_cache(rootfs, options.driver.ldcache_folders);
+    }
+
     ProcessSpec spec;
     spec.argv = argv;
     spec.environment = options.environment;
     spec.timeout = options.timeout;
+    spec.max_output = options.max_output;
     ChildSetup setup;
     setup.root = fs::absolute(rootfs);
     setup.device_nodes = options.driver.device_nodes;
-    setup.run_ldconfig =
-        options.run_ldconfig && (options.inject_driver || !options.driver.libraries.empty());
     setup.private_tmp = options.private_tmp;
     setup.no_network = options.no_network;
     setup.read_only_root = options.read_only_root;
-    if (!options.memory_cgroup.empty())
-        setup.cgroup_procs = options.memory_cgroup + "/cgroup.procs";
-    spec.child_setup = [setup] { return enter_rootfs(setup); };
+    setup.max_processes = options.max_processes;
+    if (!options.cgroup.empty()) setup.cgroup_procs = options.cgroup + "/cgroup.procs";
+    spec.child_setup = [setup] { return enter_sandbox(setup); };
     run.process = run_process(spec);
     return run;
 }

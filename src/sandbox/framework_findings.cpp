@@ -139,6 +139,9 @@ Finding did_not_finish(const SmokeResult& result) {
     std::string how;
     if (!process.setup_error.empty()) {
         how = "could not start: " + process.setup_error;
+    } else if (process.output_truncated) {
+        how = "printed more than its output limit and was killed (the output was truncated; no result is "
+              "believed)";
     } else if (process.timed_out) {
         how = "was killed after " + std::to_string(static_cast<int>(process.seconds)) +
               " s (the framework probe's timeout)";

@@ -41,19 +41,14 @@ std::vector<SmokeResult> run_framework_probes_in_chroot(const std::filesystem::p
 std::vector<SmokeResult> run_framework_probes_in_container(
     const std::string& runtime, const std::string& container_image,
     const std::vector<SmokeTarget>& targets, const std::vector<std::string>& env_overrides,
-    std::chrono::milliseconds timeout) {
+    const EngineLimits& limits, bool gpu) {
     std::vector<SmokeResult> results;
     for (const SmokeTarget& target : targets) {
         ProcessSpec spec;
         spec.search_path = true;
         spec.inherit_environment = true;
-        spec.timeout = timeout;
-        spec.argv = {runtime, "run", "--rm", "--network", "none", "--read-only", "--tmpfs", "/tmp"};
-        if (runtime == "podman") {
-            spec.argv.insert(spec.argv.end(), {"--device", "nvidia.com/gpu=all"});
-        } else {
-            spec.argv.insert(spec.argv.end(), {"--gpus", "all"});
-        }
+        spec.timeout = limits.timeout + std::chrono::seconds(30);  // the engine's own timeout comes first
+        spec.argv = engine_run_args(runtime, limits, gpu);
         for (const std::string& env : smoke_environment(env_overrides))
             spec.argv.insert(spec.argv.end(), {"-e", env});
         spec.argv.insert(spec.argv.end(), {"--entrypoint", target.interpreter, container_image,

@@ -242,6 +242,8 @@ SmokeResult parse_smoke_result(const SmokeTarget& target, const ProcessResult& p
     result.target = target;
     result.process = process;
     result.framework_messages = framework_error_lines(process.err);
+    // A program that flooded its output was killed: whatever result line it printed is not believed.
+    if (process.output_truncated) return result;
     constexpr std::string_view tag = "CUVET_SMOKE ";
     std::string json;
     for (const std::string& line : split(process.out, '\n')) {

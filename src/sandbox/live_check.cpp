@@ -3,11 +3,14 @@
 #include <algorithm>
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/sandbox/engine_run.hpp"
 #include "cuvet/sandbox/host_driver.hpp"
 
 namespace cuvet::sandbox {
 
-ProbeOutcome run_live_check(const image::Image& image, const ProbeRunOptions& options) {
+ProbeOutcome run_live_check(const image::Image& image, const ProbeRunOptions& requested) {
+    ProbeRunOptions options = requested;
+    options.runtime = resolve_runtime(requested.runtime);
     if (options.runtime == "builtin" && !options.self_test) {
         // Fail before extracting gigabytes when this host plainly has no GPU.
         const HostDriver driver = find_host_driver();

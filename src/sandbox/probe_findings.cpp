@@ -168,7 +168,9 @@ std::vector<Finding> probe_findings(const ProbeReport& report, const ProbePlan& 
 
 Finding probe_failed_finding(const ProcessResult& process, const std::string& runtime) {
     std::string why;
-    if (process.timed_out) {
+    if (process.output_truncated) {
+        why = "printed more than its output limit and was killed (the output was truncated; no result is believed)";
+    } else if (process.timed_out) {
         why = "was killed after its timeout (" + std::to_string(static_cast<int>(process.seconds)) + " s)";
     } else if (!process.setup_error.empty()) {
         why = "could not start: " + process.setup_error;

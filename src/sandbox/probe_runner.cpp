@@ -13,11 +13,13 @@
 #include <memory>
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/sandbox/cdi_spec.hpp"
 #include "cuvet/sandbox/chroot_runner.hpp"
+#include "cuvet/sandbox/engine_run.hpp"
 #include "cuvet/sandbox/framework_findings.hpp"
 #include "cuvet/sandbox/framework_runner.hpp"
 #include "cuvet/sandbox/host_driver.hpp"
-#include "cuvet/sandbox/memory_limit.hpp"
+#include "cuvet/sandbox/cgroup_limits.hpp"
 #include "cuvet/sandbox/probe_findings.hpp"
 
 namespace cuvet::sandbox {
@@ -140,18 +142,30 @@ ProcessResult run_builtin(const image::Image& image, const ProbeRunOptions& opti
     outcome.extract_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     outcome.plan = plan_probe(tree);
 
-    const MemoryLimit memory(options.memory_limit);
-    if (memory.path().empty() && options.memory_limit != 0)
-        outcome.notes.push_back(memory.why_not());
+    CgroupLimitSpec limits;
+    limits.memory_bytes = options.memory_limit;
+    limits.max_pids = options.max_processes;
+    const CgroupLimits cgroup(limits);
+    outcome.notes.insert(outcome.notes.end(), cgroup.notes().begin(), cgroup.notes().end());
     ChrootOptions chroot;
     chroot.environment = probe_environment(image.info().config.env, options.env_overrides);
     chroot.timeout = options.timeout;
-    chroot.driver = find_host_driver();
+    // Where the host's toolkit wrote a CDI spec for the GPU, inject what it says instead of guessing.
+    if (const auto cdi = find_gpu_cdi_spec(cdi_spec_dirs())) {
+        chroot.driver = driver_from_cdi(*cdi);
+        chroot.environment.insert(chroot.environment.end(), cdi->env.begin(), cdi->env.end());
+        outcome.notes.push_back("driver injected as the CDI spec " + cdi->spec_file + " says");
+        for (const std::string& hook : cdi->ignored_hooks) outcome.notes.push_back("CDI hook not run: " + hook);
+    } else {
+        chroot.driver = find_host_driver();
+    }
     chroot.inject_driver = true;
-    chroot.memory_cgroup = memory.path();
+    chroot.cgroup = cgroup.path();
+    chroot.max_processes = options.max_processes;
     ChrootRun run =
         run_in_chroot(rootfs, options.probe_binary, probe_args(outcome.plan, options), chroot);
     outcome.library_dir = run.library_dir;
+    if (!run.ld_cache_problem.empty()) outcome.notes.push_back(run.ld_cache_problem);
     outcome.injected = run.injected;
 
     if (!options.self_test && !options.frameworks.empty() && !saw_no_device(run.process)) {
@@ -167,33 +181,34 @@ ProcessResult run_builtin(const image::Image& image, const ProbeRunOptions& opti
 
 ProcessResult run_container(const image::Image& image, const ProbeRunOptions& options,
                             ProbeOutcome& outcome) {
-    if (options.container_image.empty())
+    const std::string engine_ref = engine_image(options.runtime, options.container_image, options.image_archive);
+    if (engine_ref.empty())
         fail_usage("--runtime " + options.runtime +
-                   " needs --container-image REF (an image the daemon already has)");
+                   " needs --container-image REF (an image the engine has; podman also runs an archive directly)");
     outcome.plan = plan_probe(image.scan({}));
+    EngineLimits limits;
+    limits.memory_bytes = options.memory_limit;
+    limits.max_pids = options.max_processes;
+    limits.timeout = options.timeout;
+    const bool gpu = !options.self_test;
     ProcessSpec spec;
     spec.search_path = true;
     spec.inherit_environment = true;
-    spec.timeout = options.timeout;
-    spec.argv = {options.runtime, "run", "--rm", "--network", "none"};
-    if (options.runtime == "podman") {
-        spec.argv.insert(spec.argv.end(), {"--device", "nvidia.com/gpu=all"});
-    } else {
-        spec.argv.insert(spec.argv.end(), {"--gpus", "all"});
-    }
+    spec.timeout = options.timeout + std::chrono::seconds(30);  // the engine's own timeout comes first
+    spec.argv = engine_run_args(options.runtime, limits, gpu);
     spec.argv.insert(spec.argv.end(), {"-v", fs::absolute(options.probe_binary).string() + ":" + probe_path_in_image + ":ro",
                                        "--entrypoint", probe_path_in_image});
     for (const std::string& env : options.env_overrides) spec.argv.insert(spec.argv.end(), {"-e", env});
-    spec.argv.push_back(options.container_image);
+    spec.argv.push_back(engine_ref);
     const std::vector<std::string> args = probe_args(outcome.plan, options);
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
     ProcessResult process = run_process(spec);
     if (!options.self_test && !options.frameworks.empty() && !saw_no_device(process)) {
         outcome.framework_targets = select_targets(
             find_smoke_targets(image.scan({}), image.info().config.env), options.frameworks);
-        outcome.frameworks = run_framework_probes_in_container(
-            options.runtime, options.container_image, outcome.framework_targets,
-            options.env_overrides, options.framework_timeout);
+        limits.timeout = options.framework_timeout;
+        outcome.frameworks = run_framework_probes_in_container(options.runtime, engine_ref, outcome.framework_targets,
+                                                               options.env_overrides, limits, gpu);
     }
     return process;
 }
@@ -215,16 +230,18 @@ ProbeOutcome run_probe(const image::Image& image, const ProbeRunOptions& options
     if (options.probe_binary.empty() || !fs::is_regular_file(options.probe_binary))
         fail_usage("cuvet-probe not found (build it, or pass --probe PATH)");
     ProbeOutcome outcome;
-    outcome.runtime = options.runtime;
-    if (options.runtime == "builtin") {
-        outcome.process = run_builtin(image, options, outcome);
-    } else if (options.runtime == "docker" || options.runtime == "podman") {
-        outcome.process = run_container(image, options, outcome);
+    ProbeRunOptions resolved = options;
+    resolved.runtime = resolve_runtime(options.runtime);
+    outcome.runtime = resolved.runtime;
+    if (resolved.runtime == "builtin") {
+        outcome.process = run_builtin(image, resolved, outcome);
+    } else if (resolved.runtime == "docker" || resolved.runtime == "podman") {
+        outcome.process = run_container(image, resolved, outcome);
     } else {
-        fail_usage("unknown --runtime '" + options.runtime + "' (builtin, docker, podman)");
+        fail_usage("unknown --probe-runtime '" + options.runtime + "' (auto, builtin, docker, podman)");
     }
     try {
-        outcome.report = parse_probe_report(outcome.process.out);
+        if (!outcome.process.output_truncated) outcome.report = parse_probe_report(outcome.process.out);
     } catch (const Error&) {
         outcome.report.reset();
     }

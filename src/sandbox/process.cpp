@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -68,6 +69,19 @@ std::string setup_error_from(const std::string& err) {
     return line;
 }
 
+// Appends what fits under `limit`; past it the program's whole group is
+// killed once and the rest is read and dropped until the pipes close.
+// Returns true the one time it kills.
+bool keep_bounded(std::string& sink, const char* data, std::size_t size, std::size_t limit,
+                  ProcessResult& result, pid_t pid) {
+    const std::size_t room = sink.size() < limit ? limit - sink.size() : 0;
+    sink.append(data, std::min(size, room));
+    if (size <= room || result.output_truncated) return false;
+    result.output_truncated = true;
+    ::kill(-pid, SIGKILL);
+    return true;
+}
+
 }  // namespace
 
 ProcessResult run_process(const ProcessSpec& spec) {
@@ -89,6 +103,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
 
     ProcessResult result;
     const auto deadline = start + spec.timeout;
+    auto killed_at = deadline;
     pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
     std::string* sinks[2] = {&result.out, &result.err};
     int open_pipes = 2;
@@ -107,7 +122,8 @@ ProcessResult run_process(const ProcessSpec& spec) {
             char buffer[65536];
             const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
             if (n > 0) {
-                sinks[i]->append(buffer, static_cast<std::size_t>(n));
+                if (keep_bounded(*sinks[i], buffer, static_cast<std::size_t>(n), spec.max_output, result, pid))
+                    killed_at = std::chrono::steady_clock::now();
             } else if (n == 0 || errno != EINTR) {
                 ::close(fds[i].fd);
                 fds[i].fd = -1;
@@ -115,7 +131,9 @@ ProcessResult run_process(const ProcessSpec& spec) {
             }
         }
         // A grandchild that escaped the group could hold a pipe open forever.
-        if (result.timed_out && std::chrono::steady_clock::now() > deadline + std::chrono::seconds(5)) break;
+        if ((result.timed_out || result.output_truncated) &&
+            std::chrono::steady_clock::now() > std::min(deadline, killed_at) + std::chrono::seconds(5))
+            break;
     }
     for (pollfd& fd : fds) {
         if (fd.fd >= 0) ::close(fd.fd);

@@ -1,15 +1,13 @@
 #pragma once
-// The built-in runner: a program runs inside an extracted root file system,
-// in a private mount namespace, chrooted, with the host's GPU device nodes and
-// driver libraries injected the way nvidia-container-toolkit does it. Needs
-// root (CAP_SYS_ADMIN, CAP_SYS_CHROOT). Not a security boundary: the image's
-// libraries run as root on the host; it is a faithful runtime, not a jail.
-// What it isolates (docs/sandbox.md): mounts (a private namespace, the image
-// tree read-only, a private /tmp), the network (a new, empty namespace),
-// time (a deadline, then the whole process group is killed), memory (a cgroup
-// v2 limit where the host lets us create one) and lifetime (the program dies
-// with cuvet). What it does not: users (root stays root), PIDs, IPC, devices
-// beyond the GPU nodes, /sys (bound read-only).
+// The built-in runner: a program runs inside an extracted root file system
+// with the host's GPU device nodes and driver libraries injected the way
+// nvidia-container-toolkit does it, contained like a rootless container
+// (docs/probe.md, "The sandbox"): its own user namespace (image root is an
+// unprivileged host id), PID, mount, network, IPC, UTS and cgroup namespaces,
+// pivot_root into the image (read-only, nosuid, nodev), a minimal /dev, no
+// capabilities, no_new_privs, a seccomp filter, process/memory/CPU limits and
+// a bounded output. Needs host root to set this up.
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -25,11 +23,13 @@ struct ChrootOptions {
     bool inject_driver = true;
     HostDriver driver;  // what to inject (find_host_driver())
     bool run_ldconfig =
-        true;  // refresh the image's ld.so cache after injecting, as the toolkit does
+        true;  // with inject_driver: the host's ldconfig over the image's ld.so.conf, as the toolkit does
     bool private_tmp = true;     // a fresh tmpfs on /tmp
     bool no_network = true;      // a new network namespace: no interface but a downed loopback
-    bool read_only_root = true;  // the image's tree is remounted read-only once ldconfig has run
-    std::string memory_cgroup;   // a cgroup v2 directory to run in (MemoryLimit), "" for none
+    bool read_only_root = true;  // the image's tree is mounted read-only (after the ld.so cache refresh)
+    std::string cgroup;          // a cgroup v2 directory to run in (CgroupLimits), "" for none
+    std::uint32_t max_processes = 4096;             // processes + threads (RLIMIT_NPROC in its user namespace)
+    std::size_t max_output = default_max_output;  // bytes kept of stdout and of stderr each
 };
 
 struct ChrootRun {
@@ -37,6 +37,7 @@ struct ChrootRun {
     std::string library_dir;            // where the driver libraries went, inside the image
     std::vector<std::string> injected;  // image paths of injected libraries
     std::vector<std::string> notes;     // what was set up or left out, for --verbose and reports
+    std::string ld_cache_problem;       // why the image's ld.so cache was not refreshed, "" when it was
 };
 
 // Copies `program` into `rootfs` as /.cuvet-probe, prepares the mount points,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cuvet/sandbox/chroot_runner.hpp"
+#include "cuvet/sandbox/engine_run.hpp"
 #include "cuvet/sandbox/framework_smoke.hpp"
 
 namespace cuvet::sandbox {
@@ -18,11 +19,12 @@ std::vector<SmokeResult> run_framework_probes_in_chroot(const std::filesystem::p
                                                         const std::vector<SmokeTarget>& targets,
                                                         const ChrootOptions& sandbox);
 
-// `runtime` docker or podman; `container_image` the reference the daemon has.
+// `runtime` docker or podman; `container_image` what the engine runs
+// (engine_image); each probe with the flags of engine_run_args.
 std::vector<SmokeResult> run_framework_probes_in_container(
     const std::string& runtime, const std::string& container_image,
     const std::vector<SmokeTarget>& targets, const std::vector<std::string>& env_overrides,
-    std::chrono::milliseconds timeout);
+    const EngineLimits& limits, bool gpu);
 
 // The environment a smoke script runs with: `env` plus PYTHONDONTWRITEBYTECODE
 // and PYTHONUNBUFFERED where the image does not set them.

@@ -13,8 +13,26 @@ struct DriverLibrary {
     std::filesystem::path path;   // the host file (symlinks resolved)
 };
 
+// A host file placed at a given path of the image (a CDI spec's mount).
+struct InjectedFile {
+    std::filesystem::path host;
+    std::string image_path;
+};
+
+struct InjectedLink {
+    std::string target;
+    std::string image_path;
+};
+
 struct HostDriver {
-    std::vector<DriverLibrary> libraries;
+    std::vector<DriverLibrary> libraries;  // copied into the image's library directory by soname
+    // From a CDI spec instead (driver_from_cdi): files at their own paths, the
+    // links of its create-symlinks hook, the folders its update-ldcache hook adds.
+    std::vector<InjectedFile> files;
+    std::vector<InjectedLink> links;
+    std::vector<std::string> ldcache_folders;
+    std::vector<std::string> environment;
+    std::string cdi_spec;  // the spec file, "" when found the toolkit's legacy way
     std::vector<std::filesystem::path> device_nodes;  // /dev/nvidiactl, /dev/nvidia0, /dev/nvidia-uvm, …
     std::vector<std::string> searched;                // where we looked, for the "not found" message
 

@@ -8,8 +8,9 @@
 //
 // After the cuDNN probe (cuvet-probe, which also serves C++ images), each
 // framework the image has runs its own smoke script with the image's python.
-//   docker   `docker run --gpus all` on an image the daemon already has
-//   podman   `podman run --device nvidia.com/gpu=all` (CDI)
+//   docker   `docker run` on an image the daemon already has, GPU by CDI or --gpus all
+//   podman   `podman run` on an image it has or the archive itself, GPU by CDI
+// both with the flags of engine_run.hpp (no network, read-only, no capabilities, limits).
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -27,8 +28,9 @@
 namespace cuvet::sandbox {
 
 struct ProbeRunOptions {
-    std::string runtime = "builtin";     // builtin, docker, podman
-    std::string container_image;         // docker/podman: the reference the daemon knows
+    std::string runtime = "builtin";     // auto, builtin, docker, podman (resolve_runtime)
+    std::string container_image;         // docker/podman: the reference the engine knows
+    std::filesystem::path image_archive; // podman without container_image: runs this archive directly
     std::filesystem::path probe_binary;  // the cuvet-probe to run
     std::chrono::seconds timeout{120};
     std::vector<std::string> env_overrides;  // KEY=VALUE on top of the image's Env
@@ -41,6 +43,7 @@ struct ProbeRunOptions {
     std::vector<std::string> frameworks{"auto"};
     std::chrono::seconds framework_timeout{180};              // each framework probe
     std::uint64_t memory_limit = 32ULL * 1024 * 1024 * 1024;  // bytes, per run (cgroup v2); 0: none
+    std::uint32_t max_processes = 4096;                       // processes + threads of one run
 };
 
 struct ProbeOutcome {

@@ -8,6 +8,8 @@
 
 namespace cuvet::sandbox {
 
+inline constexpr std::size_t default_max_output = 16u << 20;
+
 struct ProcessSpec {
     std::vector<std::string> argv;  // argv[0] is a path (execv, no PATH search) unless search_path
     bool search_path = false;
@@ -19,12 +21,17 @@ struct ProcessSpec {
     // the parent has no other threads at that point.
     std::function<std::string()> child_setup;
     std::chrono::milliseconds timeout{std::chrono::seconds(120)};
+    // At most this many bytes are kept of stdout and of stderr each; a program
+    // that prints more is killed (its group) and output_truncated set, so a
+    // hostile image cannot make cuvet itself grow without bound.
+    std::size_t max_output = default_max_output;
 };
 
 struct ProcessResult {
     int exit_code = -1;  // -1 when killed by a signal
     int signal = 0;
     bool timed_out = false;
+    bool output_truncated = false;  // printed more than max_output: killed, the rest dropped
     std::string setup_error;  // child_setup's error, or why exec failed
     std::string out;
     std::string err;
