@@ -14,6 +14,8 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "check_docs.hpp"
+#include "conventions.hpp"
 #include "report_setup.hpp"
 #include "cuvet/checks/registry.hpp"
 #include "cuvet/config/config.hpp"
@@ -39,6 +41,8 @@ struct LintArgs {
     std::string target;
     std::string config;
     std::string rules_dir;
+    std::string output;
+    bool no_color = false;
     bool dump = false;
 };
 
@@ -53,15 +57,6 @@ std::string read_input(const std::string& path) {
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
-}
-
-std::vector<report::RuleInfo> lint_rules() {
-    std::vector<report::RuleInfo> rules;
-    for (const checks::LintCheck* check : checks::lint_checks()) {
-        const auto& i = check->info;
-        rules.push_back({i.id, i.name, i.title, i.severity, i.rationale, i.fix});
-    }
-    return rules;
 }
 
 int run_lint(const LintArgs& args) {
@@ -118,10 +113,9 @@ int run_lint(const LintArgs& args) {
     context.tool_version = CUVET_VERSION;
     context.command = "lint";
     context.targets = targets;
-    context.rules = lint_rules();
-    context.color = args.format == "text" && report::stdout_wants_color();
-    renderer->render(report::sorted_for_report(findings), context, std::cout);
-    std::cout.flush();
+    context.rules = documented_rules(checks::CheckKind::lint);
+    context.information_uri = repository_url();
+    write_report(*renderer, report::sorted_for_report(findings), context, args.format, args.output, args.no_color);
     if (bad_inputs > 0) return exit_bad_input;
     return report::exit_code(findings, fail_on.value_or(config.fail_on.value_or(report::FailOn::error)));
 }
@@ -133,7 +127,7 @@ void add_lint_command(CLI::App& app, Dispatch& dispatch) {
     CLI::App* command = app.add_subcommand(
         "lint", "lint Dockerfiles for CUDA/cuDNN mistakes (wheel vs base CUDA, unpinned stacks, tags that do not exist, …)");
     command->add_option("DOCKERFILE", args->files, "Dockerfiles to lint ('-' reads stdin); default ./Dockerfile");
-    command->add_option("--format,-f", args->format, "text, json, sarif, junit, checkstyle or gnu")->default_str("text");
+    command->add_option("--format,-f", args->format, "text, json, sarif, junit, codeclimate (GitLab Code Quality), checkstyle or gnu")->default_str("text");
     command->add_option("--fail-on", args->fail_on, "exit 1 when a finding is at least: error, warning, info, never (default: error, or fail_on in .cuvet.yaml)");
     command->add_option("--driver", args->drivers, "a fleet driver version the image must run on (repeatable)")
         ->allow_extra_args(false)
@@ -147,7 +141,10 @@ void add_lint_command(CLI::App& app, Dispatch& dispatch) {
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     command->add_option("--config", args->config, "settings file (default: ./.cuvet.yaml when present)");
     command->add_option("--rules-dir", args->rules_dir, "directory whose *.json replace the built-in rules tables");
+    command->add_option("--output,-o", args->output, "write the report to FILE instead of stdout");
+    command->add_flag("--no-color", args->no_color, "no ANSI colours (as NO_COLOR=1)");
     command->add_flag("--dump-ast", args->dump, "print BuildKit's normalised parse of each file and exit");
+    read_flags_from_env(*command);
     command->callback([args, &dispatch] { dispatch.run = [args] { return run_lint(*args); }; });
 }
 

@@ -14,6 +14,9 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "check_docs.hpp"
+#include "conventions.hpp"
+#include "progress.hpp"
 #include "report_setup.hpp"
 #include "cuvet/checks/registry.hpp"
 #include "cuvet/config/config.hpp"
@@ -44,6 +47,8 @@ struct ValidateArgs {
     std::vector<std::string> env;
     std::string runtime_start = "nvidia";
     bool no_progress = false;
+    bool progress = false;
+    bool no_color = false;
     bool verbose = false;
     bool probe = false;
     unsigned probe_timeout = 120;
@@ -58,19 +63,6 @@ std::string read_file(const std::string& path) {
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
-}
-
-// A bar on a terminal, nothing otherwise (logs of CI jobs stay clean).
-std::function<void(std::size_t, std::size_t)> progress_bar() {
-    auto last = std::make_shared<int>(-1);
-    return [last](std::size_t done, std::size_t total) {
-        int percent = total == 0 ? 100 : int(done * 100 / total);
-        if (percent == *last) return;
-        *last = percent;
-        int filled = percent / 4;
-        std::cerr << "\rreading image [" << std::string(std::size_t(filled), '#')
-                  << std::string(std::size_t(25 - filled), ' ') << "] " << percent << "%" << std::flush;
-    };
 }
 
 int run_validate(const ValidateArgs& args) {
@@ -99,18 +91,22 @@ int run_validate(const ValidateArgs& args) {
         options.dockerfile_path = args.dockerfile;
         options.dockerfile_text = read_file(args.dockerfile);
     }
-    bool bar = !args.no_progress && isatty(STDERR_FILENO) != 0;
-    if (bar) options.on_progress = progress_bar();
+    std::unique_ptr<Progress> progress;
+    if (args.progress || (!args.no_progress && isatty(STDERR_FILENO) != 0)) {
+        progress = std::make_unique<Progress>("reading " + args.image.path, isatty(STDERR_FILENO) != 0);
+        options.on_progress = progress->layer_callback();
+    }
     auto layer_cache = args.image.layer_cache();
     options.layer_cache = layer_cache.get();
     auto result = validate::validate(args.image.path, options, db, config);
-    if (bar) std::cerr << "\r" << std::string(45, ' ') << "\r" << std::flush;
+    if (progress) progress->finish();
 
     report::ReportContext context;
     context.tool_version = CUVET_VERSION;
     context.command = "validate";
     context.targets = {args.image.path};
-    context.rules = checks::report_rules(checks::CheckKind::validate);
+    context.rules = documented_rules(checks::CheckKind::validate);
+    context.information_uri = repository_url();
     context.summary = result.summary;
     context.verbose = args.verbose;  // text: one line per finding unless asked
     if (args.probe) {
@@ -133,16 +129,7 @@ int run_validate(const ValidateArgs& args) {
         for (auto& finding : disagreements) result.findings.push_back(std::move(finding));
     }
     auto findings = report::sorted_for_report(std::move(result.findings));
-    if (args.output.empty()) {
-        context.color = args.format == "text" && report::stdout_wants_color();
-        renderer->render(findings, context, std::cout);
-        std::cout.flush();
-    } else {
-        std::ofstream out(args.output, std::ios::binary);
-        if (!out) fail_io(args.output + ": cannot write: " + std::strerror(errno));
-        renderer->render(findings, context, out);
-        if (!out.flush()) fail_io(args.output + ": write failed");
-    }
+    write_report(*renderer, findings, context, args.format, args.output, args.no_color);
     return report::exit_code(findings, fail_on.value_or(config.fail_on.value_or(report::FailOn::error)));
 }
 
@@ -155,7 +142,7 @@ void add_validate_command(CLI::App& app, Dispatch& dispatch) {
     args->image.add_to(*command);
     args->image.add_cache_option(*command);
     args->image.add_partial_option(*command);
-    command->add_option("--format,-f", args->format, "text, json, sarif or junit (also checkstyle, gnu)")->default_str("text");
+    command->add_option("--format,-f", args->format, "text, json, sarif, junit, codeclimate (GitLab Code Quality), checkstyle or gnu")->default_str("text");
     command->add_flag("--probe", args->probe,
                       "also run the live GPU check with the image's own libraries on this host's GPU: a cuDNN convolution "
                       "and each framework's smoke test (as `cuvet probe`; exit 3 without a GPU)");
@@ -193,9 +180,13 @@ void add_validate_command(CLI::App& app, Dispatch& dispatch) {
     command->add_option("--output,-o", args->output, "write the report to FILE instead of stdout");
     command->add_option("--dockerfile", args->dockerfile,
                         "the Dockerfile the image was built from: findings also point at the line that made the file's layer");
-    command->add_flag("--no-progress", args->no_progress, "no progress bar on stderr");
+    command->add_flag("--no-progress", args->no_progress, "no progress on stderr");
+    command->add_flag("--progress", args->progress,
+                      "progress (layers and bytes read) on stderr even when it is not a terminal");
+    command->add_flag("--no-color", args->no_color, "no ANSI colours (as NO_COLOR=1)");
     command->add_flag("--verbose,-v", args->verbose,
                       "text: also each finding's evidence (search traces, provenance); json and sarif always carry it");
+    read_flags_from_env(*command);
     command->callback([args, &dispatch] { dispatch.run = [args] { return run_validate(*args); }; });
 }
 

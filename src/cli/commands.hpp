@@ -58,5 +58,11 @@ void add_inventory_command(CLI::App& app, Dispatch& dispatch);
 void add_lint_command(CLI::App& app, Dispatch& dispatch);
 void add_validate_command(CLI::App& app, Dispatch& dispatch);
 void add_cache_command(CLI::App& app, Dispatch& dispatch);
+void add_version_command(CLI::App& app, Dispatch& dispatch, const std::string& version);
+// Generated from the CLI11 definition itself, so they cannot drift from it:
+// shell completions, the man page and docs/checks/*.md.
+void add_completion_command(CLI::App& app, Dispatch& dispatch);
+void add_man_command(CLI::App& app, Dispatch& dispatch);
+void add_docs_command(CLI::App& app, Dispatch& dispatch);
 
 }  // namespace cuvet::cli

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "conventions.hpp"
 #include "cuvet/core/error.hpp"
 #include "cuvet/core/printable.hpp"
 #include "exit_codes.hpp"
@@ -11,7 +12,8 @@
 int main(int argc, char** argv) {
     using namespace cuvet;
     CLI::App app{"cuvet — catch CUDA/cuDNN breakage in container images before they ship"};
-    app.set_version_flag("--version", std::string("cuvet ") + CUVET_VERSION);
+    const std::string version = std::string("cuvet ") + CUVET_VERSION;
+    app.set_version_flag("-V,--version", version);
     app.require_subcommand(1);
     cli::Dispatch dispatch;
     cli::add_validate_command(app, dispatch);
@@ -25,12 +27,22 @@ int main(int argc, char** argv) {
     cli::add_rules_command(app, dispatch);
     cli::add_explain_command(app, dispatch);
     cli::add_cache_command(app, dispatch);
+    cli::add_version_command(app, dispatch, version);
+    cli::add_completion_command(app, dispatch);
+    cli::add_man_command(app, dispatch);
+    cli::add_docs_command(app, dispatch);
 
+    if (auto error = cli::unknown_command_error(app, argc, argv)) {
+        std::cerr << "cuvet: error: " << *error << "\n";
+        return cli::exit_usage;
+    }
     try {
         app.parse(argc, argv);
+    } catch (const CLI::Success& e) {  // --help, --version
+        return app.exit(e) == 0 ? cli::exit_ok : cli::exit_usage;
     } catch (const CLI::ParseError& e) {
-        int code = app.exit(e);
-        return code == 0 ? cli::exit_ok : cli::exit_usage;
+        std::cerr << "cuvet: error: " << cli::parse_error_line(app, e) << "\n";
+        return cli::exit_usage;
     }
     try {
         return dispatch.run ? dispatch.run() : cli::exit_usage;

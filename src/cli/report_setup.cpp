@@ -1,7 +1,11 @@
 #include "report_setup.hpp"
 
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iostream>
 
 #include "cuvet/core/error.hpp"
 
@@ -24,6 +28,22 @@ ReportSetup load_report_setup(const std::string& fail_on, const std::string& con
     rules::Database db = rules::Database::load(
         rules_dir.empty() ? std::nullopt : std::optional<std::filesystem::path>(rules_dir));
     return ReportSetup{threshold, std::move(config), std::move(db)};
+}
+
+void write_report(const report::Renderer& renderer, const std::vector<report::Finding>& findings,
+                  report::ReportContext& context, const std::string& format, const std::string& output,
+                  bool no_color) {
+    if (output.empty()) {
+        context.color = format == "text" && !no_color && report::stdout_wants_color();
+        renderer.render(findings, context, std::cout);
+        std::cout.flush();
+        return;
+    }
+    context.color = false;
+    std::ofstream out(output, std::ios::binary);
+    if (!out) fail_io(output + ": cannot write: " + std::strerror(errno));
+    renderer.render(findings, context, out);
+    if (!out.flush()) fail_io(output + ": write failed");
 }
 
 }  // namespace cuvet::cli

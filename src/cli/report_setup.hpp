@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cuvet/config/config.hpp"
+#include "cuvet/report/renderer.hpp"
 #include "cuvet/report/fail_on.hpp"
 #include "cuvet/rules/database.hpp"
 
@@ -19,5 +20,12 @@ struct ReportSetup {
 
 ReportSetup load_report_setup(const std::string& fail_on, const std::string& config_path,
                               const std::vector<std::string>& ignore, const std::string& rules_dir);
+
+// Renders to stdout, or to `output` when not empty (-o FILE; a file that
+// cannot be written is an io error naming it). Colour only for text on a
+// terminal, without --no-color and NO_COLOR.
+void write_report(const report::Renderer& renderer, const std::vector<report::Finding>& findings,
+                  report::ReportContext& context, const std::string& format, const std::string& output,
+                  bool no_color);
 
 }  // namespace cuvet::cli

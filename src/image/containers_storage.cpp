@@ -8,9 +8,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <sstream>
+#include <vector>
 
 #include "config_parser.hpp"
 #include "cuvet/core/error.hpp"
@@ -82,14 +85,10 @@ private:
         waitpid(pid_, &status, 0);
         pid_ = -1;
         if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
-        while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
-            message.pop_back();
-        if (auto newline = message.rfind('\n'); newline != std::string::npos)
-            message = message.substr(newline + 1);
         if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
             fail_io(where_ +
                     ": skopeo is not installed (containers-storage is read through skopeo)");
-        fail_input(where_ + ": skopeo failed: " + message);
+        fail_input(where_ + ": skopeo failed: " + skopeo_failure_summary(message));
     }
 
     std::string where_;
@@ -99,6 +98,51 @@ private:
 };
 
 }  // namespace
+
+std::string skopeo_failure_summary(const std::string& stderr_text) {
+    // skopeo's last line is often only the consequence ("Error: cannot set up
+    // namespace"); the cause of a rootless failure (newuidmap missing, no
+    // subuid range) is an earlier error or warning line.
+    auto matters = [](const std::string& line) {
+        for (const char* word : {"newuidmap", "newgidmap", "subuid", "subgid", "uid_map", "gid_map", "user namespace"})
+            if (line.find(word) != std::string::npos) return true;
+        return line.find("level=error") != std::string::npos || line.find("level=fatal") != std::string::npos ||
+               line.rfind("ERRO", 0) == 0 || line.rfind("FATA", 0) == 0 || line.rfind("Error", 0) == 0;
+    };
+    // `time="…" level=error msg="text"` says only "text".
+    auto clean = [](std::string line) {
+        if (auto msg = line.find("msg=\""); msg != std::string::npos) {
+            line = line.substr(msg + 5);
+            if (!line.empty() && line.back() == '"') line.pop_back();
+        } else if (line.rfind("ERRO[", 0) == 0 || line.rfind("WARN[", 0) == 0 || line.rfind("FATA[", 0) == 0) {
+            auto close = line.find("] ");
+            if (close != std::string::npos) line = line.substr(close + 2);
+        }
+        return line;
+    };
+    std::vector<std::string> kept;
+    std::string last;
+    std::istringstream lines(stderr_text);
+    for (std::string line; std::getline(lines, line);) {
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+        if (line.empty()) continue;
+        last = clean(line);
+        if (matters(line) && std::find(kept.begin(), kept.end(), last) == kept.end() && kept.size() < 6)
+            kept.push_back(last);
+    }
+    if (!last.empty() && std::find(kept.begin(), kept.end(), last) == kept.end()) kept.push_back(last);
+    std::string summary;
+    for (const auto& line : kept) summary += (summary.empty() ? "" : " | ") + line;
+    if (summary.empty()) summary = "no message";
+    for (const char* word : {"newuidmap", "newgidmap", "subuid", "subgid"}) {
+        if (stderr_text.find(word) != std::string::npos) {
+            summary += " (rootless containers-storage needs newuidmap/newgidmap, Debian package uidmap, and "
+                       "ranges for this user in /etc/subuid and /etc/subgid)";
+            break;
+        }
+    }
+    return summary;
+}
 
 std::unique_ptr<Image> open_containers_storage(const std::string& name,
                                                const OpenOptions& options) {

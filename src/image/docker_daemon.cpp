@@ -179,10 +179,8 @@ std::vector<std::string> daemon_sockets() {
         if (is_socket(path) && std::find(sockets.begin(), sockets.end(), path) == sockets.end())
             sockets.push_back(path);
     };
-    if (const char* host = std::getenv("DOCKER_HOST"); host && *host)
-        add(socket_from_env("DOCKER_HOST"));
-    else
-        add("/var/run/docker.sock");
+    const DaemonHost docker = docker_daemon_host();
+    add(docker.host.empty() ? std::string("/var/run/docker.sock") : unix_socket_of(docker.host));
     add(socket_from_env("CONTAINER_HOST"));
     const char* runtime = std::getenv("XDG_RUNTIME_DIR");
     add(std::string(runtime && *runtime ? runtime : "/run/user/" + std::to_string(getuid())) +
@@ -229,6 +227,8 @@ std::unique_ptr<Image> open_daemon_image(const std::string& name, const OpenOpti
         };
         return open_streamed_archive(std::move(info), open_export, options);
     }
+    if (std::string reason = unsupported_host_reason(docker_daemon_host()); !reason.empty())
+        fail_input("docker-daemon:" + name + ": " + reason);
     return nullptr;
 }
 

@@ -6,6 +6,7 @@
 #include <exception>
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/image/read_counter.hpp"
 
 namespace cuvet::image {
 namespace {
@@ -27,6 +28,7 @@ la_ssize_t read_callback(struct archive*, void* opaque, const void** out) {
     try {
         std::size_t got = context->source->read(context->buffer.data(), context->buffer.size());
         context->total += got;
+        count_layer_bytes(got);
         *out = context->buffer.data();
         return static_cast<la_ssize_t>(got);
     } catch (...) {

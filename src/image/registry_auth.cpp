@@ -151,16 +151,26 @@ std::optional<Challenge> parse_challenge(const std::string& header) {
     return challenge;
 }
 
+std::vector<std::string> auth_file_search_order() {
+    // containers-auth.json(5), as containers/image reads it for skopeo and
+    // podman: REGISTRY_AUTH_FILE replaces the runtime file; Docker's file last.
+    const std::string home = env_or("HOME", "");
+    std::vector<std::string> files;
+    files.push_back(env_or("REGISTRY_AUTH_FILE",
+                           env_or("XDG_RUNTIME_DIR", "/run/user/" + std::to_string(getuid())) + "/containers/auth.json"));
+    files.push_back(env_or("XDG_CONFIG_HOME", home + "/.config") + "/containers/auth.json");
+    files.push_back(env_or("DOCKER_CONFIG", home + "/.docker") + "/config.json");
+    return files;
+}
+
 Credentials stored_credentials(const std::string& registry) {
-    fs::path docker_dir = env_or("DOCKER_CONFIG", env_or("HOME", "") + "/.docker");
-    if (auto config = read_config(docker_dir / "config.json")) {
-        auto credentials = from_config(*config, registry, (docker_dir / "config.json").string());
-        if (!credentials.empty()) return credentials;
+    // The first file with an entry for the registry answers, as in containers/image.
+    for (const std::string& file : auth_file_search_order()) {
+        if (auto config = read_config(file)) {
+            auto credentials = from_config(*config, registry, file);
+            if (!credentials.empty()) return credentials;
+        }
     }
-    std::string podman = env_or("REGISTRY_AUTH_FILE",
-                                env_or("XDG_RUNTIME_DIR", "/run/user/" + std::to_string(getuid())) +
-                                    "/containers/auth.json");
-    if (auto config = read_config(podman)) return from_config(*config, registry, podman);
     return {};
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cuvet::image {
 
@@ -23,9 +24,14 @@ struct Challenge {
 };
 std::optional<Challenge> parse_challenge(const std::string& header);
 
-// Credentials stored for `registry` ("host:port", or "docker.io"), or empty.
-// Looks at $DOCKER_CONFIG/config.json (default ~/.docker/config.json), then
-// $REGISTRY_AUTH_FILE or $XDG_RUNTIME_DIR/containers/auth.json.
+// The files credentials are looked up in, first first (containers-auth.json(5)):
+// $REGISTRY_AUTH_FILE, else $XDG_RUNTIME_DIR/containers/auth.json; then
+// $XDG_CONFIG_HOME/containers/auth.json (default ~/.config); then
+// $DOCKER_CONFIG/config.json (default ~/.docker/config.json).
+std::vector<std::string> auth_file_search_order();
+
+// Credentials stored for `registry` ("host:port", or "docker.io"), or empty:
+// from the first file of auth_file_search_order() that has an entry for it.
 Credentials stored_credentials(const std::string& registry);
 
 }  // namespace cuvet::image

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 
 #include "cuvet/core/error.hpp"
@@ -11,7 +13,9 @@
 namespace cuvet::report {
 
 const std::vector<std::string>& renderer_formats() {
-    static const std::vector<std::string> formats = {"text", "json", "sarif", "junit", "checkstyle", "gnu"};
+    static const std::vector<std::string> formats = {"text",       "json", "sarif",
+                                                      "junit",      "checkstyle", "gnu",
+                                                      "codeclimate"};
     return formats;
 }
 
@@ -22,8 +26,9 @@ std::unique_ptr<Renderer> make_renderer(std::string_view format) {
     if (format == "junit") return detail::make_junit_renderer();
     if (format == "checkstyle") return detail::make_checkstyle_renderer();
     if (format == "gnu") return detail::make_gnu_renderer();
+    if (format == "codeclimate") return detail::make_codeclimate_renderer();
     fail_usage("unknown format '" + std::string(format) +
-               "' (expected text, json, sarif, junit, checkstyle or gnu)");
+               "' (expected text, json, sarif, junit, checkstyle, gnu or codeclimate)");
 }
 
 bool want_color(bool is_tty, const char* no_color_env) {
@@ -82,6 +87,42 @@ std::string summary_line(const std::vector<Finding>& findings) {
         parts += s == 0 ? std::to_string(counts[s]) + " info" : plural(counts[s], words[s]);
     }
     return plural(static_cast<int>(findings.size()), "finding") + " (" + parts + ")";
+}
+
+std::string artifact_name(std::string_view target) {
+    std::string name(target);
+    for (std::string_view transport : {"docker://", "docker-daemon:", "containers-storage:", "oci-archive:",
+                                       "docker-archive:", "oci:"}) {
+        if (name.rfind(transport, 0) == 0) {
+            name.erase(0, transport.size());
+            break;
+        }
+    }
+    // A file or directory keeps its path; a reference drops its digest and tag,
+    // which change on every build while the finding stays the same.
+    if (target.find(':') == std::string_view::npos || name.find('/') == 0 || name.rfind("./", 0) == 0) return name;
+    if (auto at = name.find('@'); at != std::string::npos) name.erase(at);
+    auto slash = name.rfind('/');
+    auto colon = name.rfind(':');
+    if (colon != std::string::npos && (slash == std::string::npos || colon > slash)) name.erase(colon);
+    return name;
+}
+
+std::string finding_fingerprint(const Finding& finding, const ReportContext& context) {
+    // FNV-1a over what identifies the problem, not where the report was made:
+    // the check, the message (it names the files and versions) and the artifact.
+    std::uint64_t hash = 14695981039346656037ull;
+    auto mix = [&hash](std::string_view text) {
+        for (unsigned char c : text) hash = (hash ^ c) * 1099511628211ull;
+        hash = (hash ^ 0xff) * 1099511628211ull;
+    };
+    mix(finding.id);
+    mix(finding.message.empty() ? finding.title : finding.message);
+    mix(context.targets.empty() ? "" : artifact_name(context.targets.front()));
+    for (const auto& location : finding.locations) mix(location.file);
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
+    return text;
 }
 
 Location primary_location(const Finding& finding, const ReportContext& context) {

@@ -46,13 +46,46 @@ nlohmann::json physical_location(const Location& location) {
     return {{"physicalLocation", physical}};
 }
 
+// Code scanning shows a result at its first location only, and only when it
+// is a text location. So a Dockerfile line (lint, validate --dockerfile) comes
+// first; else the image itself, by a name that survives the next build's tag,
+// at line 1 (as trivy files image results). Paths inside the image follow as
+// related locations: they are not files of the repository.
+void add_locations(nlohmann::json& result, const Finding& finding, const ReportContext& context) {
+    nlohmann::json locations = nlohmann::json::array();
+    nlohmann::json related = nlohmann::json::array();
+    for (const auto& location : finding.locations) {
+        if (location.line > 0) locations.push_back(physical_location(location));
+    }
+    if (locations.empty() && !context.targets.empty()) {
+        const bool lint = context.command == "lint";
+        Location artifact{lint ? context.targets.front() : artifact_name(context.targets.front()), 1, 0};
+        locations.push_back(physical_location(artifact));
+    }
+    for (const auto& location : finding.locations) {
+        if (location.line > 0) continue;
+        nlohmann::json item = physical_location(location);
+        item["id"] = related.size();
+        item["message"] = {{"text", "in the image: " + location.file}};
+        related.push_back(item);
+    }
+    if (!locations.empty()) result["locations"] = locations;
+    if (!related.empty()) result["relatedLocations"] = related;
+}
+
 nlohmann::json rule_json(const RuleInfo& rule) {
     nlohmann::json out = {{"id", rule.id},
                           {"shortDescription", {{"text", rule.title}}},
                           {"defaultConfiguration", {{"level", sarif_level(rule.severity)}}}};
     if (!rule.name.empty()) out["name"] = rule.name;
     if (!rule.rationale.empty()) out["fullDescription"] = {{"text", rule.rationale}};
-    if (!rule.fix.empty()) out["help"] = {{"text", rule.fix}};
+    if (!rule.fix.empty() || !rule.help_markdown.empty()) {
+        out["help"] = {{"text", rule.fix.empty() ? rule.title : rule.fix}};
+        if (!rule.help_markdown.empty()) out["help"]["markdown"] = rule.help_markdown;
+    }
+    if (!rule.help_uri.empty()) out["helpUri"] = rule.help_uri;
+    // GitHub code scanning files security-severity-less results by this tag.
+    out["properties"] = {{"tags", {"cuda", "container"}}};
     return out;
 }
 
@@ -75,14 +108,8 @@ public:
             for (std::size_t i = 0; i < rule_ids.size(); ++i) {
                 if (rule_ids[i] == finding.id) result["ruleIndex"] = i;
             }
-            // Code-scanning UIs drop results without a location: fall back to the target.
-            nlohmann::json locations = nlohmann::json::array();
-            if (finding.locations.empty()) {
-                Location fallback = primary_location(finding, context);
-                if (!fallback.file.empty()) locations.push_back(physical_location(fallback));
-            }
-            for (const auto& location : finding.locations) locations.push_back(physical_location(location));
-            if (!locations.empty()) result["locations"] = locations;
+            add_locations(result, finding, context);
+            result["partialFingerprints"] = {{"cuvetFinding/v1", finding_fingerprint(finding, context)}};
             nlohmann::json properties = nlohmann::json::object();
             if (!finding.evidence.empty()) properties["evidence"] = finding.evidence;
             if (!finding.fix.empty()) properties["fix"] = finding.fix;
@@ -92,6 +119,7 @@ public:
         }
         nlohmann::json driver = {{"name", "cuvet"}, {"rules", rules}};
         if (!context.tool_version.empty()) driver["version"] = context.tool_version;
+        if (!context.information_uri.empty()) driver["informationUri"] = context.information_uri;
         nlohmann::json log = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                               {"version", "2.1.0"},
                               {"runs", nlohmann::json::array({{{"tool", {{"driver", driver}}},

@@ -1,6 +1,6 @@
 #pragma once
 // One interface, one file per format (docs/architecture.md; bloaty's model): text, json,
-// sarif, junit, checkstyle, gnu. Renderers see findings and rule metadata only.
+// sarif, junit, checkstyle, gnu, codeclimate. Renderers see findings and rule metadata only.
 #include <memory>
 #include <ostream>
 #include <string>
@@ -20,6 +20,8 @@ struct RuleInfo {
     Severity severity = Severity::warning;
     std::string rationale;
     std::string fix;
+    std::string help_uri;       // the check's page (docs/checks/ID.md at the build's commit); may be empty
+    std::string help_markdown;  // the same page, for viewers that show rule help inline
 };
 
 struct ReportContext {
@@ -33,6 +35,8 @@ struct ReportContext {
     bool verbose = true;
     // validate: what the image runs, one line ("runs pytorch 2.1.0 (CUDA 12.1, cuDNN 8.9.2)").
     std::string summary;
+    // Where cuvet is documented (SARIF informationUri); empty when the build does not know.
+    std::string information_uri;
 };
 
 class Renderer {
@@ -42,7 +46,7 @@ public:
                         std::ostream& out) const = 0;
 };
 
-// "text", "json", "sarif", "junit", "checkstyle", "gnu"; anything else throws
+// "text", "json", "sarif", "junit", "checkstyle", "gnu", "codeclimate"; anything else throws
 // cuvet::Error(usage) listing the formats.
 std::unique_ptr<Renderer> make_renderer(std::string_view format);
 const std::vector<std::string>& renderer_formats();

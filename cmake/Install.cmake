@@ -1,0 +1,82 @@
+# `cmake --install`, the generated shell completions and man page, and the
+# Debian package (cpack -G DEB). scripts/release drives all of it.
+include(GNUInstallDirs)
+# scripts/release builds exactly what ships, then installs and packs it: cpack
+# must not build `all` (the sample image, benchmarks) first.
+if(CUVET_STATIC)
+  set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
+endif()
+
+# SARIF helpUri/informationUri and the man page point at the repository the
+# build comes from: origin's URL (git@host:o/r.git becomes https://host/o/r),
+# at the commit configured. Nothing is guessed: without a remote, no URL.
+if(NOT DEFINED CACHE{CUVET_REPOSITORY_URL})
+  set(_cuvet_url "")
+  execute_process(COMMAND git -C ${CMAKE_SOURCE_DIR} remote get-url origin OUTPUT_VARIABLE _cuvet_remote
+                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE _cuvet_git)
+  if(_cuvet_git EQUAL 0 AND _cuvet_remote MATCHES "^(https://|git@|ssh://git@)([^/:]+)[:/](.+)$")
+    set(_cuvet_url "https://${CMAKE_MATCH_2}/${CMAKE_MATCH_3}")
+    string(REGEX REPLACE "\\.git$" "" _cuvet_url "${_cuvet_url}")
+  endif()
+  set(CUVET_REPOSITORY_URL "${_cuvet_url}" CACHE STRING "https URL of cuvet's repository (SARIF helpUri); empty: none")
+endif()
+execute_process(COMMAND git -C ${CMAKE_SOURCE_DIR} rev-parse HEAD OUTPUT_VARIABLE CUVET_REVISION
+                OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+# Only the file that uses them is rebuilt when the commit changes.
+set_source_files_properties(${CMAKE_SOURCE_DIR}/src/cli/check_docs.cpp PROPERTIES COMPILE_DEFINITIONS
+  "CUVET_REPOSITORY_URL=\"${CUVET_REPOSITORY_URL}\";CUVET_REVISION=\"${CUVET_REVISION}\"")
+
+# Completions and the man page come from the binary's own CLI definition.
+set(CUVET_SHARE_FILES
+    ${CMAKE_BINARY_DIR}/share/bash-completion/completions/cuvet
+    ${CMAKE_BINARY_DIR}/share/zsh/vendor-completions/_cuvet
+    ${CMAKE_BINARY_DIR}/share/fish/vendor_completions.d/cuvet.fish
+    ${CMAKE_BINARY_DIR}/share/man/man1/cuvet.1)
+add_custom_command(
+  OUTPUT ${CUVET_SHARE_FILES}
+  COMMAND ${CMAKE_COMMAND} -DCUVET=$<TARGET_FILE:cuvet> -DOUT=${CMAKE_BINARY_DIR}/share
+          -P ${CMAKE_SOURCE_DIR}/cmake/generate_share_files.cmake
+  DEPENDS cuvet ${CMAKE_SOURCE_DIR}/cmake/generate_share_files.cmake
+  COMMENT "Generating cuvet's shell completions and man page"
+  VERBATIM)
+add_custom_target(cuvet_share_files ALL DEPENDS ${CUVET_SHARE_FILES})
+
+install(TARGETS cuvet RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(TARGET cuvet-probe)
+  # find_probe_binary() looks in ../libexec/cuvet beside bin/cuvet.
+  install(TARGETS cuvet-probe RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/cuvet)
+endif()
+# The static build's libisal.so.2 (Debian ships no libisal.a) goes beside the
+# binary in the tarball only; the Debian package depends on libisal2 instead.
+if(CUVET_STATIC AND CUVET_ISAL_RUNTIME)
+  install(FILES ${CUVET_ISAL_RUNTIME} DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT bundled_runtime EXCLUDE_FROM_ALL)
+endif()
+install(FILES ${CMAKE_BINARY_DIR}/share/bash-completion/completions/cuvet
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
+install(FILES ${CMAKE_BINARY_DIR}/share/zsh/vendor-completions/_cuvet
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
+install(FILES ${CMAKE_BINARY_DIR}/share/fish/vendor_completions.d/cuvet.fish
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
+install(FILES ${CMAKE_BINARY_DIR}/share/man/man1/cuvet.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+set(CPACK_PACKAGE_NAME cuvet)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_CONTACT "cuvet maintainers <dev@cuvet.invalid>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "catch CUDA/cuDNN breakage in container images before they ship")
+set(CPACK_STRIP_FILES ON)
+set(CPACK_GENERATOR DEB)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+if(CUVET_REPOSITORY_URL)
+  set(CPACK_DEBIAN_PACKAGE_HOMEPAGE ${CUVET_REPOSITORY_URL})
+endif()
+# glibc 2.36 is what the build links against (Debian 12); libcurl4 is
+# dlopen()ed for registries and the daemon, skopeo reads containers-storage.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6 (>= 2.36), libisal2")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libcurl4, ca-certificates")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "skopeo")
+set(CPACK_PACKAGE_DESCRIPTION
+    "cuvet validates the CUDA/cuDNN stack of a container image without a GPU: every library the loader would load, cuDNN/CUDA/driver versions, GPU kernels, glibc; it lints Dockerfiles and gates CI with SARIF, JUnit and GitLab Code Quality reports.")
+include(CPack)

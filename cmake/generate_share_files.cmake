@@ -1,0 +1,17 @@
+# Writes what `cuvet completion SHELL` and `cuvet man` print into OUT (Install.cmake).
+foreach(item "bash;bash-completion/completions/cuvet" "zsh;zsh/vendor-completions/_cuvet"
+             "fish;fish/vendor_completions.d/cuvet.fish")
+  list(GET item 0 shell)
+  list(GET item 1 path)
+  get_filename_component(dir ${OUT}/${path} DIRECTORY)
+  file(MAKE_DIRECTORY ${dir})
+  execute_process(COMMAND ${CUVET} completion ${shell} OUTPUT_FILE ${OUT}/${path} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "cuvet completion ${shell} failed (${rc})")
+  endif()
+endforeach()
+file(MAKE_DIRECTORY ${OUT}/man/man1)
+execute_process(COMMAND ${CUVET} man OUTPUT_FILE ${OUT}/man/man1/cuvet.1 RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "cuvet man failed (${rc})")
+endif()

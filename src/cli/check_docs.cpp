@@ -1,0 +1,103 @@
+#include "check_docs.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "cuvet/core/error.hpp"
+#include "exit_codes.hpp"
+
+#ifndef CUVET_REPOSITORY_URL
+#define CUVET_REPOSITORY_URL ""
+#endif
+#ifndef CUVET_REVISION
+#define CUVET_REVISION ""
+#endif
+
+namespace cuvet::cli {
+namespace {
+
+std::string fenced(const std::string& text) { return "```\n" + text + (text.empty() || text.back() == '\n' ? "" : "\n") + "```\n"; }
+
+std::string paragraph(const std::string& text) { return text + (text.empty() || text.back() == '\n' ? "" : "\n"); }
+
+}  // namespace
+
+std::string check_markdown(const checks::CheckEntry& entry) {
+    const checks::CheckInfo& info = *entry.info;
+    const bool validate = entry.kind == checks::CheckKind::validate;
+    std::string out = "# " + info.id + " " + info.name + "\n\n";
+    out += "**" + info.title + "**\n\n";
+    out += "Severity: " + std::string(report::to_string(info.severity)) + " · Command: `cuvet " +
+           (validate ? "validate" : "lint") + "`";
+    if (!entry.implemented) out += " · documented, not implemented yet";
+    out += "\n\n## Why\n\n" + paragraph(info.rationale);
+    out += "\n## Fails\n\n" + fenced(info.failing_example);
+    out += "\n## Passes\n\n" + fenced(info.passing_example);
+    out += "\n## Fix\n\n" + paragraph(info.fix);
+    out += "\n---\nGenerated from the check's definition by `cuvet docs checks docs/checks`; `cuvet explain " +
+           info.id + "` prints the same. Silence it with `--ignore " + info.id + "` or `ignore: [" + info.id +
+           "]` in `.cuvet.yaml`.\n";
+    return out;
+}
+
+std::string checks_index_markdown() {
+    std::string out =
+        "# cuvet checks\n\nOne page per check, generated from the checks' definitions by `cuvet docs checks "
+        "docs/checks` (a test fails when these pages differ from what the code says).\n\n"
+        "| id | name | severity | command | title |\n|---|---|---|---|---|\n";
+    for (const auto& entry : checks::all_checks()) {
+        const auto& info = *entry.info;
+        out += "| [" + info.id + "](" + info.id + ".md) | " + info.name + " | " +
+               std::string(report::to_string(info.severity)) + " | " +
+               (entry.kind == checks::CheckKind::validate ? "validate" : "lint") + " | " + info.title + " |\n";
+    }
+    return out;
+}
+
+std::string repository_url() { return CUVET_REPOSITORY_URL; }
+
+std::string check_doc_url(const std::string& id) {
+    const std::string repository = CUVET_REPOSITORY_URL;
+    if (repository.empty()) return {};
+    const std::string revision = std::string(CUVET_REVISION).empty() ? "HEAD" : CUVET_REVISION;
+    return repository + "/blob/" + revision + "/docs/checks/" + id + ".md";
+}
+
+std::vector<report::RuleInfo> documented_rules(checks::CheckKind kind) {
+    std::vector<report::RuleInfo> rules = checks::report_rules(kind);
+    for (auto& rule : rules) {
+        if (const checks::CheckEntry* entry = checks::find_check(rule.id)) rule.help_markdown = check_markdown(*entry);
+        rule.help_uri = check_doc_url(rule.id);
+    }
+    return rules;
+}
+
+void add_docs_command(CLI::App& app, Dispatch& dispatch) {
+    auto dir = std::make_shared<std::string>();
+    CLI::App* command = app.add_subcommand("docs", "write generated documentation");
+    command->group("");  // for maintainers: docs/checks is committed
+    CLI::App* checks_command = command->add_subcommand("checks", "write one page per check, and README.md, into DIR");
+    checks_command->add_option("DIR", *dir, "output directory (docs/checks)")->required();
+    command->require_subcommand(1);
+    checks_command->callback([dir, &dispatch] {
+        dispatch.run = [dir] {
+            namespace fs = std::filesystem;
+            std::error_code ec;
+            fs::create_directories(*dir, ec);
+            if (ec) fail_io(*dir + ": cannot create: " + ec.message());
+            auto write = [](const fs::path& path, const std::string& text) {
+                std::ofstream out(path, std::ios::binary);
+                if (!out || !(out << text).flush()) fail_io(path.string() + ": cannot write");
+            };
+            for (const auto& entry : checks::all_checks())
+                write(fs::path(*dir) / (entry.info->id + ".md"), check_markdown(entry));
+            write(fs::path(*dir) / "README.md", checks_index_markdown());
+            return exit_ok;
+        };
+    });
+}
+
+}  // namespace cuvet::cli
