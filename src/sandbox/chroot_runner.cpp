@@ -173,6 +173,8 @@ std::string enter_sandbox(const ChildSetup& setup) {
     std::string error = enter_namespaces(setup);
     if (error.empty()) error = build_tree(setup);
     if (error.empty()) error = enter_user_namespace();
+    // The kernel clears the parent-death signal when the effective uid changes: set it again.
+    if (error.empty()) ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (error.empty()) error = drop_privileges();
     if (error.empty()) error = install_seccomp_filter();
     return error;
