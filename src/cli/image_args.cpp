@@ -19,9 +19,11 @@ void ImageArgs::add_to(CLI::App& command) {
     command.add_option("--username", username, "registry user name (with --password-stdin)");
     command.add_flag("--password-stdin", password_stdin, "read the registry password from standard input");
     command.add_flag("--insecure", insecure, "allow plain HTTP and unverified TLS to the registry");
-    command.add_option("--timeout", timeout,
-                       "seconds one registry request (a manifest, a whole layer) may take; 0: no limit")
-        ->default_val(900);
+    // probe's --timeout is how long the probe may run; there the registry keeps its default deadline.
+    if (command.get_name() != "probe")
+        command.add_option("--timeout", timeout,
+                           "seconds one registry request (a manifest, a whole layer) may take; 0: no limit")
+            ->default_val(900);
     command.add_flag("--cross-host-auth", cross_host_auth,
                      "also send registry credentials to a token service on another host (docs/registries.md)");
 }
