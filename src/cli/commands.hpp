@@ -29,6 +29,7 @@ struct ImageArgs {
     std::string username;  // registries: --username, the password from --password-stdin
     bool password_stdin = false;
     bool insecure = false;
+    std::vector<std::string> limits;  // --limit NAME=VALUE (docs/limits.md)
 
     bool no_cache = false;
 

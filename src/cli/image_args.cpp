@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/scan_limits.hpp"
 
 namespace cuvet::cli {
 
@@ -19,6 +20,10 @@ void ImageArgs::add_to(CLI::App& command) {
     command.add_option("--username", username, "registry user name (with --password-stdin)");
     command.add_flag("--password-stdin", password_stdin, "read the registry password from standard input");
     command.add_flag("--insecure", insecure, "allow plain HTTP and unverified TLS to the registry");
+    command.add_option("--limit", limits,
+                       "raise or lower a scan limit, NAME=VALUE, repeatable (docs/limits.md); defaults: " +
+                           describe_scan_limits())
+        ->type_name("NAME=VALUE");
 }
 
 void ImageArgs::add_cache_option(CLI::App& command) {
@@ -32,6 +37,9 @@ std::unique_ptr<cache::Store> ImageArgs::layer_cache() const {
 }
 
 image::OpenOptions ImageArgs::open_options() const {
+    // Before anything is read: the limits bound the index walk too.
+    set_scan_limits(ScanLimits{});
+    for (const auto& limit : limits) set_scan_limit(limit);
     image::OpenOptions options;
     options.image = image;
     if (!platform.empty()) options.platform = image::Platform::parse(platform);
