@@ -50,8 +50,8 @@ for line in "${cases[@]}"; do
         log=$(mktemp)
         extra=(--no-cache)
         [ "$command" = files ] && extra=()
-        ( ulimit -v "$mem_kb"; /usr/bin/time -v timeout "${TIMEOUT:-600}" "$bin" "$command" --workers 1 "${extra[@]}" \
-            "$out/$input" >/dev/null 2>"$log.err"; ) 2>"$log"
+        ( ulimit -v "$mem_kb"; /usr/bin/time -v -o "$log" timeout "${TIMEOUT:-600}" "$bin" "$command" --workers 1 \
+            "${extra[@]}" "$out/$input" >/dev/null 2>"$log.err"; )
         rc=$(awk -F': ' '/Exit status/ {print $2}' "$log")
         rss=$(awk -F': ' '/Maximum resident/ {printf "%.0f", $2/1024}' "$log")
         wall=$(awk '/Elapsed \(wall clock\)/ {print $NF}' "$log")
