@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "cuvet/core/error.hpp"
 #include "cuvet/core/printable.hpp"
+#include "cuvet/core/scan_limits.hpp"
 #include "cuvet/elf/deep.hpp"
 #include "cuvet/elf/elf_info.hpp"
 #include "output_format.hpp"
@@ -230,7 +231,13 @@ int run_elf(const ElfArgs& args) {
     if (wanted.empty() || wanted == "/") fail_usage("PATH must name a file inside the image");
     const Found found = read_from_image(args, wanted);
     std::string why;
-    const auto info = elf::inspect(*found.bytes, &why);
+    const auto info = [&] {
+        try {
+            return elf::inspect(*found.bytes, &why);
+        } catch (const LimitExceeded& error) {
+            throw error.with_file(wanted);
+        }
+    }();
     if (!info) fail_input(wanted + ": not a readable ELF file: " + why);
     std::optional<elf::DeepView> deep;
     if (args.deep) {

@@ -31,6 +31,7 @@ struct ImageArgs {
     bool insecure = false;
     unsigned timeout = 900;        // --timeout: seconds per HTTP request; 0: none
     bool cross_host_auth = false;  // --cross-host-auth
+    std::vector<std::string> limits;  // --limit NAME=VALUE (docs/limits.md)
 
     bool no_cache = false;
     bool allow_partial = false;  // --allow-partial (validate)

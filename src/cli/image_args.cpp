@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/scan_limits.hpp"
 
 namespace cuvet::cli {
 
@@ -26,6 +27,10 @@ void ImageArgs::add_to(CLI::App& command) {
             ->default_val(900);
     command.add_flag("--cross-host-auth", cross_host_auth,
                      "also send registry credentials to a token service on another host (docs/registries.md)");
+    command.add_option("--limit", limits,
+                       "raise or lower a scan limit, NAME=VALUE, repeatable (docs/limits.md); defaults: " +
+                           describe_scan_limits())
+        ->type_name("NAME=VALUE");
 }
 
 void ImageArgs::add_partial_option(CLI::App& command) {
@@ -45,6 +50,9 @@ std::unique_ptr<cache::Store> ImageArgs::layer_cache() const {
 }
 
 image::OpenOptions ImageArgs::open_options() const {
+    // Before anything is read: the limits bound the index walk too.
+    set_scan_limits(ScanLimits{});
+    for (const auto& limit : limits) set_scan_limit(limit);
     image::OpenOptions options;
     options.image = image;
     if (!platform.empty()) options.platform = image::Platform::parse(platform);

@@ -1,5 +1,7 @@
 #include "elf/dynamic.hpp"
 
+#include "cuvet/core/scan_limits.hpp"
+
 namespace cuvet::elf::detail {
 namespace {
 
@@ -89,7 +91,11 @@ std::optional<DynamicTable> read_dynamic(const ElfFile& file, std::string* why_n
         const std::uint64_t tag = *file.word(at), value = *file.word(at + half);
         if (tag == dt_null) break;
         switch (tag) {
-            case dt_needed: raw.needed.push_back(value); break;
+            case dt_needed:
+                // Each name becomes a library to find, in every closure it is part of.
+                raw.needed.push_back(value);
+                check_limit(raw.needed.size(), scan_limits().needed, "needed", "DT_NEEDED entries");
+                break;
             // ld.so keeps the last entry of a tag (elf_get_dynamic_info); so do we.
             case dt_soname: raw.soname = value; break;
             case dt_rpath: raw.rpath = value; break;
@@ -118,7 +124,16 @@ std::optional<DynamicTable> read_dynamic(const ElfFile& file, std::string* why_n
     table.strtab = linked_strtab(file, where->section, table);
     if (!table.strtab) return table;
 
-    auto str = [&](std::uint64_t offset) { return file.string_in(*table.strtab, offset); };
+    // Names are copied into ElfInfo and reports: a million entries naming
+    // one long string must not cost a million copies of it.
+    std::uint64_t string_bytes = 0;
+    auto str = [&](std::uint64_t offset) {
+        auto text = file.string_in(*table.strtab, offset);
+        if (text) string_bytes += text->size();
+        check_limit(string_bytes, scan_limits().dynamic_bytes, "dynamic-bytes",
+                    "bytes of DT_NEEDED, DT_SONAME and search path strings");
+        return text;
+    };
     for (auto offset : raw.needed) {
         if (auto name = str(offset)) table.needed.push_back(*name);
     }
@@ -133,6 +148,8 @@ std::vector<std::string> split_search_path(std::string_view value) {
     if (value.empty()) return parts;
     std::size_t start = 0;
     while (true) {
+        // Every entry is a directory searched for every DT_NEEDED name.
+        check_limit(parts.size() + 1, scan_limits().search_paths, "search-paths", "DT_RPATH/DT_RUNPATH entries");
         const std::size_t colon = value.find(':', start);
         parts.emplace_back(value.substr(start, colon - start));
         if (colon == std::string_view::npos) break;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "cuvet/core/scan_limits.hpp"
 #include "elf/fatbin_scanner.hpp"
 #include "elf/inspect_scanned.hpp"
 
@@ -12,6 +13,8 @@ namespace cuvet::elf {
 // the file's non-GPU bytes and is rewritten from its start for every file
 // (pages once touched are reused: no page faults after the first big file).
 struct ElfStream::State {
+    static constexpr std::uint64_t max_zero_fill = 64 * 1024;
+
     State(std::uint64_t size, ScratchBuffer& buffer) : buffer(buffer), scanner(size), size(size) {}
 
     ScratchBuffer& buffer;
@@ -40,6 +43,10 @@ struct ElfStream::State {
                 // payload before any of it is copied.
                 const std::uint64_t stop = scanner.next_stop(window());
                 if (stop > end) n = std::min(n, stop - end);
+                // What is kept is bounded by what the limit allows, not by the
+                // size the header declares (a zstd frame of zeros is cheap).
+                check_limit(kept + n, scan_limits().file_bytes, "file-bytes",
+                            "bytes of ELF data to hold in memory");
                 buffer.reserve(static_cast<std::size_t>(kept + n));
                 std::memcpy(buffer.data() + kept, data, static_cast<std::size_t>(n));
                 kept += n;
@@ -49,6 +56,27 @@ struct ElfStream::State {
             data += n;
             length -= n;
         }
+    }
+
+    // A sparse entry's hole [end, offset): small ones read as the zeros they
+    // are; larger ones are never materialised but cut out like skipped GPU
+    // code, so a 64 GiB sparse file costs what its data blocks cost.
+    void jump_to(std::uint64_t offset) {
+        if (offset - end <= max_zero_fill) {
+            static const std::string zeros(max_zero_fill, '\0');
+            feed(zeros.data(), offset - end);
+            return;
+        }
+        if (end < skip_until) {
+            // Inside a payload being skipped anyway.
+            const std::uint64_t step = std::min(offset, skip_until);
+            end = step;
+            if (end == skip_until) start_window_at_end();
+            if (end == offset) return;
+        }
+        scanner.skip_gap(detail::Range{end, offset - end});
+        end = skip_until = offset;
+        start_window_at_end();
     }
 
     void start_window_at_end() {
@@ -89,8 +117,7 @@ ElfStream::~ElfStream() = default;
 void ElfStream::write(std::string_view block, std::uint64_t offset) {
     State& s = *state_;
     offset = std::min(offset, s.size);
-    static const std::string zeros(64 * 1024, '\0');
-    while (s.end < offset) s.feed(zeros.data(), std::min<std::uint64_t>(zeros.size(), offset - s.end));
+    if (s.end < offset) s.jump_to(offset);
     s.feed(block.data(), std::min<std::uint64_t>(block.size(), s.size - offset));
 }
 

@@ -130,6 +130,13 @@ void FatbinScanner::reject() {
     in_container_ = false;
 }
 
+void FatbinScanner::skip_gap(Range gap) {
+    in_container_ = false;
+    last_container_end_ = UINT64_MAX;
+    scan_.holes.push_back(gap);
+    position_ = gap.offset + gap.size;
+}
+
 FatbinScan FatbinScanner::finish() {
     if (in_container_) in_container_ = false;  // cut short: does not count
     return std::move(scan_);

@@ -54,6 +54,10 @@ public:
     // a container, the end of the next entry header (so that the payload
     // after it is named before any of it is copied); elsewhere, no limit.
     std::uint64_t next_stop(ScanWindow window) const;
+    // The caller will not have the bytes of `gap` (a sparse tar hole, at or
+    // after every byte scanned): it becomes a hole, a container open across
+    // it does not count, and the search resumes after it.
+    void skip_gap(Range gap);
     // End of file: a container still open was cut short and does not count.
     FatbinScan finish();
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "cuvet/core/scan_limits.hpp"
+
 namespace cuvet::elf::detail {
 namespace {
 
@@ -81,6 +83,11 @@ SymbolNames read_dynamic_symbols(const ElfFile& file, const DynamicTable& dynami
     if (!file.readable(table->range.offset, table->range.size)) return names;
     const bool is64 = file.is_64bit();
     const std::uint64_t count = table->range.size / table->entsize;
+    // Names may repeat (every entry may point at the same long string), so
+    // their bytes are counted as well as the entries: sorting costs both.
+    const ScanLimits& limits = scan_limits();
+    check_limit(count, limits.symbols, "symbols", "dynamic symbols");
+    std::uint64_t name_bytes = 0;
     std::vector<std::string_view> imported, exported, weak_imported;
     // Index 0 is the reserved null symbol.
     for (std::uint64_t i = 1; i < count; ++i) {
@@ -90,6 +97,8 @@ SymbolNames read_dynamic_symbols(const ElfFile& file, const DynamicTable& dynami
         const std::uint16_t shndx = *file.u16(at + (is64 ? 6 : 14));
         auto name = file.string_in(*table->strtab, name_offset);
         if (!name || name->empty()) continue;
+        name_bytes += name->size();
+        check_limit(name_bytes, limits.symbol_bytes, "symbol-bytes", "bytes of dynamic symbol names");
         const std::uint8_t binding = info >> 4;
         if (shndx == 0) {
             imported.push_back(*name);

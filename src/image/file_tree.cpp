@@ -2,7 +2,14 @@
 
 #include <vector>
 
+#include "resolve_cost.hpp"
+
 namespace cuvet::image {
+
+std::uint64_t& link_bytes_followed() {
+    thread_local std::uint64_t bytes = 0;
+    return bytes;
+}
 
 std::string_view to_string(FileType type) {
     switch (type) {
@@ -89,6 +96,7 @@ Resolution FileTree::resolve(std::string_view path) const {
             const std::string& target = entry->link_target;
             std::string base = (!target.empty() && target[0] == '/') ? "" : done;
             pending = normalize_path(base + "/" + target + rest, true);
+            link_bytes_followed() += base.size() + target.size() + rest.size();
             done.clear();
             pos = 1;
             if (pending == "/") break;

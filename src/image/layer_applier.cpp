@@ -1,6 +1,8 @@
 #include "layer_applier.hpp"
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/scan_limits.hpp"
+#include "resolve_cost.hpp"
 
 namespace cuvet::image {
 namespace {
@@ -38,8 +40,22 @@ void add_missing_parents(FileTree& tree, const std::string& path, int layer) {
 }  // namespace
 
 void apply_layer(FileTree& tree, LayerContents&& layer) {
-    for (const auto& dir : layer.opaque_dirs) tree.remove_children(place_in_tree(tree, dir, layer.name));
-    for (const auto& path : layer.whiteouts) tree.remove_tree(place_in_tree(tree, path, layer.name));
+    const std::uint64_t start = link_bytes_followed();
+    auto check_cost = [&] {
+        if (link_bytes_followed() - start > scan_limits().link_bytes)
+            throw LimitExceeded("more than " + std::to_string(scan_limits().link_bytes) +
+                                    " bytes of symbolic link targets followed to place its entries",
+                                "link-bytes")
+                .with_file(layer.name);
+    };
+    for (const auto& dir : layer.opaque_dirs) {
+        tree.remove_children(place_in_tree(tree, dir, layer.name));
+        check_cost();
+    }
+    for (const auto& path : layer.whiteouts) {
+        tree.remove_tree(place_in_tree(tree, path, layer.name));
+        check_cost();
+    }
     for (auto& item : layer.entries) {
         FileEntry& entry = item.entry;
         entry.path = place_in_tree(tree, entry.path, layer.name);
@@ -51,7 +67,9 @@ void apply_layer(FileTree& tree, LayerContents&& layer) {
         }
         add_missing_parents(tree, entry.path, entry.layer);
         tree.put(std::move(entry), std::move(item.content));
+        check_cost();
     }
+    check_cost();
 }
 
 }  // namespace cuvet::image

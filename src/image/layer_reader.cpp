@@ -7,6 +7,7 @@
 
 #include "cuvet/core/error.hpp"
 #include "cuvet/image/read_counter.hpp"
+#include "cuvet/core/scan_limits.hpp"
 
 namespace cuvet::image {
 namespace {
@@ -18,6 +19,7 @@ constexpr std::string_view opaque_marker = ".wh..wh..opq";
 // them here and read_layer rethrows once libarchive has returned.
 struct StreamContext {
     ByteSource* source = nullptr;
+    const std::string* name = nullptr;
     std::vector<char> buffer = std::vector<char>(1 << 20);
     std::exception_ptr error;
     std::uint64_t total = 0;
@@ -29,6 +31,12 @@ la_ssize_t read_callback(struct archive*, void* opaque, const void** out) {
         std::size_t got = context->source->read(context->buffer.data(), context->buffer.size());
         context->total += got;
         count_layer_bytes(got);
+        // A few KB of zstd may inflate to terabytes: the count, not the
+        // blob's size, decides when to stop.
+        if (context->total > scan_limits().layer_bytes)
+            throw LimitExceeded("decompresses to more than " + std::to_string(scan_limits().layer_bytes) + " bytes",
+                                "layer-bytes")
+                .with_file(*context->name);
         *out = context->buffer.data();
         return static_cast<la_ssize_t>(got);
     } catch (...) {
@@ -48,6 +56,7 @@ public:
 
     void parse(ByteSource& tar, LayerContents& out) {
         context_.source = &tar;
+        context_.name = &name_;
         std::unique_ptr<struct archive, ArchiveDeleter> reader(archive_read_new());
         archive_read_support_format_tar(reader.get());
         if (archive_read_open(reader.get(), &context_, nullptr, read_callback, nullptr) != ARCHIVE_OK)
@@ -120,6 +129,12 @@ private:
                 case AE_IFLNK:
                     entry.type = FileType::symlink;
                     entry.link_target = archive_entry_symlink(header) ? archive_entry_symlink(header) : "";
+                    // Resolving links copies targets around: Linux's own bound
+                    // keeps that cheap, and such a layer cannot be extracted anyway.
+                    if (entry.link_target.size() > max_link_target)
+                        fail_input(name_ + ": " + path + ": symbolic link target of " +
+                                   std::to_string(entry.link_target.size()) + " bytes (Linux allows " +
+                                   std::to_string(max_link_target) + ")");
                     entry.size = entry.link_target.size();  // what lstat reports once extracted
                     break;
                 default: entry.type = FileType::other; break;
@@ -130,7 +145,16 @@ private:
         out.entries.push_back(std::move(item));
     }
 
+    // Limits hit while a file is read name that file and its layer.
     std::shared_ptr<const std::string> read_content(struct archive* reader, const FileEntry& entry) {
+        try {
+            return read_or_stream(reader, entry);
+        } catch (const LimitExceeded& error) {
+            throw error.with_file(name_ + ": " + entry.path);
+        }
+    }
+
+    std::shared_ptr<const std::string> read_or_stream(struct archive* reader, const FileEntry& entry) {
         if (options_.open_sink) {
             if (auto sink = options_.open_sink(entry)) {
                 stream_into(reader, entry, *sink);
@@ -175,8 +199,12 @@ private:
     void read_into(struct archive* reader, const FileEntry& entry, std::string& bytes) {
         bytes.clear();
         // The header's size is a hint, not a promise: cap what it may reserve.
-        bytes.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(entry.size, 1u << 30)));
+        bytes.reserve(static_cast<std::size_t>(std::min<std::uint64_t>({entry.size, 1u << 30, scan_limits().file_bytes})));
         for_each_block(reader, entry, [&](std::string_view block, std::uint64_t offset) {
+            // Sparse holes are materialised here (the visitor wants the file
+            // as it is): the limit counts them, not the declared size.
+            check_limit(offset + block.size(), scan_limits().file_bytes, "file-bytes",
+                        "bytes to hold in memory");
             if (offset > bytes.size()) bytes.resize(static_cast<std::size_t>(offset));
             bytes.append(block);
         });

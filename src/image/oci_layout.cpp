@@ -4,6 +4,7 @@
 
 #include "config_parser.hpp"
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/scan_limits.hpp"
 #include "formats.hpp"
 #include "layered_image.hpp"
 #include "sha256.hpp"
@@ -67,6 +68,13 @@ public:
         if (!index.is_object() || manifests == index.end() || !manifests->is_array())
             fail_input(where + ": missing \"manifests\" array");
         for (const auto& descriptor : *manifests) {
+            // Depth alone does not bound the walk: ten entries per level over
+            // eight levels is 10^8 visits of a few KB of JSON.
+            if (++visited_ > scan_limits().index_manifests)
+                throw LimitExceeded("more than " + std::to_string(scan_limits().index_manifests) +
+                                        " manifest descriptors in its nested indexes",
+                                    "index-manifests")
+                    .with_file(where);
             if (!descriptor.is_object()) fail_input(where + ": manifest descriptor must be an object");
             std::string ref = reference;
             if (auto annotations = descriptor.find("annotations");
@@ -93,6 +101,7 @@ public:
 private:
     BlobStore& store_;
     bool verify_;
+    std::uint64_t visited_ = 0;
 };
 
 bool reference_matches(const std::string& ref, const std::string& wanted) {

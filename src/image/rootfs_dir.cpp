@@ -17,6 +17,7 @@
 
 #include "byte_source.hpp"
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/scan_limits.hpp"
 #include "formats.hpp"
 
 namespace cuvet::image {
@@ -177,16 +178,24 @@ private:
         if (options_.open_sink) {
             if (auto sink = options_.open_sink(entry)) {
                 std::string block(std::min<std::uint64_t>(entry.size, 1u << 20), '\0');
-                for (std::uint64_t have = 0; have < entry.size;) {
-                    const std::size_t got =
-                        source.read(block.data(), std::min<std::uint64_t>(block.size(), entry.size - have));
-                    sink->write(std::string_view(block.data(), got), have);
-                    have += got;
+                try {
+                    for (std::uint64_t have = 0; have < entry.size;) {
+                        const std::size_t got =
+                            source.read(block.data(), std::min<std::uint64_t>(block.size(), entry.size - have));
+                        sink->write(std::string_view(block.data(), got), have);
+                        have += got;
+                    }
+                    sink->finish();
+                } catch (const LimitExceeded& error) {
+                    throw error.with_file(where(entry.path));
                 }
-                sink->finish();
                 return nullptr;
             }
         }
+        // Held whole: a sparse file's size is what it costs here.
+        if (entry.size > scan_limits().file_bytes)
+            throw LimitExceeded(std::to_string(entry.size) + " bytes to hold in memory", "file-bytes")
+                .with_file(where(entry.path));
         auto bytes = std::make_shared<std::string>(entry.size, '\0');
         std::size_t have = 0;
         while (have < bytes->size()) have += source.read(bytes->data() + have, bytes->size() - have);

@@ -1,8 +1,11 @@
 // Fuzzes the layer path: magic-byte decompression, libarchive's tar reader,
-// entry-name confinement, whiteouts, and applying the layer to a tree.
+// entry-name confinement, whiteouts, and applying the layer to a tree. Every
+// regular file is read, sparse ones too: holes are materialised for a kept
+// file, so a small file-bytes limit (set here) must stop one declaring 64 GiB.
 #include <cstring>
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/scan_limits.hpp"
 #include "image/layer_applier.hpp"
 #include "image/layer_reader.hpp"
 
@@ -26,10 +29,18 @@ private:
 
 }  // namespace
 
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+    cuvet::ScanLimits limits;
+    limits.file_bytes = 1 << 20;
+    limits.layer_bytes = 64 << 20;
+    cuvet::set_scan_limits(limits);
+    return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace cuvet::image;
     ScanOptions options;
-    options.select = [](const FileEntry& entry) { return entry.size < (1 << 20); };
+    options.select = [](const FileEntry& entry) { return entry.type == FileType::regular; };
     try {
         FileTree tree;
         // Twice, so that the second copy's whiteouts act on the first's files.

@@ -51,7 +51,9 @@ struct ElfInfo {
     bool operator==(const ElfInfo&) const = default;
 };
 
-// Throws nothing: a malformed file yields nullopt and, if given, a reason.
+// A malformed file yields nullopt and, if given, a reason. Throws only
+// LimitExceeded (cuvet/core/scan_limits.hpp): a file listing more than a scan
+// limit allows (DT_NEEDED entries, symbols) is bad input, not a smaller file.
 std::optional<ElfInfo> inspect(std::string_view bytes, std::string* why_not = nullptr);
 
 // True when the bytes start with the ELF magic (cheap pre-filter for the scan).

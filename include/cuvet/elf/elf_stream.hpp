@@ -23,8 +23,10 @@ public:
     ElfStream(const ElfStream&) = delete;
     ElfStream& operator=(const ElfStream&) = delete;
 
-    // The next bytes of the file, at `offset` (>= the end of what came before;
-    // a gap, as in sparse tar entries, reads as zeros).
+    // The next bytes of the file, at `offset` (>= the end of what came before).
+    // A gap, as in sparse tar entries, reads as zeros up to 64 KiB; a longer
+    // one is a hole (never stored, unreadable like skipped GPU code). Throws
+    // LimitExceeded past the file-bytes limit (cuvet/core/scan_limits.hpp).
     void write(std::string_view block, std::uint64_t offset);
     std::optional<ElfInfo> finish(std::string* why_not = nullptr);
 
