@@ -2,14 +2,14 @@
 
 #include "support/cuda_image.hpp"
 #include "support/elf_fixtures.hpp"
+#include "support/skip.hpp"
 
 using namespace cuvet::test;
 
 TEST_CASE("CUV010: a fatbin with sm_80 SASS and compute_90 PTX runs on A10 and H100, not on T4", "[validate][cuv010]") {
     const auto& fixtures = elf_fixtures();
     if (fixtures.cuda.empty()) {
-        WARN("skipped: no nvcc, no fatbin fixture");
-        return;
+        CUVET_SKIP("skipped: no nvcc, no fatbin fixture");
     }
     CudaImage img;
     img.glibc();

@@ -6,6 +6,7 @@
 
 #include "support/cuda_image.hpp"
 #include "support/framework_wheels.hpp"
+#include "support/skip.hpp"
 
 using namespace cuvet::test;
 
@@ -246,8 +247,7 @@ TEST_CASE("CUV016: Triton's bundled ptxas must know the --gpu target",
         CudaImage img;
         torch_with_triton_36(img);
         if (!copy_real_ptxas(img, "/usr/local/cuda-12.8/bin/ptxas")) {
-            WARN("skipped: no /usr/local/cuda/bin/ptxas on this machine");
-            return;
+            CUVET_SKIP("skipped: no /usr/local/cuda/bin/ptxas on this machine");
         }
         auto findings = triton_ptxas_findings(img, {"Jetson Thor"});
         INFO(describe_findings(findings));

@@ -5,6 +5,7 @@
 
 #include "support/elf_fixtures.hpp"
 #include "support/process.hpp"
+#include "support/skip.hpp"
 
 using namespace cuvet;
 namespace fs = std::filesystem;
@@ -82,8 +83,7 @@ TEST_CASE("cuvet elf --deep adds LIEF's sections and segments", "[elf][cli][lief
 
 TEST_CASE("cuvet elf shows the GPU code of a CUDA library", "[elf][cli][cuda]") {
     if (test::elf_fixtures().cuda.empty()) {
-        WARN("skipped: nvcc is not available");
-        return;
+        CUVET_SKIP("skipped: nvcc is not available");
     }
     Rootfs root;
     auto result = test::run_cuvet({"elf", root.path(), "/usr/lib/libkern.so", "--format", "json"});

@@ -14,6 +14,7 @@
 #include "support/elf_fixtures.hpp"
 #include "support/fatbin_builder.hpp"
 #include "support/process.hpp"
+#include "support/skip.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace cuvet;
@@ -188,8 +189,7 @@ TEST_CASE("streamed facts equal whole-file facts for every fixture", "[elf][stre
 TEST_CASE("streamed facts and fatbin facts of every CUDA library", "[elf][stream][cuda]") {
     const fs::path lib64 = "/usr/local/cuda/lib64";
     if (!fs::is_directory(lib64)) {
-        WARN("no CUDA toolkit at /usr/local/cuda: skipped");
-        return;
+        CUVET_SKIP("no CUDA toolkit at /usr/local/cuda: skipped");
     }
     ScratchBuffer buffer;
     std::size_t libraries = 0, holes = 0;

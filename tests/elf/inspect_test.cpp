@@ -5,6 +5,7 @@
 
 #include "cuvet/elf/elf_info.hpp"
 #include "support/elf_fixtures.hpp"
+#include "support/skip.hpp"
 
 using namespace cuvet;
 
@@ -109,8 +110,7 @@ TEST_CASE("inspect reads a 32-bit object", "[elf]") {
     const auto& fx = test::elf_fixtures();
     REQUIRE(fx.error.empty());
     if (fx.lib32.empty()) {
-        WARN("skipped: gcc -m32 (multilib) is not available");
-        return;
+        CUVET_SKIP("skipped: gcc -m32 (multilib) is not available");
     }
     const auto info = inspect_file(fx.lib32);
     CHECK_FALSE(info.is_64bit);
@@ -132,8 +132,7 @@ TEST_CASE("inspect lists the SASS and PTX architectures nvcc embedded", "[elf][c
     const auto& fx = test::elf_fixtures();
     REQUIRE(fx.error.empty());
     if (fx.cuda.empty()) {
-        WARN("skipped: nvcc is not available");
-        return;
+        CUVET_SKIP("skipped: nvcc is not available");
     }
     const auto info = inspect_file(fx.cuda);
     CHECK(info.has_fatbin);
@@ -144,8 +143,7 @@ TEST_CASE("inspect lists the SASS and PTX architectures nvcc embedded", "[elf][c
 TEST_CASE("inspect finds the fatbins libcufft keeps in .ldata", "[elf][cuda]") {
     const std::filesystem::path cufft = "/usr/local/cuda/lib64/libcufft.so.12";
     if (!std::filesystem::exists(cufft)) {
-        WARN("skipped: no " << cufft);
-        return;
+        CUVET_SKIP("skipped: no " << cufft);
     }
     const auto info = inspect_file(cufft);
     REQUIRE(info.fatbin_sources.size() == 2);

@@ -12,6 +12,7 @@
 #include "cuvet/elf/elf_info.hpp"
 #include "support/process.hpp"
 #include "support/real_ptxas.hpp"
+#include "support/skip.hpp"
 
 using cuvet::elf::find_cuda_tools_release;
 namespace fs = std::filesystem;
@@ -36,8 +37,7 @@ TEST_CASE("the release cuvet reads from a real ptxas is the one `ptxas --version
           "[elf][tool_release][real]") {
     auto programs = cuvet::test::real_ptxas_programs();
     if (programs.empty()) {
-        WARN("skipped: no real ptxas (/usr/local/cuda/bin/ptxas, CUVET_TEST_PTXAS)");
-        return;
+        CUVET_SKIP("skipped: no real ptxas (/usr/local/cuda/bin/ptxas, CUVET_TEST_PTXAS)");
     }
     for (const auto& ptxas : programs) {
         INFO(ptxas);

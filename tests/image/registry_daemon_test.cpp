@@ -5,13 +5,13 @@
 // equal the image's OCI layout, and validate must equal validate of the tar.
 #include "image/registry_fixtures.hpp"
 #include "support/podman_service.hpp"
+#include "support/skip.hpp"
 
 using namespace cuvet::test;
 
 TEST_CASE("docker-daemon: through podman's API socket equals the OCI layout", "[image][daemon]") {
     if (!PodmanService::available()) {
-        WARN("skipped: podman or skopeo is not installed");
-        return;
+        CUVET_SKIP("skipped: podman or skopeo is not installed");
     }
     PodmanService podman;
     TempDir tmp;
@@ -52,14 +52,12 @@ TEST_CASE("docker-daemon: through podman's API socket equals the OCI layout", "[
 
 TEST_CASE("validate from the daemon gives the findings of the tar", "[image][daemon]") {
     if (!PodmanService::available()) {
-        WARN("skipped: podman or skopeo is not installed");
-        return;
+        CUVET_SKIP("skipped: podman or skopeo is not installed");
     }
     const std::filesystem::path sample =
         std::filesystem::path(CUVET_BUILD_DIR) / "testdata/sample-image.tar";
     if (!std::filesystem::exists(sample)) {
-        WARN("skipped: the sample image is not built");
-        return;
+        CUVET_SKIP("skipped: the sample image is not built");
     }
     PodmanService podman;
     auto loaded = podman.load("docker-archive:" + sample.string(), "localhost/cuvet/sample:1");

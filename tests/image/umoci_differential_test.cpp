@@ -2,6 +2,7 @@
 // unpacks the same OCI layout, and cuvet's merged view must match its rootfs.
 #include "image/image_fixtures.hpp"
 #include "image/rootfs_oracle.hpp"
+#include "support/skip.hpp"
 
 using namespace cuvet::test;
 
@@ -43,8 +44,7 @@ std::vector<Case> cases() {
 
 TEST_CASE("cuvet and umoci agree on layer edge cases", "[image][oracle]") {
     if (!have_program("umoci")) {
-        WARN("skipped: umoci is not installed");
-        return;
+        CUVET_SKIP("skipped: umoci is not installed");
     }
     for (const auto& c : cases()) {
         INFO("case: " << c.name);

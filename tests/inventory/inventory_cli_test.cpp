@@ -4,12 +4,12 @@
 
 #include "support/process.hpp"
 #include "support/rootfs_builder.hpp"
+#include "support/skip.hpp"
 
 TEST_CASE("cuvet inventory: text and JSON", "[inventory][cli]") {
     using namespace cuvet;
     if (!test::have_program("gcc")) {
-        WARN("skipped: no gcc");
-        return;
+        CUVET_SKIP("skipped: no gcc");
     }
     test::Rootfs root;
     root.lib("/usr/lib/x86_64-linux-gnu/libcudnn.so.9.19.0", "libcudnn.so.9");

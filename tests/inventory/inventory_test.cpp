@@ -8,9 +8,10 @@
 #include "cuvet/inventory/analysis.hpp"
 #include "cuvet/loader/loader.hpp"
 #include "support/image_writer.hpp"
-#include "support/process.hpp"
 #include "support/inventory_queries.hpp"
+#include "support/process.hpp"
 #include "support/rootfs_builder.hpp"
+#include "support/skip.hpp"
 
 namespace {
 
@@ -33,8 +34,7 @@ const std::string site = "/usr/local/lib/python3.10/dist-packages";
 
 TEST_CASE("inventory: pip layout beside a system cuDNN", "[inventory]") {
     if (!test::have_program("gcc")) {
-        WARN("skipped: no gcc");
-        return;
+        CUVET_SKIP("skipped: no gcc");
     }
     test::Rootfs root;
     REQUIRE(root.add_host_glibc());
@@ -126,8 +126,7 @@ TEST_CASE("inventory: pip layout beside a system cuDNN", "[inventory]") {
 
 TEST_CASE("inventory: apt layout with a CUDA toolkit dir", "[inventory]") {
     if (!test::have_program("gcc")) {
-        WARN("skipped: no gcc");
-        return;
+        CUVET_SKIP("skipped: no gcc");
     }
     test::Rootfs root;
     REQUIRE(root.add_host_glibc());
@@ -185,8 +184,7 @@ TEST_CASE("inventory: apt layout with a CUDA toolkit dir", "[inventory]") {
 
 TEST_CASE("inventory: conda layout and the image Env", "[inventory]") {
     if (!test::have_program("gcc")) {
-        WARN("skipped: no gcc");
-        return;
+        CUVET_SKIP("skipped: no gcc");
     }
     test::TempDir tmp;
     auto compile = [&](const std::string& soname) {
@@ -266,8 +264,7 @@ TEST_CASE("inventory: the real CUDA install of this machine", "[inventory][cuda]
     std::error_code ec;
     if (!fs::exists(cuda / "lib64/libcudart.so", ec) ||
         !fs::exists(cuda / "include/cudnn_version.h", ec)) {
-        WARN("skipped: no CUDA with cuDNN under /usr/local/cuda");
-        return;
+        CUVET_SKIP("skipped: no CUDA with cuDNN under /usr/local/cuda");
     }
     // Copy the small real files (not the 500 MB ones) into a rootfs.
     test::Rootfs root;

@@ -12,6 +12,7 @@
 #include "support/framework_wheels.hpp"
 #include "support/inventory_queries.hpp"
 #include "support/rootfs_builder.hpp"
+#include "support/skip.hpp"
 
 namespace {
 
@@ -38,8 +39,7 @@ TEST_CASE("inventory: the math libraries' versions from the real CUDA headers",
     std::error_code ec;
     for (const char* h : headers)
         if (!fs::exists(include / h, ec)) {
-            WARN("skipped: no " << h << " under /usr/local/cuda/include");
-            return;
+            CUVET_SKIP("skipped: no " << h << " under /usr/local/cuda/include");
         }
     test::Rootfs root;
     const std::string prefix = "/usr/local/cuda-13.0";
@@ -158,8 +158,7 @@ TEST_CASE("inventory: the real dist-info of /usr/local/cuda's wheels", "[invento
     const fs::path dist = "/usr/local/cuda/dist-info";
     std::error_code ec;
     if (!fs::is_directory(dist, ec)) {
-        WARN("skipped: no /usr/local/cuda/dist-info");
-        return;
+        CUVET_SKIP("skipped: no /usr/local/cuda/dist-info");
     }
     test::Rootfs root;
     const std::string prefix = "/usr/local/cuda-13.0";
@@ -176,8 +175,7 @@ TEST_CASE("inventory: the real dist-info of /usr/local/cuda's wheels", "[invento
         ++copied;
     }
     if (copied != 2) {
-        WARN("skipped: no cuSOLVER/cuRAND dist-info under /usr/local/cuda/dist-info");
-        return;
+        CUVET_SKIP("skipped: no cuSOLVER/cuRAND dist-info under /usr/local/cuda/dist-info");
     }
     root.lib(prefix + "/lib/libcusolver.so.12", "libcusolver.so.12");
     root.lib(prefix + "/lib/libcurand.so.10", "libcurand.so.10");

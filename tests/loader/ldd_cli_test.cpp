@@ -6,6 +6,7 @@
 #include "support/image_writer.hpp"
 #include "support/process.hpp"
 #include "support/rootfs_builder.hpp"
+#include "support/skip.hpp"
 
 namespace {
 
@@ -21,8 +22,7 @@ const nlohmann::json* resolution(const nlohmann::json& out, const std::string& n
 
 TEST_CASE("cuvet ldd: tree, rules, shadowed copies, JSON, exit codes", "[loader][cli]") {
     if (!test::have_program("gcc")) {
-        WARN("skipped: no gcc");
-        return;
+        CUVET_SKIP("skipped: no gcc");
     }
     test::Rootfs root;
     REQUIRE(root.add_host_glibc());
@@ -74,8 +74,7 @@ TEST_CASE("cuvet ldd: tree, rules, shadowed copies, JSON, exit codes", "[loader]
 TEST_CASE("cuvet ldd: driver libraries come from the host unless the Env shadows them",
           "[loader][cli]") {
     if (!test::have_program("gcc")) {
-        WARN("skipped: no gcc");
-        return;
+        CUVET_SKIP("skipped: no gcc");
     }
     // Libraries compiled here, packed into a docker archive with an Env.
     test::Rootfs build;

@@ -14,6 +14,7 @@
 #include "cuvet/loader/loader.hpp"
 #include "support/process.hpp"
 #include "support/rootfs_builder.hpp"
+#include "support/skip.hpp"
 
 namespace {
 
@@ -179,20 +180,17 @@ const std::vector<Case> cases = {
 TEST_CASE("loader oracle: cuvet agrees with the real ld.so", "[loader][oracle]") {
     if (geteuid() != 0 || !test::have_program("gcc") || !test::have_program("chroot") ||
         !test::have_program("ldconfig")) {
-        WARN("skipped: needs root, gcc, chroot and ldconfig");
-        return;
+        CUVET_SKIP("skipped: needs root, gcc, chroot and ldconfig");
     }
     test::Rootfs root;
     if (!root.add_host_glibc()) {
-        WARN("skipped: no x86-64 glibc on this machine");
-        return;
+        CUVET_SKIP("skipped: no x86-64 glibc on this machine");
     }
     auto host = host_loader();
     test::TempDir tools;
     auto helper = chroot_helper(tools);
     if (helper.empty()) {
-        WARN("skipped: cannot link a static helper (no libc.a)");
-        return;
+        CUVET_SKIP("skipped: cannot link a static helper (no libc.a)");
     }
     auto no_new = std::string(" -Wl,--disable-new-dtags");
     auto new_tags = std::string(" -Wl,--enable-new-dtags");
@@ -261,8 +259,7 @@ TEST_CASE("loader oracle: cuvet agrees with the real ld.so", "[loader][oracle]")
         test::run_shell(test::shell_quote(helper) + " " + test::shell_quote(root.root().string()) +
                         " /lib64/ld-linux-x86-64.so.2 --version");
     if (probe.exit_code != 0) {
-        WARN("skipped: cannot chroot here (" << probe.exit_code << ")");
-        return;
+        CUVET_SKIP("skipped: cannot chroot here (" << probe.exit_code << ")");
     }
 
     std::vector<std::string> programs;

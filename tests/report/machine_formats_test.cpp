@@ -8,6 +8,7 @@
 
 #include "report_fixture.hpp"
 #include "support/process.hpp"
+#include "support/skip.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace cuvet;
@@ -137,14 +138,12 @@ TEST_CASE("SARIF output validates against the official 2.1.0 schema", "[report][
     std::string validator = std::string(CUVET_SOURCE_DIR) + "/tests/report/validate_json_schema.py";
     std::string why;
     if (!test::have_program("python3")) {
-        WARN("skipped: python3 not found");
-        return;
+        CUVET_SKIP("skipped: python3 not found");
     }
     auto result = test::run_shell("python3 " + test::shell_quote(validator) + " " +
                                   test::shell_quote(schema) + " " + test::shell_quote(sarif));
     if (result.exit_code == 77) {
-        WARN("skipped: python3 has no jsonschema module (Debian: python3-jsonschema)");
-        return;
+        CUVET_SKIP("skipped: python3 has no jsonschema module (Debian: python3-jsonschema)");
     }
     INFO(result.out << result.err);
     CHECK(result.exit_code == 0);
@@ -173,8 +172,7 @@ TEST_CASE("JUnit XML: one failing case per finding, one passing case per clean c
     std::string why;
     int rc = python_check((dir / "check.py").string(), (dir / "out.xml").string(), &why);
     if (rc == 77) {
-        WARN("skipped XML well-formedness: no python3");
-        return;
+        CUVET_SKIP("skipped XML well-formedness: no python3");
     }
     INFO(why);
     CHECK(rc == 0);

@@ -9,6 +9,7 @@
 #include "cuvet/rules/database.hpp"
 #include "support/process.hpp"
 #include "support/real_ptxas.hpp"
+#include "support/skip.hpp"
 #include "support/temp_dir.hpp"
 
 using cuvet::rules::Database;
@@ -17,8 +18,7 @@ using cuvet::rules::Version;
 TEST_CASE("rules/gpus.json agrees with what real ptxas programs accept", "[rules][gpus][real]") {
     auto programs = cuvet::test::real_ptxas_programs();
     if (programs.empty()) {
-        WARN("skipped: no real ptxas (/usr/local/cuda/bin/ptxas, CUVET_TEST_PTXAS)");
-        return;
+        CUVET_SKIP("skipped: no real ptxas (/usr/local/cuda/bin/ptxas, CUVET_TEST_PTXAS)");
     }
     const Database db = Database::load();
     cuvet::test::TempDir dir;

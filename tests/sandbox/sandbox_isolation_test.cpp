@@ -11,6 +11,7 @@
 #include "cuvet/sandbox/chroot_runner.hpp"
 #include "support/process.hpp"
 #include "support/program_rootfs.hpp"
+#include "support/skip.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace cuvet;
@@ -52,8 +53,7 @@ std::vector<std::string> interfaces(const std::string& proc_net_dev) {
 TEST_CASE("the sandbox keeps the image read-only, /tmp private and the network away",
           "[sandbox][chroot]") {
     if (!can_unshare()) {
-        WARN("skipped: the built-in runner needs root and mount namespaces");
-        return;
+        CUVET_SKIP("skipped: the built-in runner needs root and mount namespaces");
     }
     TempDir tmp;
     const fs::path root = tmp / "rootfs";
@@ -92,8 +92,7 @@ TEST_CASE("the sandbox keeps the image read-only, /tmp private and the network a
 
 TEST_CASE("the extracted root file system is removed when cuvet is killed", "[sandbox][chroot]") {
     if (!can_unshare()) {
-        WARN("skipped: the built-in runner needs root and mount namespaces");
-        return;
+        CUVET_SKIP("skipped: the built-in runner needs root and mount namespaces");
     }
     TempDir tmp;
     shell_rootfs(tmp / "rootfs", {"sh", "sleep"});

@@ -22,6 +22,7 @@
 #include "support/image_writer.hpp"
 #include "support/process.hpp"
 #include "support/program_rootfs.hpp"
+#include "support/skip.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace cuvet;
@@ -220,12 +221,10 @@ TEST_CASE("plan_probe preloads the framework and expects its wheel's cuDNN", "[s
 
 TEST_CASE("the probe's self-test runs inside a chroot of the image and reports cleanly", "[sandbox][chroot]") {
     if (!fs::exists(probe_binary)) {
-        WARN("skipped: cuvet-probe was not built");
-        return;
+        CUVET_SKIP("skipped: cuvet-probe was not built");
     }
     if (!can_unshare()) {
-        WARN("skipped: the built-in runner needs root and mount namespaces");
-        return;
+        CUVET_SKIP("skipped: the built-in runner needs root and mount namespaces");
     }
     TempDir tmp;
     copy_with_libraries(probe_binary, tmp / "rootfs");
@@ -271,12 +270,10 @@ TEST_CASE("the toolkit's stub libcuda on the image's LD_LIBRARY_PATH is named as
     // The real stub answers cuInit with CUDA_ERROR_STUB_LIBRARY on any host, GPU or not.
     const fs::path stub = "/usr/local/cuda/lib64/stubs/libcuda.so";
     if (!fs::exists(probe_binary) || !fs::exists(stub)) {
-        WARN("skipped: needs cuvet-probe and the CUDA toolkit's stub libcuda");
-        return;
+        CUVET_SKIP("skipped: needs cuvet-probe and the CUDA toolkit's stub libcuda");
     }
     if (!can_unshare()) {
-        WARN("skipped: the built-in runner needs root and mount namespaces");
-        return;
+        CUVET_SKIP("skipped: the built-in runner needs root and mount namespaces");
     }
     TempDir tmp;
     copy_with_libraries(probe_binary, tmp / "rootfs");
@@ -304,8 +301,7 @@ TEST_CASE("the toolkit's stub libcuda on the image's LD_LIBRARY_PATH is named as
 
 TEST_CASE("a probe that hangs inside the chroot is killed at the timeout", "[sandbox][chroot]") {
     if (!can_unshare()) {
-        WARN("skipped: the built-in runner needs root and mount namespaces");
-        return;
+        CUVET_SKIP("skipped: the built-in runner needs root and mount namespaces");
     }
     TempDir tmp;
     // A "probe" that never ends: sh running sleep, with sh's libraries.

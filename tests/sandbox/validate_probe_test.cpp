@@ -6,13 +6,13 @@
 #include <filesystem>
 
 #include "support/process.hpp"
+#include "support/skip.hpp"
 
 using cuvet::test::run_cuvet;
 
 TEST_CASE("validate --probe without a GPU exits 3 with one clear line", "[sandbox][validate]") {
     if (std::filesystem::exists("/dev/nvidia0") || std::filesystem::exists("/dev/nvidiactl")) {
-        WARN("skipped: this host has an NVIDIA GPU");
-        return;
+        CUVET_SKIP("skipped: this host has an NVIDIA GPU");
     }
     const std::string sample = std::string(CUVET_BUILD_DIR) + "/testdata/sample-image.tar";
     auto result = run_cuvet({"validate", "--probe", "--no-progress", sample});

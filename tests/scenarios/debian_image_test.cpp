@@ -10,6 +10,7 @@
 
 #include "scenarios/scenario_support.hpp"
 #include "support/cuda_image.hpp"
+#include "support/skip.hpp"
 
 using namespace cuvet::test;
 namespace fs = std::filesystem;
@@ -154,8 +155,7 @@ TEST_CASE("Debian image: the i386 multilib, openmpi and a toolkit's 32-bit helpe
     std::string why;
     const auto rootfs = debian_rootfs(why);
     if (rootfs.empty()) {
-        WARN("skipped: " << why);
-        return;
+        CUVET_SKIP("skipped: " << why);
     }
     DebianImage good;
     make_image(good, rootfs, true);

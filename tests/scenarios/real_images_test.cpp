@@ -6,6 +6,7 @@
 
 #include "scenarios/scenario_support.hpp"
 #include "support/rootfs_builder.hpp"
+#include "support/skip.hpp"
 
 using namespace cuvet::test;
 namespace fs = std::filesystem;
@@ -13,8 +14,7 @@ namespace fs = std::filesystem;
 TEST_CASE("sample image: torch loads the system cuDNN 8.6 (CUDA 11.8) through LD_LIBRARY_PATH", "[scenario][validate][sample]") {
     fs::path sample = fs::path(CUVET_BUILD_DIR) / "testdata" / "sample-image.tar";
     if (!fs::exists(sample)) {
-        WARN("skipped: " << sample << " not built (target sample_image)");
-        return;
+        CUVET_SKIP("skipped: " << sample << " not built (target sample_image)");
     }
     auto r = validate_cli(sample.string());
     INFO(dump(r));
@@ -39,8 +39,7 @@ TEST_CASE("sample image: torch loads the system cuDNN 8.6 (CUDA 11.8) through LD
 TEST_CASE("real CUDA install: validate an image of this host's /usr/local/cuda", "[scenario][validate][cuda]") {
     fs::path cuda = "/usr/local/cuda";
     if (!fs::exists(cuda / "lib64")) {
-        WARN("skipped: no /usr/local/cuda");
-        return;
+        CUVET_SKIP("skipped: no /usr/local/cuda");
     }
     auto real = fs::canonical(cuda);
     Rootfs root;
@@ -77,8 +76,7 @@ TEST_CASE("real CUDA install: validate an image of this host's /usr/local/cuda",
 TEST_CASE("sample image with --dockerfile: findings point at the RUN line that installed the file", "[scenario][validate][sample]") {
     fs::path sample = fs::path(CUVET_BUILD_DIR) / "testdata" / "sample-image.tar";
     if (!fs::exists(sample)) {
-        WARN("skipped: " << sample << " not built");
-        return;
+        CUVET_SKIP("skipped: " << sample << " not built");
     }
     std::string dockerfile = std::string(CUVET_SOURCE_DIR) + "/tests/scenarios/data/sample.Dockerfile";
     auto r = validate_cli(sample.string(), {"--dockerfile", dockerfile});

@@ -5,6 +5,7 @@
 #include "scenarios/scenario_support.hpp"
 #include "support/cuda_image.hpp"
 #include "support/elf_fixtures.hpp"
+#include "support/skip.hpp"
 
 using namespace cuvet::test;
 
@@ -169,8 +170,7 @@ TEST_CASE("scenario: the image needs a newer driver than the fleet's", "[scenari
 TEST_CASE("scenario: a framework without SASS or PTX for the target GPU", "[scenario][validate]") {
     const auto& fixtures = elf_fixtures();
     if (fixtures.cuda.empty()) {
-        WARN("skipped: no nvcc");
-        return;
+        CUVET_SKIP("skipped: no nvcc");
     }
     CudaImage img;
     img.glibc();
@@ -204,8 +204,7 @@ TEST_CASE("scenario: NVIDIA's own libraries are not judged by their fatbins", "[
     // bytes under a framework's name are judged (previous scenario).
     const auto& fixtures = elf_fixtures();
     if (fixtures.cuda.empty()) {
-        WARN("skipped: no nvcc");
-        return;
+        CUVET_SKIP("skipped: no nvcc");
     }
     CudaImage img;
     img.glibc();
