@@ -1,17 +1,20 @@
 #include "cuvet/cache/store.hpp"
 
 #include <fcntl.h>
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <climits>
 #include <cstdlib>
-#include <fstream>
 #include <random>
 
+#include "cache_dir.hpp"
 #include "cuvet/core/error.hpp"
 #include "facts_codec.hpp"
 
@@ -26,12 +29,12 @@ struct Store::Counters {
 namespace {
 
 constexpr std::string_view magic = "CUVETLF\n";
-constexpr std::size_t checksum_size = 32;
+constexpr std::size_t tag_size = 32;  // HMAC-SHA256
 constexpr std::string_view entry_suffix = ".facts";
 constexpr std::string_view temp_marker = ".tmp.";
 
 std::string sha256_raw(std::string_view bytes) {
-    std::string digest(checksum_size, '\0');
+    std::string digest(32, '\0');
     unsigned int length = 0;
     EVP_Digest(bytes.data(), bytes.size(), reinterpret_cast<unsigned char*>(digest.data()), &length,
                EVP_sha256(), nullptr);
@@ -54,15 +57,6 @@ struct Header {
     std::string analyzer, diff_id, blob_digest;
 };
 
-// The body (header + payload) of a file whose checksum matches; nullopt otherwise.
-std::optional<std::string_view> checked_body(std::string_view file) {
-    if (file.size() < magic.size() + checksum_size || file.substr(0, magic.size()) != magic)
-        return std::nullopt;
-    std::string_view body = file.substr(0, file.size() - checksum_size);
-    if (sha256_raw(body) != file.substr(body.size())) return std::nullopt;
-    return body.substr(magic.size());
-}
-
 Header read_header(detail::Reader& in) {
     Header h;
     h.version = in.u64();
@@ -74,20 +68,24 @@ Header read_header(detail::Reader& in) {
 
 bool ours(const Header& h) { return h.version == format_version && h.analyzer == CUVET_VERSION; }
 
-std::optional<std::string> slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    in.seekg(0, std::ios::end);
-    auto size = in.tellg();
-    if (size < 0) return std::nullopt;
-    std::string bytes(static_cast<std::size_t>(size), '\0');
-    in.seekg(0);
-    if (!in.read(bytes.data(), size)) return std::nullopt;
-    return bytes;
+// Last use is the file's mtime: a hit touches it, eviction sorts by it.
+void touch(const fs::path& path) {
+    ::utimensat(AT_FDCWD, path.c_str(), nullptr, AT_SYMLINK_NOFOLLOW);
 }
 
-// Last use is the file's mtime: a hit touches it, eviction sorts by it.
-void touch(const fs::path& path) { ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0); }
+// A file of our own (O_EXCL, no link followed), whole or not at all.
+bool write_new_file(const fs::path& path, std::string_view bytes) {
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) return false;
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        ssize_t wrote = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (wrote < 0 && errno == EINTR) continue;
+        if (wrote <= 0) break;
+        done += static_cast<std::size_t>(wrote);
+    }
+    return ::close(fd) == 0 && done == bytes.size();
+}
 
 bool is_temp(const fs::path& path) {
     return path.filename().string().find(temp_marker) != std::string::npos;
@@ -120,15 +118,62 @@ std::uint64_t max_bytes_from_env() {
     return text && *text ? parse_size(text) : default_max_bytes;
 }
 
-Store::Store(fs::path dir, std::uint64_t max_bytes)
-    : dir_(std::move(dir)), max_bytes_(max_bytes), counters_(std::make_shared<Counters>()) {}
+std::optional<std::string> explicit_key(const std::string& key_file) {
+    std::string key;
+    std::string source;
+    if (!key_file.empty()) {
+        auto bytes = detail::read_regular_file(key_file, 4096);
+        if (!bytes) fail_input(key_file + ": cannot read the cache key (a regular file of at most 4 KiB)");
+        key = std::move(*bytes);
+        if (!key.empty() && key.back() == '\n') key.pop_back();
+        source = key_file;
+    } else if (const char* text = std::getenv("CUVET_CACHE_KEY"); text && *text) {
+        key = text;
+        source = "CUVET_CACHE_KEY";
+    } else {
+        return std::nullopt;
+    }
+    if (key.size() < min_key_bytes)
+        fail_usage(source + ": a cache key needs at least " + std::to_string(min_key_bytes) +
+                   " bytes (openssl rand -hex 32 makes one)");
+    return key;
+}
+
+Store::Store(fs::path dir, std::uint64_t max_bytes, std::optional<std::string> key)
+    : dir_(std::move(dir)), max_bytes_(max_bytes), counters_(std::make_shared<Counters>()) {
+    auto opened = detail::open_cache_dir(dir_, key);
+    key_ = std::move(opened.key);
+    refused_ = std::move(opened.refused);
+}
 
 fs::path Store::default_dir() {
+    // Never a shared place such as $TMPDIR: another user could seed it.
     if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg == '/')
         return fs::path(xdg) / "cuvet";
-    if (const char* home = std::getenv("HOME"); home && *home)
+    if (const char* home = std::getenv("HOME"); home && *home == '/')
         return fs::path(home) / ".cache" / "cuvet";
-    return fs::temp_directory_path() / "cuvet-cache";
+    return {};
+}
+
+std::string Store::tag(std::string_view body) const {
+    std::string out(tag_size, '\0');
+    unsigned int length = 0;
+    HMAC(EVP_sha256(), key_.data(), static_cast<int>(key_.size()),
+         reinterpret_cast<const unsigned char*>(body.data()), body.size(),
+         reinterpret_cast<unsigned char*>(out.data()), &length);
+    return out;
+}
+
+// The body (header + payload) of an entry whose tag this cache's key made;
+// nullopt for anything else.
+std::optional<std::string_view> Store::authentic_body(std::string_view file) const {
+    if (key_.empty() || file.size() < magic.size() + tag_size ||
+        file.substr(0, magic.size()) != magic)
+        return std::nullopt;
+    std::string_view body = file.substr(0, file.size() - tag_size);
+    if (CRYPTO_memcmp(tag(body).data(), file.data() + body.size(), tag_size) != 0)
+        return std::nullopt;
+    return body.substr(magic.size());
 }
 
 fs::path Store::file_of(const Key& key) const {
@@ -139,15 +184,19 @@ fs::path Store::file_of(const Key& key) const {
 }
 
 std::optional<LayerFacts> Store::load(const Key& key) {
-    fs::path file = file_of(key);
-    auto bytes = slurp(file);
-    if (!bytes) {
+    if (!refused_.empty()) {
         ++counters_->misses;
         return std::nullopt;
     }
     try {
-        auto body = checked_body(*bytes);
-        if (!body) throw detail::DecodeError("checksum");
+        fs::path file = file_of(key);
+        auto bytes = detail::read_regular_file(file, max_entry_bytes);
+        if (!bytes) {
+            ++counters_->misses;
+            return std::nullopt;
+        }
+        auto body = authentic_body(*bytes);
+        if (!body) throw detail::DecodeError("tag");
         detail::Reader in(*body);
         Header header = read_header(in);
         if (!ours(header) || header.diff_id != key.diff_id || header.blob_digest != key.blob_digest)
@@ -156,15 +205,15 @@ std::optional<LayerFacts> Store::load(const Key& key) {
         touch(file);
         ++counters_->hits;
         return facts;
-    } catch (const std::exception&) {
-        // Damaged or foreign: read the layer again; save() replaces the file.
+    } catch (...) {
+        // Damaged, forged or foreign: read the layer again; save() replaces the file.
         ++counters_->rejected;
         return std::nullopt;
     }
 }
 
 void Store::save(const Key& key, const LayerFacts& facts) {
-    if (key.diff_id.empty()) return;
+    if (key.diff_id.empty() || !refused_.empty()) return;
     try {
         detail::Writer out;
         out.raw(magic);
@@ -174,7 +223,8 @@ void Store::save(const Key& key, const LayerFacts& facts) {
         out.str(key.blob_digest);
         detail::encode_facts(out, facts);
         std::string& bytes = out.bytes();
-        bytes += sha256_raw(bytes);
+        if (bytes.size() + tag_size > max_entry_bytes) return;  // load() would never read it
+        bytes += tag(bytes);
 
         fs::path file = file_of(key);
         fs::create_directories(file.parent_path());
@@ -184,14 +234,10 @@ void Store::save(const Key& key, const LayerFacts& facts) {
         fs::path temp = file;
         temp +=
             std::string(temp_marker) + std::to_string(::getpid()) + "." + std::to_string(random());
-        {
-            std::ofstream stream(temp, std::ios::binary | std::ios::trunc);
-            stream.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-            if (!stream.flush()) {
-                std::error_code ignored;
-                fs::remove(temp, ignored);
-                return;
-            }
+        if (!write_new_file(temp, bytes)) {
+            std::error_code ignored;
+            fs::remove(temp, ignored);
+            return;
         }
         std::error_code error;
         fs::rename(temp, file, error);
@@ -207,12 +253,14 @@ void Store::save(const Key& key, const LayerFacts& facts) {
             entry.usable = true;  // judged by age and size alone here
         }
         if (total > max_bytes_) trim(all, max_bytes_);
-    } catch (const std::exception&) {
+    } catch (...) {
         // A read-only or full cache dir costs speed, never the verdict.
     }
 }
 
-std::vector<EntryInfo> Store::list() const { return entries(true); }
+std::vector<EntryInfo> Store::list() const {
+    return refused_.empty() ? entries(true) : std::vector<EntryInfo>{};
+}
 
 // Every file in the layers dir, most recently used first; `inspect` also
 // reads each one to say whether it is usable (list, prune), which eviction
@@ -225,7 +273,9 @@ std::vector<EntryInfo> Store::entries(bool inspect) const {
         EntryInfo info;
         info.file = it->path();
         std::error_code stat_error;
-        if (!it->is_regular_file(stat_error)) continue;
+        // Only regular files are entries: a link, FIFO or directory is never
+        // opened, and never removed (eviction unlinks only what it wrote).
+        if (!it->is_regular_file(stat_error) || it->is_symlink(stat_error)) continue;
         info.bytes = it->file_size(stat_error);
         info.last_used = it->last_write_time(stat_error);
         if (stat_error) continue;
@@ -238,9 +288,9 @@ std::vector<EntryInfo> Store::entries(bool inspect) const {
 }
 
 void Store::inspect_entry(EntryInfo& info) const {
-    auto bytes = slurp(info.file);
+    auto bytes = detail::read_regular_file(info.file, max_entry_bytes);
     if (!bytes) return;
-    auto body = checked_body(*bytes);
+    auto body = authentic_body(*bytes);
     if (!body) return;
     try {
         detail::Reader in(*body);
@@ -252,7 +302,9 @@ void Store::inspect_entry(EntryInfo& info) const {
     }
 }
 
-std::uint64_t Store::prune(std::uint64_t max_bytes) { return trim(entries(true), max_bytes); }
+std::uint64_t Store::prune(std::uint64_t max_bytes) {
+    return refused_.empty() ? trim(entries(true), max_bytes) : 0;
+}
 
 std::uint64_t Store::trim(const std::vector<EntryInfo>& entries, std::uint64_t max_bytes) {
     std::uint64_t kept = 0, freed = 0;

@@ -12,15 +12,25 @@ namespace {
 struct CacheArgs {
     std::string format;
     std::string max_size;
+    std::string key_file;
     bool all = false;
 };
+
+// The cache as validate would open it; a refused one is said on stderr and holds nothing.
+cache::Store open_store(const CacheArgs& args) {
+    cache::Store store(cache::Store::default_dir(), cache::default_max_bytes,
+                       cache::explicit_key(args.key_file));
+    if (!store.refused().empty())
+        std::cerr << "cuvet: warning: layer cache not used: " << store.refused() << "\n";
+    return store;
+}
 
 std::string short_digest(const std::string& digest) {
     return digest.size() > 19 ? digest.substr(0, 19) : digest;
 }
 
 int run_ls(const CacheArgs& args) {
-    cache::Store store(cache::Store::default_dir());
+    cache::Store store = open_store(args);
     auto entries = store.list();
     std::uint64_t total = 0;
     for (const auto& e : entries) total += e.bytes;
@@ -48,14 +58,14 @@ int run_ls(const CacheArgs& args) {
         std::cout << line
                   << (e.usable
                           ? ""
-                          : "(unusable: damaged, partial or another cuvet's; prune removes it)")
+                          : "(unusable: damaged, forged, another key's or another cuvet's; prune removes it)")
                   << "\n";
     }
     return 0;
 }
 
 int run_prune(const CacheArgs& args) {
-    cache::Store store(cache::Store::default_dir());
+    cache::Store store = open_store(args);
     std::uint64_t keep = args.all                ? 0
                          : args.max_size.empty() ? cache::max_bytes_from_env()
                                                  : cache::parse_size(args.max_size);
@@ -81,6 +91,9 @@ void add_cache_command(CLI::App& app, Dispatch& dispatch) {
                       "keep at most this much (\"500M\"; default $CUVET_CACHE_MAX or 2G)");
     prune->add_flag("--all", args->all, "remove every entry");
     prune->callback([args, &dispatch] { dispatch.run = [args] { return run_prune(*args); }; });
+    for (auto* sub : {ls, prune})
+        sub->add_option("--cache-key-file", args->key_file,
+                        "the secret a shared cache's entries are authenticated with (or $CUVET_CACHE_KEY)");
 }
 
 }  // namespace cuvet::cli

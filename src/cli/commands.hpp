@@ -35,6 +35,7 @@ struct ImageArgs {
 
     bool no_cache = false;
     bool allow_partial = false;  // --allow-partial (validate)
+    std::string cache_key_file;
 
     void add_to(CLI::App& command);
     // --no-cache, for the commands that read layer facts (validate, inventory, ldd).
@@ -44,7 +45,8 @@ struct ImageArgs {
     image::OpenOptions open_options() const;
     // Reads the password from stdin on first use only: a command may open its image twice.
     mutable std::optional<std::string> password_read;
-    // The layer fact cache, or null with --no-cache.
+    // The layer fact cache, or null with --no-cache or when the cache cannot
+    // be trusted (said once on stderr).
     std::unique_ptr<cache::Store> layer_cache() const;
 };
 

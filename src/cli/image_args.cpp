@@ -42,11 +42,20 @@ void ImageArgs::add_partial_option(CLI::App& command) {
 void ImageArgs::add_cache_option(CLI::App& command) {
     command.add_flag("--no-cache", no_cache,
                      "read every layer, and neither use nor fill the layer fact cache (cuvet cache --help)");
+    command.add_option("--cache-key-file", cache_key_file,
+                       "authenticate cache entries with the secret in FILE instead of the cache's own "
+                       "key (a cache shared on purpose; or $CUVET_CACHE_KEY)");
 }
 
 std::unique_ptr<cache::Store> ImageArgs::layer_cache() const {
     if (no_cache) return nullptr;
-    return std::make_unique<cache::Store>(cache::Store::default_dir(), cache::max_bytes_from_env());
+    auto store = std::make_unique<cache::Store>(cache::Store::default_dir(), cache::max_bytes_from_env(),
+                                                cache::explicit_key(cache_key_file));
+    if (!store->refused().empty()) {
+        std::cerr << "cuvet: warning: layer cache not used: " << store->refused() << "\n";
+        return nullptr;
+    }
+    return store;
 }
 
 image::OpenOptions ImageArgs::open_options() const {

@@ -10,6 +10,7 @@
 #include "config_parser.hpp"
 #include "cuvet/core/error.hpp"
 #include "layer_applier.hpp"
+#include "layer_listing.hpp"
 #include "layer_reader.hpp"
 
 namespace cuvet::image {
@@ -67,27 +68,13 @@ public:
     const ImageInfo& info() const override { return info_; }
 
     FileTree scan(const ScanOptions& options) const override {
-        auto source = open_export_();
-        OuterStream stream;
-        stream.source = source.get();
-        std::unique_ptr<struct archive, decltype(&archive_read_free)> reader(archive_read_new(),
-                                                                             archive_read_free);
-        archive_read_support_format_tar(reader.get());
-        if (archive_read_open(reader.get(), &stream, nullptr, read_outer, nullptr) != ARCHIVE_OK)
-            fail(reader.get(), stream);
         std::vector<std::optional<LayerContents>> results(info_.config.diff_ids.size());
-        struct archive_entry* header = nullptr;
-        while (true) {
-            int status = archive_read_next_header(reader.get(), &header);
-            if (status == ARCHIVE_EOF) break;
-            if (status != ARCHIVE_OK && status != ARCHIVE_WARN) fail(reader.get(), stream);
-            if (archive_entry_filetype(header) != AE_IFREG) continue;
-            std::string member =
-                archive_entry_pathname(header) ? archive_entry_pathname(header) : "";
-            if (auto digest = digest_in_name(member))
-                read_member(reader.get(), member, *digest, results, options);
-        }
-        if (stream.error) std::rethrow_exception(stream.error);
+        // Layers the memo (the layer fact cache) knows are not read; when it
+        // knows them all, the export is never even asked for.
+        const bool memo = options.memo && (options.open_sink || options.on_content);
+        if (memo) recall_known(results, options);
+        if (std::any_of(results.begin(), results.end(), [](const auto& r) { return !r; }))
+            read_export(results, options, memo);
         FileTree tree;
         for (std::size_t index = 0; index < results.size(); ++index) {
             if (!results[index])
@@ -99,6 +86,61 @@ public:
     }
 
 private:
+    // The export names its layers by diff_id, so that is both parts of the key.
+    LayerId id_of(std::size_t index) const {
+        LayerId id;
+        id.index = index;
+        id.diff_id = id.blob_digest = info_.config.diff_ids[index];
+        id.verified = verify_;  // read_member checks the bytes against the diff_id
+        return id;
+    }
+
+    void recall_known(std::vector<std::optional<LayerContents>>& results,
+                      const ScanOptions& options) const {
+        for (std::size_t index = 0; index < results.size(); ++index) {
+            auto listing = options.memo->recall(id_of(index));
+            if (!listing) continue;
+            results[index] = contents_of(std::move(*listing),
+                                         info_.path + ":" + info_.config.diff_ids[index],
+                                         static_cast<int>(index));
+            report_progress(results, options);
+        }
+    }
+
+    void read_export(std::vector<std::optional<LayerContents>>& results,
+                     const ScanOptions& options, bool memo) const {
+        auto source = open_export_();
+        OuterStream stream;
+        stream.source = source.get();
+        std::unique_ptr<struct archive, decltype(&archive_read_free)> reader(archive_read_new(),
+                                                                             archive_read_free);
+        archive_read_support_format_tar(reader.get());
+        if (archive_read_open(reader.get(), &stream, nullptr, read_outer, nullptr) != ARCHIVE_OK)
+            fail(reader.get(), stream);
+        struct archive_entry* header = nullptr;
+        while (true) {
+            int status = archive_read_next_header(reader.get(), &header);
+            if (status == ARCHIVE_EOF) break;
+            if (status != ARCHIVE_OK && status != ARCHIVE_WARN) fail(reader.get(), stream);
+            if (archive_entry_filetype(header) != AE_IFREG) continue;
+            std::string member =
+                archive_entry_pathname(header) ? archive_entry_pathname(header) : "";
+            // A recalled layer's member is passed over unread (libarchive skips it).
+            if (auto digest = digest_in_name(member))
+                read_member(reader.get(), member, *digest, results, options, memo);
+        }
+        if (stream.error) std::rethrow_exception(stream.error);
+    }
+
+    void report_progress(const std::vector<std::optional<LayerContents>>& results,
+                         const ScanOptions& options) const {
+        if (!options.on_progress) return;
+        options.on_progress(
+            static_cast<std::size_t>(std::count_if(results.begin(), results.end(),
+                                                   [](const auto& r) { return r.has_value(); })),
+            results.size());
+    }
+
     [[noreturn]] void fail(struct archive* reader, const OuterStream& stream) const {
         if (stream.error) std::rethrow_exception(stream.error);
         const char* detail = archive_error_string(reader);
@@ -108,7 +150,7 @@ private:
 
     void read_member(struct archive* reader, const std::string& member, const std::string& digest,
                      std::vector<std::optional<LayerContents>>& results,
-                     const ScanOptions& options) const {
+                     const ScanOptions& options, bool memo) const {
         const auto& diff_ids = info_.config.diff_ids;
         std::optional<std::size_t> first;
         for (std::size_t index = 0; index < diff_ids.size(); ++index) {
@@ -119,6 +161,7 @@ private:
                 const std::string name = info_.path + ":" + member;
                 results[index] = read_layer(std::make_unique<MemberSource>(reader, name), name,
                                             static_cast<int>(index), check, options);
+                if (memo) options.memo->remember(id_of(index), listing_of(*results[index]));
                 first = index;
             } else {
                 // The same layer twice in one image is exported once.
@@ -126,11 +169,7 @@ private:
                 for (auto& item : results[index]->entries)
                     item.entry.layer = static_cast<int>(index);
             }
-            if (options.on_progress)
-                options.on_progress(static_cast<std::size_t>(
-                                        std::count_if(results.begin(), results.end(),
-                                                      [](const auto& r) { return r.has_value(); })),
-                                    diff_ids.size());
+            report_progress(results, options);
         }
     }
 

@@ -13,7 +13,8 @@ namespace cuvet::image {
 
 // `info` needs its config (diff_ids, platform) and names (`where`); its layers
 // are made from the diff_ids here, and --platform is checked against the config.
-// `open_export` starts a fresh export for each scan().
+// `open_export` starts a fresh export for each scan() that needs a layer
+// the memo (the layer fact cache) does not know.
 std::unique_ptr<Image> open_streamed_archive(
     ImageInfo info, std::function<std::unique_ptr<ByteSource>()> open_export,
     const OpenOptions& options);
