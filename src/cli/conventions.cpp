@@ -88,7 +88,7 @@ std::optional<std::string> unknown_command_error(const CLI::App& app, int argc, 
 }
 
 std::string parse_error_line(const CLI::App& app, const CLI::ParseError& error) {
-    if (error.get_name() != "ExtrasError") return error.what();
+    if (dynamic_cast<const CLI::ExtrasError*>(&error) == nullptr) return error.what();
     const CLI::App* command = selected_command(app);
     std::vector<std::string> extras = app.remaining(true);
     const std::string where = command_path(command);
