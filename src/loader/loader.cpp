@@ -321,6 +321,9 @@ private:
     // found: the image's /etc/ld.so.cache (none: the default dirs), then the
     // default dirs. "" when it is the same file.
     std::string start_note(std::string_view name, const Candidate& winner) const {
+        // Without any cache the conf dirs were always assumed (conf_without_cache): only a
+        // cache that disagrees with the image's config is news.
+        if (!cache_) return "";
         std::vector<Candidate> plain;
         if (cache_) search_image_cache(plain, name);
         auto cached = plain;

@@ -301,7 +301,7 @@ TEST_CASE("loader: ld.so.conf dirs serve when the image has no cache", "[loader]
     const auto& rt = find(g, "libcudart.so.12");
     CHECK(rt.rule == Rule::ld_conf);
     CHECK(rt.path == "/usr/local/cuda/lib64/libcudart.so.12.4.127");
-    CHECK_THAT(rt.start_note, Catch::Matchers::StartsWith("the image has no /etc/ld.so.cache"));
+    CHECK(rt.start_note.empty());  // no cache at all: the conf dirs were always assumed
     loader::Options plain;
     plain.runtime_start = loader::RuntimeStart::none;
     plain.conf_without_cache = false;
