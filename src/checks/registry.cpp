@@ -77,7 +77,8 @@ std::vector<report::RuleInfo> report_rules(CheckKind kind) {
     for (const CheckEntry& entry : entries()) {
         if (entry.kind != kind) continue;
         const CheckInfo& info = *entry.info;
-        out.push_back({info.id, info.name, info.title, info.severity, info.rationale, info.fix});
+        // help_uri and help_markdown are filled by the CLI, which knows where the docs live.
+        out.push_back({info.id, info.name, info.title, info.severity, info.rationale, info.fix, {}, {}});
     }
     return out;
 }

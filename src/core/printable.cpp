@@ -12,7 +12,7 @@ void append_hex(std::string& out, unsigned char byte) {
 }
 
 void append_codepoint(std::string& out, unsigned codepoint) {
-    char escape[8];
+    char escape[16];  // "\\u" and up to 8 hex digits, the bound GCC checks against
     std::snprintf(escape, sizeof escape, "\\u%04x", codepoint);
     out += escape;
 }

@@ -131,6 +131,10 @@ private:
         while (have < length) have += source.read(buffer + have, length - have);
     }
 
+// GCC 12 reports pax_size's payload as maybe uninitialized when it inlines
+// std::optional here (GCC bug 80635), a false alarm that -Werror would turn fatal.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
     void index() {
         if (file_size_ == 0) fail_input(name_ + ": empty file");
         std::uint64_t offset = 0;
@@ -176,6 +180,7 @@ private:
         }
         if (offset != file_size_ && members_.empty()) fail_input(name_ + ": not a tar archive");
     }
+#pragma GCC diagnostic pop
 
     void record(const std::string& raw_name, char type, std::uint64_t data, std::uint64_t size,
                 const std::string& link) {

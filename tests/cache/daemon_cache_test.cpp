@@ -15,6 +15,7 @@
 #include "image/image_fixtures.hpp"
 #include "support/elf_fixtures.hpp"
 #include "support/podman_service.hpp"
+#include "support/skip.hpp"
 
 using namespace cuvet;
 using namespace cuvet::test;
@@ -94,8 +95,7 @@ int lines_with(const fs::path& log, const std::string& word) {
 TEST_CASE("layer cache: docker-daemon: and containers-storage: consult and fill it",
           "[cache][daemon]") {
     if (!PodmanService::available()) {
-        WARN("skipped: podman or skopeo is not installed");
-        return;
+        CUVET_SKIP("podman or skopeo is not installed");
     }
     PodmanService podman;
     TempDir tmp;
@@ -156,13 +156,11 @@ TEST_CASE("layer cache: docker-daemon: and containers-storage: consult and fill 
 TEST_CASE("layer cache: validate from the daemon reports the same cold, warm and uncached",
           "[cache][daemon][cli]") {
     if (!PodmanService::available()) {
-        WARN("skipped: podman or skopeo is not installed");
-        return;
+        CUVET_SKIP("podman or skopeo is not installed");
     }
     const fs::path sample = fs::path(CUVET_BUILD_DIR) / "testdata/sample-image.tar";
     if (!fs::exists(sample)) {
-        WARN("skipped: the sample image is not built");
-        return;
+        CUVET_SKIP("the sample image is not built");
     }
     PodmanService podman;
     auto loaded = podman.load("docker-archive:" + sample.string(), "localhost/cuvet/sample:1");

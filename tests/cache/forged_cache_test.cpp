@@ -13,6 +13,7 @@
 #include "cache/facts_codec.hpp"
 #include "scenarios/scenario_support.hpp"
 #include "support/cuda_image.hpp"
+#include "support/skip.hpp"
 
 using namespace cuvet;
 using namespace cuvet::test;
@@ -142,8 +143,7 @@ TEST_CASE("forged cache: an entry edited and sealed with a plain sha256 changes 
 TEST_CASE("forged cache: a cache dir pre-seeded by another user is refused, not believed",
           "[cache][cli]") {
     if (::geteuid() != 0) {
-        WARN("skipped: seeding a cache as another user needs root (chown)");
-        return;
+        CUVET_SKIP("seeding a cache as another user needs root (chown)");
     }
     CudaImage img;
     const fs::path image = missing_library_image(img);

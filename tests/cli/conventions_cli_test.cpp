@@ -9,6 +9,7 @@
 #include "cuvet/checks/registry.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
+#include "support/skip.hpp"
 
 using namespace cuvet;
 
@@ -111,8 +112,7 @@ TEST_CASE("lint -o writes the report to a file; an unwritable one is exit 3 nami
 
 TEST_CASE("--no-color turns colours off on a terminal, as NO_COLOR does", "[cli][conventions]") {
     if (!test::have_program("script")) {
-        WARN("skipped: no script(1) to give cuvet a terminal");
-        return;
+        CUVET_SKIP("no script(1) to give cuvet a terminal");
     }
     test::TempDir dir;
     test::write_file(dir / "Dockerfile", broken_dockerfile);
@@ -130,8 +130,7 @@ TEST_CASE("--no-color turns colours off on a terminal, as NO_COLOR does", "[cli]
 TEST_CASE("validate --progress shows layers and bytes read on stderr", "[cli][conventions]") {
     auto sample = sample_image();
     if (sample.empty()) {
-        WARN("skipped: no sample image built");
-        return;
+        CUVET_SKIP("no sample image built");
     }
     auto quiet = test::run_cuvet({"validate", "--no-cache", sample.string()});
     CHECK(quiet.err.empty());  // not a terminal: nothing unless asked

@@ -12,6 +12,7 @@
 #include "support/elf_fixtures.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
+#include "support/skip.hpp"
 
 using namespace cuvet;
 namespace fs = std::filesystem;
@@ -118,8 +119,7 @@ TEST_CASE("limits: more DT_NEEDED entries than needed= allows", "[elf][limits]")
     test::TempDir tmp;
     const std::string bytes = patched(fixtures.base, add_needed(1100), tmp);
     if (bytes.empty()) {
-        WARN("skipped: patchelf is not installed");
-        return;
+        CUVET_SKIP("patchelf is not installed");
     }
     CHECK_THROWS_AS(elf::inspect(bytes), LimitExceeded);
     ScratchBuffer buffer;
@@ -153,8 +153,7 @@ TEST_CASE("limits: symbols and search paths stop at their limits", "[elf][limits
     test::TempDir tmp;
     const std::string three = patched(fixtures.base, "--set-rpath /a:/b:/c", tmp);
     if (three.empty()) {
-        WARN("skipped: patchelf is not installed");
-        return;
+        CUVET_SKIP("patchelf is not installed");
     }
     set_scan_limit("search-paths=3");
     CHECK(elf::inspect(three)->rpath.size() + elf::inspect(three)->runpath.size() == 3);

@@ -11,6 +11,7 @@
 #include "image/sha256.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
+#include "support/skip.hpp"
 
 using namespace cuvet;
 
@@ -63,8 +64,7 @@ TEST_CASE("the current Docker context names the daemon", "[image][daemon]") {
     auto listener = test::run_shell("python3 -c " + test::shell_quote("import socket; s=socket.socket(socket.AF_UNIX); s.bind('" +
                                                                       socket.string() + "')"));
     if (listener.exit_code != 0) {
-        WARN("skipped the unix context: cannot make a socket file");
-        return;
+        CUVET_SKIP("the unix context: cannot make a socket file");
     }
     write_context(dir / "docker", "colima", "unix://" + socket.string());
     auto local = cuvet_env(isolated, {"files", "docker-daemon:app:1"});
@@ -79,8 +79,7 @@ TEST_CASE("the current Docker context names the daemon", "[image][daemon]") {
 
 TEST_CASE("a rootless containers-storage failure shows skopeo's cause, not its last line", "[image][storage]") {
     if (geteuid() != 0 || !test::have_program("setpriv") || !test::have_program("skopeo")) {
-        WARN("skipped: needs root (to run as nobody), setpriv and skopeo");
-        return;
+        CUVET_SKIP("needs root (to run as nobody), setpriv and skopeo");
     }
     test::TempDir dir;
     std::filesystem::permissions(dir.path(), std::filesystem::perms::all);

@@ -12,6 +12,7 @@
 #include "cuvet/image/image.hpp"
 #include "image/image_fixtures.hpp"
 #include "support/http_test_server.hpp"
+#include "support/skip.hpp"
 
 using namespace cuvet::test;
 namespace fs = std::filesystem;
@@ -158,8 +159,7 @@ TEST_CASE("--platform on a single-platform docker archive it is not for is refus
 TEST_CASE("a rootfs read as a user who cannot read all of it: an error, or CUV017 when allowed",
           "[image][fail-closed]") {
     if (::geteuid() != 0 || !have_program("setpriv")) {
-        WARN("skipped: needs root and setpriv to scan as uid 65534");
-        return;
+        CUVET_SKIP("needs root and setpriv to scan as uid 65534");
     }
     TempDir tmp;
     fs::permissions(tmp.path(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |

@@ -15,6 +15,7 @@
 #include "support/image_writer.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
+#include "support/skip.hpp"
 
 using namespace cuvet;
 using namespace cuvet::test;
@@ -96,15 +97,13 @@ TEST_CASE("engine runs are strict: no network, read-only, no capabilities, limit
 
 TEST_CASE("a hostile image through podman: the engine's isolation holds and the flood is cut", "[sandbox][engine][podman]") {
     if (::geteuid() != 0 || !have_program("podman") || !have_program("runc")) {
-        WARN("skipped: needs root, podman and runc");
-        return;
+        CUVET_SKIP("needs root, podman and runc");
     }
     TempDir tmp;
     const ProcessResult built = run_shell("gcc -O1 -static -o " + shell_quote((tmp / "hostile").string()) + " " +
                                           shell_quote(std::string(CUVET_SOURCE_DIR) + "/tests/sandbox/hostile/hostile_probe.c"));
     if (built.exit_code != 0) {
-        WARN("skipped: gcc cannot link a static program here");
-        return;
+        CUVET_SKIP("gcc cannot link a static program here");
     }
     ImageSpec spec;
     spec.layers = {Layer{{dir("bin/"), dir("etc/"), dir("tmp/", 01777), file("bin/python", read_file(tmp / "hostile"), 0755)}}};

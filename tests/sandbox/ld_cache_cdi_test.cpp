@@ -81,6 +81,7 @@ bool build_library(const fs::path& out, const std::string& soname) {
 bool build_dlopen_program(const fs::path& out, const std::string& soname) {
     const fs::path source = out.string() + ".c";
     write_file(source, "#include <dlfcn.h>\n#include <stdio.h>\nint main(void) {\n  void* h = dlopen(\"" + soname +
+#include "support/skip.hpp"
                            "\", RTLD_NOW);\n  puts(h ? \"loaded\" : dlerror());\n  return h ? 0 : 1;\n}\n");
     return run_shell("gcc -o " + shell_quote(out.string()) + " " + shell_quote(source.string()) + " -ldl").exit_code == 0;
 }
@@ -121,8 +122,7 @@ TEST_CASE("a CDI spec is read as nvidia-ctk writes it", "[sandbox][cdi]") {
 TEST_CASE("the sandbox injects what a CDI spec says and refreshes the ld.so cache with its folders",
           "[sandbox][cdi][chroot]") {
     if (!can_unshare() || sandbox::host_ldconfig().empty()) {
-        WARN("skipped: needs root, namespaces and an ldconfig on this host");
-        return;
+        CUVET_SKIP("needs root, namespaces and an ldconfig on this host");
     }
     TempDir tmp;
     REQUIRE(build_library(tmp / "libfakecuda.so.580.1", "libfakecuda.so.1"));
@@ -161,8 +161,7 @@ TEST_CASE("the sandbox injects what a CDI spec says and refreshes the ld.so cach
 TEST_CASE("a stale ld.so cache works as under the NVIDIA runtime: ldconfig runs over the image's ld.so.conf",
           "[sandbox][chroot]") {
     if (!can_unshare() || sandbox::host_ldconfig().empty()) {
-        WARN("skipped: needs root, namespaces and an ldconfig on this host");
-        return;
+        CUVET_SKIP("needs root, namespaces and an ldconfig on this host");
     }
     TempDir tmp;
     const fs::path root = tmp / "rootfs";

@@ -11,6 +11,7 @@
 #include "cuvet/validate/validate.hpp"
 #include "support/cuda_image.hpp"
 #include "support/process.hpp"
+#include "support/skip.hpp"
 
 using namespace cuvet::test;
 using cuvet::report::Finding;
@@ -55,8 +56,7 @@ void torch_pinned(CudaImage& img, const std::vector<std::string>& needs) {
 TEST_CASE("issue 24: a stale ld.so.cache with a correct ld.so.conf.d loads at an NVIDIA start",
           "[validate][issue24]") {
     if (!have_program("ldconfig")) {
-        WARN("skipped: needs ldconfig");
-        return;
+        CUVET_SKIP("needs ldconfig");
     }
     CudaImage img;
     img.glibc();
