@@ -15,6 +15,10 @@ TEST_CASE("CUV010: a fatbin with sm_80 SASS and compute_90 PTX runs on A10 and H
     img.glibc();
     std::filesystem::create_directories(img.fs().host(site_packages + "/torch/lib"));
     std::filesystem::copy_file(fixtures.cuda, img.fs().host(site_packages + "/torch/lib/libkern.so"));
+    // What the image runs loads the kernel library: only then can a missing architecture break it.
+    img.fs().exe("/usr/bin/app", {site_packages + "/torch/lib/libkern.so"},
+                 "-Wl,-rpath," + site_packages + "/torch/lib");
+    img.entrypoint = {"/usr/bin/app"};
     REQUIRE(img.fs().error().empty());
     auto image = img.write();
     auto t4 = validate_findings(image, {{}, {"T4"}, {}});

@@ -50,9 +50,17 @@ TEST_CASE("ESC sequences in file names and DT_NEEDED are escaped in every human 
     std::filesystem::remove(rootfs.host("/opt/evil/" + lib_name));
     const std::string root = rootfs.root().string();
 
-    check_escaped(run_cuvet({"validate", "--no-cache", root}), "validate");
-    check_escaped(run_cuvet({"validate", "--no-cache", "--verbose", root}), "validate -v");
-    check_escaped(run_cuvet({"validate", "--no-cache", "--format", "gnu", root}), "validate gnu");
+    // validate judges what the image runs: the same program as its ENTRYPOINT.
+    TempDir tmp;
+    TarEntry app{"usr/bin/app"};
+    app.data = read_file(rootfs.host("/usr/bin/app"));
+    app.mode = 0755;
+    ImageSpec spec = single_layer_spec({app});
+    spec.entrypoint = {"/usr/bin/app"};
+    const std::string image = write_docker(tmp, spec).string();
+    check_escaped(run_cuvet({"validate", "--no-cache", image}), "validate");
+    check_escaped(run_cuvet({"validate", "--no-cache", "--verbose", image}), "validate -v");
+    check_escaped(run_cuvet({"validate", "--no-cache", "--format", "gnu", image}), "validate gnu");
     check_escaped(run_cuvet({"files", root}), "files");
     check_escaped(run_cuvet({"files", "--long", root}), "files -l");
     check_escaped(run_cuvet({"ldd", "--no-cache", root, "/usr/bin/app"}), "ldd");

@@ -15,10 +15,10 @@ using namespace cuvet;
 
 namespace {
 
-// A Dockerfile with a warning finding: a torch wheel for another CUDA than the base's.
+// A Dockerfile with one warning finding: torch installed without a version (CUVL03).
 const char* const broken_dockerfile =
-    "FROM nvidia/cuda:12.99.0-cudnn8-runtime-ubuntu22.04\n"
-    "RUN pip install torch==2.1.0\n";
+    "FROM nvidia/cuda:12.2.0-runtime-ubuntu22.04\n"
+    "RUN pip install torch\n";
 
 test::ProcessResult cuvet_env(const std::string& assignments, const std::vector<std::string>& args,
                               const std::string& cwd = "") {
@@ -64,7 +64,7 @@ TEST_CASE("an unknown option is named as an option of its command", "[cli][conve
     CHECK(nested.err.find("unknown option '--everything' for 'cuvet cache prune'") != std::string::npos);
 }
 
-TEST_CASE("every option of lint and validate comes from CUVET_<FLAG>; the command line wins", "[cli][conventions]") {
+TEST_CASE("every option of lint and validate comes from CUVET_<FLAG>, the command line wins", "[cli][conventions]") {
     test::TempDir dir;
     test::write_file(dir / "Dockerfile", broken_dockerfile);
     // The Dockerfile has a warning: exit 0 by default, 1 from --fail-on warning.
@@ -96,7 +96,7 @@ TEST_CASE("every option of lint and validate comes from CUVET_<FLAG>; the comman
     CHECK(out.exit_code == 3);  // the image is missing: the env options parsed
 }
 
-TEST_CASE("lint -o writes the report to a file; an unwritable one is exit 3 naming it", "[cli][conventions]") {
+TEST_CASE("lint -o writes the report to a file, an unwritable one is exit 3 naming it", "[cli][conventions]") {
     test::TempDir dir;
     test::write_file(dir / "Dockerfile", broken_dockerfile);
     const std::string report = (dir / "lint.sarif").string();
@@ -110,7 +110,7 @@ TEST_CASE("lint -o writes the report to a file; an unwritable one is exit 3 nami
     CHECK(unwritable.err.find(nowhere + ": cannot write") != std::string::npos);
 }
 
-TEST_CASE("--no-color turns colours off on a terminal, as NO_COLOR does", "[cli][conventions]") {
+TEST_CASE("lint --no-color turns colours off on a terminal, as NO_COLOR does", "[cli][conventions]") {
     if (!test::have_program("script")) {
         CUVET_SKIP("no script(1) to give cuvet a terminal");
     }

@@ -145,7 +145,7 @@ TEST_CASE("docker save's blobs layout: layers are checked against the config's d
     CHECK(run_cuvet({"files", "--no-verify", (tmp / "image.tar").string()}).exit_code == 0);
 }
 
-TEST_CASE("--platform on a single-platform docker archive it is not for is refused",
+TEST_CASE("option --platform on a single-platform docker archive it is not for is refused",
           "[image][fail-closed]") {
     TempDir tmp;
     auto tar = write_docker(tmp, two_layer_spec());

@@ -213,6 +213,7 @@ TEST_CASE("a symlink has the same size in a rootfs dir as in a layer", "[image][
     std::vector<TarEntry> entries{soft_link("link", "some/target")};
     auto rootfs = tmp / "rootfs";
     write_rootfs(rootfs, entries);
+    std::filesystem::create_directories(rootfs / "etc");  // an OS root, not just any directory
     auto tar = write_docker(tmp, single_layer_spec(entries));
     auto from_dir = list_files(rootfs), from_tar = list_files(tar);
     REQUIRE(from_dir.result.exit_code == 0);

@@ -279,6 +279,9 @@ TEST_CASE("scenario: a framework library calls a cuDNN entry point the image's c
         img.fs().lib_source(torch_lib, "libtorch_cuda.so", consumer, {"/opt/stage/libcudnn.so.9"});
         std::filesystem::remove_all(img.fs().host("/opt/stage"));
         img.fs().lib_source(sys + "/libcudnn.so.9", "libcudnn.so.9", broken ? older : newer);
+        // What the image runs maps the library: a library nothing loads never fails the build.
+        img.fs().exe("/usr/bin/serve", {torch_lib}, "-Wl,-rpath," + site_packages + "/torch/lib");
+        img.entrypoint = {"/usr/bin/serve"};
         REQUIRE(img.fs().error().empty());
         auto r = validate_cli(img.write().string());
         if (!broken) {
