@@ -99,7 +99,7 @@ std::unique_ptr<Image> open_image(const fs::path& path, const OpenOptions& optio
         if (!looks_like_root_fs(path))
             fail_input(path.string() +
                        ": no image found: no manifest.json (docker save), no index.json (OCI layout), and none "
-                       "of usr, etc, bin, sbin, lib, lib64, opt at its top as a root file system has");
+                       "of usr, etc, bin, sbin, lib, lib64, opt at its top (a root file system has them)");
         return open_rootfs_dir(path, options);
     }
     if (!fs::is_regular_file(status)) fail_input(path.string() + ": not a regular file or directory");
