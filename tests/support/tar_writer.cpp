@@ -67,9 +67,10 @@ constexpr std::size_t block = 512;
 constexpr std::uint64_t max_octal_size = 077777777777ULL;  // 11 octal digits
 
 void put_octal(char* field, std::size_t width, std::uint64_t value) {
-    // width includes the terminating NUL, as GNU tar and libarchive write it.
-    std::snprintf(field, width, "%0*llo", static_cast<int>(width - 1),
-                  static_cast<unsigned long long>(value));
+    // width includes the terminating NUL, as GNU tar and libarchive write it. Digits are
+    // written by hand: snprintf's "%0*llo" makes GCC 12 -O2 warn of truncation it cannot rule out.
+    field[width - 1] = '\0';
+    for (std::size_t i = width - 1; i-- > 0; value >>= 3) field[i] = static_cast<char>('0' + (value & 7));
 }
 
 void put_string(char* field, std::size_t width, std::string_view value) {
