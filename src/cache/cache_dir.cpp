@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "cuvet/core/unique_fd.hpp"
+
 namespace cuvet::cache::detail {
 
 namespace fs = std::filesystem;
@@ -18,25 +20,6 @@ namespace {
 constexpr std::size_t key_bytes = 32;
 constexpr const char* key_name = "key";
 constexpr const char* layers_name = "layers";
-
-class Fd {
-public:
-    explicit Fd(int fd) : fd_(fd) {}
-    ~Fd() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    int get() const { return fd_; }
-    void reset(int fd) {
-        if (fd_ >= 0) ::close(fd_);
-        fd_ = fd;
-    }
-    explicit operator bool() const { return fd_ >= 0; }
-
-private:
-    int fd_;
-};
 
 std::string errno_text() { return std::strerror(errno); }
 
@@ -72,7 +55,7 @@ std::optional<std::string> read_exactly(int fd, std::size_t count) {
 
 // Opens directory `name` under `at`, creating it 0700 when absent, and checks it.
 std::string open_checked_dir(int at, const std::string& name, const std::string& path, int flags,
-                             Fd& out) {
+                             UniqueFd& out) {
     if (::mkdirat(at, name.c_str(), 0700) != 0 && errno != EEXIST) return path + ": " + errno_text();
     out.reset(::openat(at, name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | flags));
     if (!out) return path + ": " + errno_text();
@@ -91,7 +74,7 @@ std::string create_key(int dir) {
     std::string temp = "key.tmp." + std::to_string(::getpid()) + ".";
     for (unsigned char c : salt) temp += std::to_string(c);
     {
-        Fd fd(::openat(dir, temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+        UniqueFd fd(::openat(dir, temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
                        0600));
         if (!fd) return errno_text();
         if (::write(fd.get(), key, sizeof key) != static_cast<ssize_t>(sizeof key) ||
@@ -113,7 +96,7 @@ std::string create_key(int dir) {
 
 OpenedDir read_or_create_key(int dir, const std::string& path) {
     for (int attempt = 0; attempt < 2; ++attempt) {
-        Fd fd(::openat(dir, key_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+        UniqueFd fd(::openat(dir, key_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
         if (fd) {
             struct stat info {};
             if (::fstat(fd.get(), &info) != 0) return refuse(path + ": " + errno_text());
@@ -144,7 +127,7 @@ OpenedDir open_cache_dir(const fs::path& dir, const std::optional<std::string>& 
             return refuse("no cache directory: neither XDG_CACHE_HOME nor HOME is set");
         std::error_code ignored;
         fs::create_directories(dir.parent_path(), ignored);  // ~/.cache, as any tool makes it
-        Fd top(-1), layers(-1);
+        UniqueFd top(-1), layers(-1);
         // The cache dir itself may be a link (to a larger disk): what it leads to is checked.
         if (auto why = open_checked_dir(AT_FDCWD, dir.string(), dir.string(), 0, top);
             !why.empty())
@@ -162,7 +145,7 @@ OpenedDir open_cache_dir(const fs::path& dir, const std::optional<std::string>& 
 
 std::optional<std::string> read_regular_file(const fs::path& path, std::uint64_t max_bytes) {
     try {
-        Fd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC));
+        UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC));
         if (!fd) return std::nullopt;
         struct stat info {};
         if (::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode) || info.st_size < 0 ||

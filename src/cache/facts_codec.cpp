@@ -7,7 +7,7 @@ namespace {
 // cache::format_version; these sizes are the reminder.
 static_assert(sizeof(image::FileEntry) == 88,
               "FileEntry changed: update facts_codec and cache::format_version");
-static_assert(sizeof(elf::ElfInfo) == 376,
+static_assert(sizeof(elf::ElfInfo) == 408,
               "ElfInfo changed: update facts_codec and cache::format_version");
 
 void encode_entry(Writer& out, const image::FileEntry& e) {
@@ -62,6 +62,7 @@ void encode_elf(Writer& out, const elf::ElfInfo& info) {
     }
     out.strings(info.dlopen_candidates);
     out.str(info.cuda_tools_release);
+    out.str(info.cudnn_release);
 }
 
 elf::ElfInfo decode_elf(Reader& in) {
@@ -96,6 +97,7 @@ elf::ElfInfo decode_elf(Reader& in) {
     }
     info.dlopen_candidates = in.strings();
     info.cuda_tools_release = in.str();
+    info.cudnn_release = in.str();
     return info;
 }
 

@@ -86,15 +86,6 @@ std::map<std::string, std::vector<std::string>, std::less<>> framework_closures(
 // Libraries found only through the cache ldconfig writes at an NVIDIA start (the image's own
 // /etc/ld.so.cache is stale or absent for them): info, one finding per directory, so a user who
 // runs the image without the toolkit learns why it would fail there.
-// The trace line validate/stack_builder.cpp adds to a resolution found only through that cache.
-constexpr std::string_view start_prefix = "only at an NVIDIA start: ";
-
-std::string start_note(const Resolution& r) {
-    for (const auto& line : r.trace)
-        if (util::starts_with(line, start_prefix)) return line.substr(start_prefix.size());
-    return "";
-}
-
 std::vector<report::Finding> start_findings(const Stack& stack) {
     struct Dir {
         std::vector<std::string> names, roots;
@@ -105,7 +96,7 @@ std::vector<report::Finding> start_findings(const Stack& stack) {
     for (const auto& o : stack.objects) {
         const auto* root = stack.root_of(o.file);
         for (const auto& r : o.resolutions) {
-            auto note = start_note(r);
+            const std::string& note = r.start_note;
             if (note.empty() || r.path.empty()) continue;
             auto& d = by_dir[util::dir_name(r.path)];
             if (d.first == nullptr) d.first = &r, d.note = note;

@@ -126,6 +126,7 @@ nlohmann::json facts_json(const elf::ElfInfo& info, bool from_lief = false) {
     out["fatbin_sources"] = sources;
     out["dlopen_candidates"] = info.dlopen_candidates;
     if (!info.cuda_tools_release.empty()) out["cuda_tools_release"] = info.cuda_tools_release;
+    if (!info.cudnn_release.empty()) out["cudnn_release"] = info.cudnn_release;
     return out;
 }
 
@@ -200,6 +201,7 @@ void print_facts(const elf::ElfInfo& info) {
     }
     row("dlopen candidates", joined(info.dlopen_candidates));
     if (!info.cuda_tools_release.empty()) row("CUDA tools release", info.cuda_tools_release);
+    if (!info.cudnn_release.empty()) row("cuDNN release", info.cudnn_release);
 }
 
 void print_deep(const elf::DeepView& deep) {

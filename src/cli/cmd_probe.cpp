@@ -33,6 +33,7 @@ struct ProbeCommandArgs {
     std::string format;
     std::string frameworks = "auto";
     int framework_timeout = 180;
+    bool nvidia_start = true;
 };
 
 // The report module's renderers take over once `validate --gpu` uses this.
@@ -153,6 +154,7 @@ int run_probe_command(const ProbeCommandArgs& args) {
     options.keep_rootfs = args.keep_rootfs;
     options.frameworks = sandbox::parse_framework_list(args.frameworks);
     options.framework_timeout = std::chrono::seconds(args.framework_timeout);
+    options.nvidia_start = args.nvidia_start;
     const auto opened = image::open_image(args.image.path, args.image.open_options());
     const sandbox::ProbeOutcome outcome = sandbox::run_live_check(*opened, options);
     if (args.format == "json") {
@@ -204,6 +206,7 @@ void add_probe_command(CLI::App& app, Dispatch& dispatch) {
         ->default_str("auto");
     command->add_option("--framework-timeout", args->framework_timeout, "kill a framework probe after this many seconds")
         ->default_str("180");
+    add_runtime_start_option(*command, args->nvidia_start);
     command->add_flag("--keep-rootfs", args->keep_rootfs, "leave the extracted root file system behind (debugging)");
     add_format_option(*command, args->format, {"text", "json"});
     command->callback([args, &dispatch] { dispatch.run = [args] { return run_probe_command(*args); }; });

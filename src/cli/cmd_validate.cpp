@@ -45,7 +45,7 @@ struct ValidateArgs {
     std::string output;
     std::string dockerfile;
     std::vector<std::string> env;
-    std::string runtime_start = "nvidia";
+    bool nvidia_start = true;
     bool no_progress = false;
     bool progress = false;
     bool no_color = false;
@@ -83,10 +83,7 @@ int run_validate(const ValidateArgs& args) {
     options.targets.gpus = args.gpus.empty() ? config.gpus : args.gpus;
     options.targets.trusted_dirs = config.trusted_library_dirs;
     options.env_overrides = args.env;
-    if (args.runtime_start == "none")
-        options.nvidia_start = false;
-    else if (args.runtime_start != "nvidia")
-        fail_usage("--runtime-start must be nvidia or none, not '" + args.runtime_start + "'");
+    options.nvidia_start = args.nvidia_start;
     if (!args.dockerfile.empty()) {
         options.dockerfile_path = args.dockerfile;
         options.dockerfile_text = read_file(args.dockerfile);
@@ -118,6 +115,7 @@ int run_validate(const ValidateArgs& args) {
         probe.env_overrides = args.env;
         probe.frameworks = sandbox::parse_framework_list(args.probe_frameworks);
         probe.runtime = args.probe_runtime;
+        probe.nvidia_start = args.nvidia_start;
         probe.container_image = args.container_image;
         probe.image_archive = args.image.path;
         const auto opened = image::open_image(args.image.path, args.image.open_options());
@@ -169,9 +167,7 @@ void add_validate_command(CLI::App& app, Dispatch& dispatch) {
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     command->add_option("--env", args->env,
                         "KEY=VALUE the container will run with, on top of the image's Env (repeatable; as docker run -e)");
-    command->add_option("--runtime-start", args->runtime_start,
-                        "how the container starts: nvidia (default: the NVIDIA container toolkit injects the driver and "
-                        "runs ldconfig over the image's ld.so.conf) or none (the image's /etc/ld.so.cache as it is)");
+    add_runtime_start_option(*command, args->nvidia_start);
     command->add_option("--ignore", args->ignore, "a check id never to report (repeatable)")
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

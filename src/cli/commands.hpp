@@ -50,6 +50,10 @@ struct ImageArgs {
     std::unique_ptr<cache::Store> layer_cache() const;
 };
 
+// --runtime-start nvidia|none (validate, probe): whether the container starts as the NVIDIA
+// container toolkit starts it (driver injected, ldconfig over the image's ld.so.conf).
+void add_runtime_start_option(CLI::App& command, bool& nvidia_start);
+
 void add_files_command(CLI::App& app, Dispatch& dispatch);
 void add_image_command(CLI::App& app, Dispatch& dispatch);
 void add_rules_command(CLI::App& app, Dispatch& dispatch);

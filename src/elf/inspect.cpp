@@ -68,6 +68,15 @@ std::string cuda_tools_release(const ElfFile& file, Range area, const FatbinScan
     return release;
 }
 
+std::string cudnn_release(const ElfFile& file, Range area, const FatbinScan& scan) {
+    std::string release;
+    for_each_piece(file, area, scan, [&](std::string_view bytes) {
+        release = find_cudnn_release(bytes);
+        return release.empty();
+    });
+    return release;
+}
+
 // Sections where fatbins are looked for: .nv_fatbin, and those where CUDA
 // libraries keep fatbins they load themselves (containers elsewhere, e.g. a
 // fatbin embedded as data in .rodata, are not kernels the CUDA runtime sees).
@@ -154,6 +163,8 @@ std::optional<ElfInfo> inspect_scanned(std::string_view stored, const FatbinScan
         info.dlopen_candidates = dlopen_candidates(*file, *area, scan);
         // Programs only (libraries have a soname): the compilers Triton and XLA run.
         if (info.soname.empty()) info.cuda_tools_release = cuda_tools_release(*file, *area, scan);
+        // cuDNN 9 names only its major in file names; its graph library states the rest.
+        if (info.soname.rfind("libcudnn", 0) == 0) info.cudnn_release = cudnn_release(*file, *area, scan);
     }
     return info;
 }

@@ -19,7 +19,32 @@ std::string dotted_number(std::string_view bytes, std::size_t at) {
     return std::string(number);
 }
 
+// "9_19_0" at `at`: three numbers joined by '_' and followed by one; "" otherwise.
+std::string underscored_release(std::string_view bytes, std::size_t at) {
+    std::string release;
+    for (int part = 0; part < 3; ++part) {
+        const std::size_t from = at;
+        while (at < bytes.size() && at - from < 4 && is_digit(bytes[at])) ++at;
+        if (at == from || at >= bytes.size() || bytes[at] != '_') return "";
+        release += (part ? "." : "") + std::string(bytes.substr(from, at - from));
+        ++at;
+    }
+    return is_digit(at < bytes.size() ? bytes[at] : 'x') ? release : "";
+}
+
 }  // namespace
+
+std::string find_cudnn_release(std::string_view bytes) {
+    static constexpr std::string_view prefix = "cudnn_version_";
+    std::size_t at = 0;
+    while (at < bytes.size()) {
+        const void* hit = memmem(bytes.data() + at, bytes.size() - at, prefix.data(), prefix.size());
+        if (hit == nullptr) return "";
+        at = static_cast<const char*>(hit) - bytes.data() + prefix.size();
+        if (std::string release = underscored_release(bytes, at); !release.empty()) return release;
+    }
+    return "";
+}
 
 std::string find_cuda_tools_release(std::string_view bytes) {
     static constexpr std::string_view banner = "Cuda compilation tools, release ";

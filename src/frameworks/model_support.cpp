@@ -4,34 +4,13 @@
 #include <filesystem>
 #include <set>
 
+#include "cuvet/checks/loader_resolution.hpp"
+
 namespace cuvet::frameworks::detail {
 
 using checks::FrameworkInstall;
 using checks::FrameworkLoad;
 using checks::FrameworkTool;
-
-namespace {
-
-checks::Resolution convert(const loader::Resolution& r) {
-    checks::Resolution out;
-    out.name = r.name;
-    out.path = r.status == loader::Status::found || r.status == loader::Status::error ? r.path : "";
-    out.file = r.status == loader::Status::found ? r.file : "";
-    out.rule = std::string(loader::to_string(r.rule));
-    out.source = r.source;
-    out.provided_by_host = r.status == loader::Status::host_driver;
-    out.from_dlopen = true;
-    out.error = r.status == loader::Status::error;
-    for (const auto& a : r.trace) {
-        std::string line = a.path + " (" + std::string(loader::to_string(a.rule));
-        if (!a.source.empty() && a.rule != loader::Rule::ld_library_path) line += " of " + a.source;
-        out.trace.push_back(line + ": " + std::string(loader::to_string(a.verdict)) + ")");
-    }
-    out.shadowed = r.shadowed;
-    return out;
-}
-
-}  // namespace
 
 bool starts_with(std::string_view s, std::string_view head) {
     return s.substr(0, head.size()) == head;
@@ -134,7 +113,7 @@ FrameworkLoad open_from(inventory::Analysis& analysis, const loader::Loader& loa
     }
     needed.resize(size);
     const auto& r = graph.resolutions[graph.objects[0].needs.back()];
-    load.resolution = convert(r);
+    load.resolution = checks::from_loader(r, true);
     if (!r.object) return load;
     std::vector<std::size_t> queue = {*r.object};
     std::set<std::size_t> seen = {*r.object};

@@ -1,4 +1,5 @@
-// Versions from library file names: libcudnn.so.9.19.0, libcudart.so.12.4.127.
+// Versions from library files: names (libcudnn.so.9.19.0, libcudart.so.12.4.127) and
+// the release constant cuDNN 9 keeps in libcudnn_graph.
 #include <array>
 #include <cctype>
 
@@ -57,6 +58,21 @@ std::string dotted_version(std::string_view rest) {
     return std::string(rest);
 }
 
+// cuDNN 9's file names say only "9"; its graph library states the full release.
+void cudnn_constant_fact(const std::string& path, const elf::ElfInfo& info, Facts& out) {
+    if (info.cudnn_release.empty()) return;
+    Fact fact;
+    fact.component = "cudnn";
+    fact.category = "cuda-library";
+    fact.version = info.cudnn_release;
+    fact.root = root_of_dir(dir_of(path));
+    fact.source = "files";
+    fact.rank = rank_elf_constant;
+    fact.file = path;
+    fact.evidence = {"elf-constant", path, fact.version, "cudnn_version_ constant in .rodata"};
+    out.push_back(std::move(fact));
+}
+
 }  // namespace
 
 void library_facts(const Analysis& analysis, Facts& out) {
@@ -66,6 +82,7 @@ void library_facts(const Analysis& analysis, Facts& out) {
         if (name.rfind("lib", 0) != 0) continue;
         // The toolkit's link stubs are not libraries anything runs with.
         if (path.find("/stubs/") != std::string::npos) continue;
+        if (auto elf = analysis.elfs.find(path); elf != analysis.elfs.end()) cudnn_constant_fact(path, elf->second, out);
         for (const auto& kind : library_kinds) {
             if (name.compare(0, kind.stem.size(), kind.stem) != 0) continue;
             auto rest = std::string_view(name).substr(kind.stem.size());

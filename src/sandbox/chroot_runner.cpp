@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/unique_fd.hpp"
 #include "cuvet/sandbox/device_nodes.hpp"
 #include "cuvet/sandbox/extract.hpp"
 #include "cuvet/sandbox/ld_cache_refresh.hpp"
@@ -45,26 +46,12 @@ int open_in_root(int root_fd, const std::string& path, int flags) {
     return (flags & O_DIRECTORY) != 0 ? open_dir_nofollow(root_fd, relative, false) : -1;
 }
 
-class Fd {
-public:
-    explicit Fd(int fd) : fd_(fd) {}
-    ~Fd() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    int get() const { return fd_; }
-
-private:
-    int fd_;
-};
-
 void copy_into(int dir_fd, const std::string& name, const fs::path& source, mode_t mode) {
-    Fd in(::open(source.c_str(), O_RDONLY | O_CLOEXEC));
+    UniqueFd in(::open(source.c_str(), O_RDONLY | O_CLOEXEC));
     if (in.get() < 0) fail_io(source.string() + ": " + errno_text());
     ::unlinkat(dir_fd, name.c_str(),
                0);  // a stub or symlink the image ships is replaced, as the toolkit's mount does
-    Fd out(
+    UniqueFd out(
         ::openat(dir_fd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode));
     if (out.get() < 0) fail_io("cannot place " + name + " in the image: " + errno_text());
     char buffer[1 << 16];
@@ -183,11 +170,11 @@ std::string enter_sandbox(const ChildSetup& setup) {
 }  // namespace
 
 std::string pick_library_dir(const fs::path& rootfs) {
-    Fd root(::open(rootfs.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    UniqueFd root(::open(rootfs.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (root.get() < 0) fail_io(rootfs.string() + ": " + errno_text());
     for (const char* dir : {"/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib64",
                             "/lib64", "/usr/lib"}) {
-        Fd fd(open_in_root(root.get(), dir, O_RDONLY | O_DIRECTORY));
+        UniqueFd fd(open_in_root(root.get(), dir, O_RDONLY | O_DIRECTORY));
         if (fd.get() >= 0) return dir;
     }
     return "/usr/lib";
@@ -211,7 +198,7 @@ void inject_cdi_files(int root_fd, const HostDriver& driver, ChrootRun& run) {
             run.notes.push_back("CDI mount " + file.host.string() + " not injected: not a regular file");
             continue;
         }
-        Fd dir(open_image_dir(root_fd, target.parent_path().string()));
+        UniqueFd dir(open_image_dir(root_fd, target.parent_path().string()));
         if (dir.get() < 0) {
             run.notes.push_back("CDI mount " + file.image_path + " not injected: " + errno_text());
             continue;
@@ -221,7 +208,7 @@ void inject_cdi_files(int root_fd, const HostDriver& driver, ChrootRun& run) {
     }
     for (const InjectedLink& link : driver.links) {
         const fs::path path(link.image_path);
-        Fd dir(open_image_dir(root_fd, path.parent_path().string()));
+        UniqueFd dir(open_image_dir(root_fd, path.parent_path().string()));
         if (dir.get() < 0) continue;
         ::unlinkat(dir.get(), path.filename().c_str(), 0);
         if (::symlinkat(link.target.c_str(), dir.get(), path.filename().c_str()) == 0)
@@ -236,7 +223,7 @@ void inject_driver(int root_fd, const fs::path& rootfs, const ChrootOptions& opt
     run.library_dir = pick_library_dir(rootfs);
     int dir = open_in_root(root_fd, run.library_dir, O_RDONLY | O_DIRECTORY);
     if (dir < 0) dir = open_dir_nofollow(root_fd, run.library_dir, true);
-    Fd lib_dir(dir);
+    UniqueFd lib_dir(dir);
     if (lib_dir.get() < 0)
         fail_io("cannot open " + run.library_dir + " in the image: " + errno_text());
     for (const DriverLibrary& lib : options.driver.libraries) {
@@ -284,7 +271,7 @@ ChrootRun run_prepared(const fs::path& rootfs, int root_fd, const std::vector<st
 
 ChrootRun run_in_chroot(const fs::path& rootfs, const fs::path& program,
                         const std::vector<std::string>& args, const ChrootOptions& options) {
-    Fd root(::open(rootfs.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    UniqueFd root(::open(rootfs.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (root.get() < 0) fail_io(rootfs.string() + ": " + errno_text());
     copy_into(root.get(), std::string(probe_path_in_image).substr(1), program, 0755);
     std::vector<std::string> argv = {probe_path_in_image};
@@ -294,7 +281,7 @@ ChrootRun run_in_chroot(const fs::path& rootfs, const fs::path& program,
 
 ChrootRun run_image_program(const fs::path& rootfs, const std::vector<std::string>& argv,
                             const ChrootOptions& options) {
-    Fd root(::open(rootfs.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    UniqueFd root(::open(rootfs.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (root.get() < 0) fail_io(rootfs.string() + ": " + errno_text());
     return run_prepared(rootfs, root.get(), argv, options);
 }

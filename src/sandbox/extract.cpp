@@ -10,28 +10,12 @@
 #include <mutex>
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/unique_fd.hpp"
 
 namespace cuvet::sandbox {
 namespace {
 
 namespace fs = std::filesystem;
-
-class Fd {
-public:
-    explicit Fd(int fd = -1) : fd_(fd) {}
-    ~Fd() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    Fd(Fd&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
-    Fd& operator=(Fd&& other) noexcept {
-        std::swap(fd_, other.fd_);
-        return *this;
-    }
-    int get() const { return fd_; }
-
-private:
-    int fd_;
-};
 
 // Splits "/a/b/c" into its components; rejects "", ".", ".." anywhere, so a
 // path can never climb out of the root it is applied to.
@@ -65,7 +49,7 @@ public:
             name = std::to_string(next_++);
             staged_[{entry.path, entry.layer}] = name;
         }
-        Fd fd(::openat(dir_fd_, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
+        UniqueFd fd(::openat(dir_fd_, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
         if (fd.get() < 0) fail_io("staging " + entry.path + ": " + errno_text());
         std::size_t done = 0;
         while (done < bytes.size()) {
@@ -130,7 +114,7 @@ public:
         if (parts.empty()) return;  // the root itself
         const std::string name = parts.back();
         parts.pop_back();
-        Fd parent(open_parent(parts));
+        UniqueFd parent(open_parent(parts));
         if (parent.get() < 0) return skip(entry, "parent is not a directory inside the image (" + errno_text() + ")");
         switch (entry.type) {
             case image::FileType::directory:
@@ -154,7 +138,7 @@ public:
         for (const auto& [path, mode] : directory_modes_) {
             std::vector<std::string> parts;
             split_path(path, parts);
-            Fd dir(open_parent(parts));
+            UniqueFd dir(open_parent(parts));
             if (dir.get() >= 0) ::fchmod(dir.get(), mode);
         }
     }
@@ -170,7 +154,7 @@ private:
         const std::string staged = stager_.take(entry);
         if (staged.empty()) {
             // Zero-length files may never reach the content callback.
-            Fd fd(::openat(parent, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+            UniqueFd fd(::openat(parent, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
             if (fd.get() < 0) return skip(entry, "create: " + errno_text());
             ::fchmod(fd.get(), safe_mode(entry.mode));
         } else {
@@ -191,7 +175,7 @@ private:
             return skip(entry, "hard link to a missing file");
         const std::string target = parts.back();
         parts.pop_back();
-        Fd target_dir(open_parent(parts));
+        UniqueFd target_dir(open_parent(parts));
         // linkat without AT_SYMLINK_FOLLOW links the entry itself, never what it points to.
         if (target_dir.get() < 0 || ::linkat(target_dir.get(), target.c_str(), parent, name.c_str(), 0) != 0)
             return skip(entry, "link: " + errno_text());
@@ -238,8 +222,8 @@ ExtractStats extract_rootfs(const image::Image& image, const fs::path& rootfs, c
     if (error) fail_io(rootfs.string() + ": " + error.message());
     fs::create_directories(staging, error);
     if (error) fail_io(staging.string() + ": " + error.message());
-    Fd root(::open(rootfs.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    Fd stage(::open(staging.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    UniqueFd root(::open(rootfs.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    UniqueFd stage(::open(staging.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (root.get() < 0 || stage.get() < 0) fail_io(rootfs.string() + ": " + errno_text());
 
     ExtractStats stats;

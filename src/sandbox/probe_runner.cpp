@@ -160,6 +160,8 @@ ProcessResult run_builtin(const image::Image& image, const ProbeRunOptions& opti
         chroot.driver = find_host_driver();
     }
     chroot.inject_driver = true;
+    chroot.run_ldconfig = options.nvidia_start;
+    if (!options.nvidia_start) outcome.notes.push_back("no ldconfig after the driver injection (--runtime-start none)");
     chroot.cgroup = cgroup.path();
     chroot.max_processes = options.max_processes;
     ChrootRun run =
@@ -186,6 +188,9 @@ ProcessResult run_container(const image::Image& image, const ProbeRunOptions& op
         fail_usage("--runtime " + options.runtime +
                    " needs --container-image REF (an image the engine has; podman also runs an archive directly)");
     outcome.plan = plan_probe(image.scan({}));
+    if (!options.nvidia_start)
+        outcome.notes.push_back("--runtime-start none not honoured: " + options.runtime +
+                                " starts the container as its GPU runtime does");
     EngineLimits limits;
     limits.memory_bytes = options.memory_limit;
     limits.max_pids = options.max_processes;

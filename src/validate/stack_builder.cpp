@@ -9,6 +9,7 @@
 #include <regex>
 #include <set>
 
+#include "cuvet/checks/loader_resolution.hpp"
 #include "cuvet/core/cuda_libraries.hpp"
 #include "cuvet/core/error.hpp"
 #include "cuvet/frameworks/framework.hpp"
@@ -53,30 +54,6 @@ bool is_cuda_stack_name(std::string_view name) {
 bool versioned(std::string_view name) {
     auto v = file_version(name);
     return !v.empty() && rules::Version::parse(v).has_value();
-}
-
-std::string trace_line(const loader::Attempt& a) {
-    std::string line = a.path + " (" + std::string(loader::to_string(a.rule));
-    if (!a.source.empty() && a.rule != loader::Rule::ld_library_path) line += " of " + a.source;
-    return line + ": " + std::string(loader::to_string(a.verdict)) + ")";
-}
-
-Resolution convert(const loader::Resolution& r, bool from_dlopen) {
-    Resolution out;
-    out.name = r.name;
-    out.path = r.status == loader::Status::found || r.status == loader::Status::error ? r.path : "";
-    out.file = r.status == loader::Status::found ? r.file : "";
-    out.rule = std::string(loader::to_string(r.rule));
-    out.source = r.source;
-    out.provided_by_host = r.status == loader::Status::host_driver;
-    out.from_dlopen = from_dlopen;
-    out.error = r.status == loader::Status::error;
-    for (const auto& a : r.trace) out.trace.push_back(trace_line(a));
-    out.shadowed = r.shadowed;
-    // The trace is where a resolution says how it was found; CUV001 reads this line back
-    // (cuv001_unresolved_soname.cpp, start_prefix) to say the image relies on the start.
-    if (!r.start_note.empty()) out.trace.push_back("only at an NVIDIA start: " + r.start_note);
-    return out;
 }
 
 // The CUDA major a package names: "libcudnn8 8.6.0.163-1+cuda11.8", "nvidia_cudnn_cu12".
@@ -265,7 +242,7 @@ void add_graph(const loader::Graph& graph, const std::map<std::string, std::set<
         for (auto index : o.needs) {
             const auto& r = graph.resolutions[index];
             bool from_dlopen = added != dlopened.end() && added->second.count(r.name) > 0;
-            object.resolutions.push_back(convert(r, from_dlopen));
+            object.resolutions.push_back(checks::from_loader(r, from_dlopen));
         }
         stack.objects.push_back(std::move(object));
     }

@@ -179,6 +179,17 @@ fresh; add_toolkit; uninstall nvidia_cufft; variant cufft_removed_toolkit "toolk
 fresh; uninstall nvidia_nccl_cu13; variant nccl_removed "pip uninstall nvidia-nccl-cu13"
 fresh; add_toolkit; cudnn_to_opt; rm -f $R/etc/ld.so.conf.d/cudnn.conf
        variant cudnn_opt_ld_library_path "toolkit added, cuDNN in /opt/cudnn/lib (no version but the major) on LD_LIBRARY_PATH" LD_LIBRARY_PATH=/opt/cudnn/lib
+# Held out at stop 22 (HELDOUT): a cuDNN whose version is only in its binary. The dpkg cuDNN 9.14's
+# files renamed libcudnn*.so.9 into /opt/cudnn/lib (no header, no package beside them), the wheel's
+# cuDNN uninstalled, LD_LIBRARY_PATH to it: torch 2.11 (built with 9.19) refuses 9.14 at its first
+# convolution. And the wheel's own 9.19 moved there the same way (healthy).
+cudnn_binary_only() { mkdir -p $R/opt/cudnn/lib; local f b
+                      for f in $1; do b=$(basename $f); mv $f $R/opt/cudnn/lib/${b%%.so.*}.so.9; done
+                      rm -f $R$DL/libcudnn*; rm -rf $R$SP/nvidia/cudnn $R$SP/nvidia_cudnn_cu13-*.dist-info; ldconfig -r $R; }
+fresh; cudnn_binary_only "$R$DL/libcudnn*.so.9.*"
+       variant dpkg_cudnn_binary_only "dpkg cuDNN 9.14 as /opt/cudnn/lib/libcudnn*.so.9 only (version only in the binary), wheel cuDNN removed" LD_LIBRARY_PATH=/opt/cudnn/lib
+fresh; cudnn_binary_only "$R$SP/nvidia/cudnn/lib/libcudnn*.so.9"
+       variant wheel_cudnn_binary_only "the wheel's cuDNN 9.19 as /opt/cudnn/lib/libcudnn*.so.9 (version only in the binary), dpkg cuDNN removed" LD_LIBRARY_PATH=/opt/cudnn/lib
 rm -rf $R $BASE
 [ -n "$CUVET" ] && tar -C $W -czf $O/cuvet.tar.gz cuvet
 rm -rf $W

@@ -15,6 +15,7 @@
 #include "support/skip.hpp"
 
 using cuvet::elf::find_cuda_tools_release;
+using cuvet::elf::find_cudnn_release;
 namespace fs = std::filesystem;
 
 TEST_CASE("find_cuda_tools_release reads the banner --version prints", "[elf][tool_release]") {
@@ -53,4 +54,41 @@ TEST_CASE("the release cuvet reads from a real ptxas is the one `ptxas --version
         CHECK(info->soname.empty());
         CHECK(info->cuda_tools_release == m[1].str());
     }
+}
+
+TEST_CASE("find_cudnn_release reads cuDNN's release constant", "[elf][tool_release]") {
+    using namespace std::string_literals;
+    CHECK(find_cudnn_release("\0cudnn_version_9_19_0_56_\0"s) == "9.19.0");
+    // The assertion text beside it is not a release; the constant after it is found.
+    CHECK(find_cudnn_release("cudnn_version != (9 * 10000)\0cudnn_version_9_14_0_64_"s) == "9.14.0");
+    CHECK(find_cudnn_release("cudnn_version_9_19_") == "");
+    CHECK(find_cudnn_release("cudnn_version_9_19_0_") == "");
+    CHECK(find_cudnn_release("cudnn_version_") == "");
+    CHECK(find_cudnn_release("") == "");
+}
+
+TEST_CASE("the cuDNN release cuvet reads from a real libcudnn_graph is its cudnn_version.h",
+          "[elf][tool_release][real]") {
+    const fs::path lib = "/usr/local/cuda/lib64/libcudnn_graph.so.9";
+    const fs::path header = "/usr/local/cuda/include/cudnn_version.h";
+    if (!fs::exists(lib) || !fs::exists(header)) {
+        CUVET_SKIP("skipped: no real cuDNN 9 (/usr/local/cuda/lib64/libcudnn_graph.so.9 and its header)");
+    }
+    auto read = [](const fs::path& path) {
+        std::ifstream in(path, std::ios::binary);
+        std::stringstream bytes;
+        bytes << in.rdbuf();
+        return bytes.str();
+    };
+    const std::string text = read(header);
+    std::string expected;
+    for (const char* name : {"CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL"}) {
+        std::smatch m;
+        REQUIRE(std::regex_search(text, m, std::regex(std::string("#define ") + name + R"(\s+(\d+))")));
+        expected += (expected.empty() ? "" : ".") + m[1].str();
+    }
+    auto info = cuvet::elf::inspect(read(lib));
+    REQUIRE(info);
+    CHECK(info->soname == "libcudnn_graph.so.9");
+    CHECK(info->cudnn_release == expected);
 }

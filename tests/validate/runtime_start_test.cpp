@@ -92,6 +92,20 @@ TEST_CASE("issue 24: a stale ld.so.cache with a correct ld.so.conf.d loads at an
         CHECK(names_root(*errors[0], "imported by torch"));
         CHECK(with(findings, "CUV001", Severity::info, "NVIDIA container runtime").empty());
     }
+    SECTION("the command line: validate's exit code follows --runtime-start; a bad value is usage") {
+        const auto started = run_cuvet({"validate", "--no-cache", image.string()});
+        INFO(started.out << started.err);
+        CHECK(started.exit_code == 0);
+        const auto plain = run_cuvet({"validate", "--no-cache", "--runtime-start", "none", image.string()});
+        INFO(plain.out << plain.err);
+        CHECK(plain.exit_code == 1);
+        CHECK_THAT(plain.out, Catch::Contains("libcudnn.so.9"));
+        for (const char* command : {"validate", "probe"}) {
+            const auto bad = run_cuvet({command, "--runtime-start", "docker", image.string()});
+            CHECK(bad.exit_code == 2);
+            CHECK_THAT(bad.err, Catch::Contains("--runtime-start"));
+        }
+    }
 }
 
 TEST_CASE("issue 24: LD_PRELOAD of an older cuDNN is what torch loads", "[validate][issue24]") {
@@ -165,6 +179,34 @@ TEST_CASE("issue 24: a cuDNN whose version cannot be read gets no version verdic
         img.fs().write("/opt/cudnn/include/cudnn_version.h",
                        "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 19\n#define CUDNN_PATCHLEVEL 0\n");
         REQUIRE(img.fs().error().empty());
+        auto findings = findings_with(img.write(), Start::nvidia);
+        INFO(describe_findings(findings));
+        CHECK(ids_of(findings).count("CUV004") == 0);
+    }
+}
+
+TEST_CASE("issue 24: a cuDNN whose version is only in its binary is judged by it", "[validate][issue24]") {
+    CudaImage img;
+    img.glibc();
+    // No header, no package metadata: libcudnn.so.9 says "9", libcudnn_graph.so.9 holds
+    // the release constant real cuDNN 9 keeps in .rodata.
+    img.fs().lib("/opt/cudnn/lib/libcudnn.so.9", "libcudnn.so.9");
+    torch_pinned(img, {"/opt/cudnn/lib/libcudnn.so.9"});
+    img.env = {"LD_LIBRARY_PATH=/opt/cudnn/lib"};
+    auto graph_with = [&](const std::string& constant) {
+        img.fs().lib_source("/opt/cudnn/lib/libcudnn_graph.so.9", "libcudnn_graph.so.9",
+                            "const char cudnn_release_constant[] = \"" + constant +
+                                "\";\nconst char* cudnn_release(void) { return cudnn_release_constant; }\n");
+        REQUIRE(img.fs().error().empty());
+    };
+    SECTION("9.14.0 in the binary: older than the 9.19 build, refused") {
+        graph_with("cudnn_version_9_14_0_64_");
+        auto findings = findings_with(img.write(), Start::nvidia);
+        INFO(describe_findings(findings));
+        CHECK(with(findings, "CUV004", Severity::error, "9.14.0").size() == 1);
+    }
+    SECTION("9.19.0 in the binary: accepted") {
+        graph_with("cudnn_version_9_19_0_56_");
         auto findings = findings_with(img.write(), Start::nvidia);
         INFO(describe_findings(findings));
         CHECK(ids_of(findings).count("CUV004") == 0);

@@ -47,6 +47,9 @@ struct Resolution {
     bool error = false;                // found a file ld.so refuses (not ELF)
     std::vector<std::string> trace;    // every candidate tried, in order, with its outcome
     std::vector<std::string> shadowed; // other files the same search reaches later (data paths)
+    // Found only through the cache ldconfig writes at an NVIDIA start: why the image's own
+    // /etc/ld.so.cache would not find it ("" when the image's cache finds it too).
+    std::string start_note;
 };
 
 // One ELF file of the image that loads libraries (a program or a library).

@@ -47,6 +47,10 @@ struct ElfInfo {
     // --version prints ("Cuda compilation tools, release 12.8, V12.8.93"): "12.8.93".
     // Read from .rodata of files without a soname; "" when absent.
     std::string cuda_tools_release;
+    // cuDNN 9's libcudnn_graph keeps its full release in a constant of .rodata
+    // ("cudnn_version_9_19_0_56_"): "9.19.0". Read only from libraries whose soname
+    // starts with "libcudnn"; "" when absent. The file name says only "9".
+    std::string cudnn_release;
 
     bool operator==(const ElfInfo&) const = default;
 };

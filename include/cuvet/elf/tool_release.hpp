@@ -13,4 +13,8 @@ namespace cuvet::elf {
 // reads; "" when `bytes` holds no banner. One memmem pass.
 std::string find_cuda_tools_release(std::string_view bytes);
 
+// "9.19.0" from cuDNN's "cudnn_version_9_19_0_56_" constant; "" when `bytes`
+// holds none. One memmem pass per occurrence of the prefix.
+std::string find_cudnn_release(std::string_view bytes);
+
 }  // namespace cuvet::elf

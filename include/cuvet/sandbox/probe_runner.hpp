@@ -44,6 +44,10 @@ struct ProbeRunOptions {
     std::chrono::seconds framework_timeout{180};              // each framework probe
     std::uint64_t memory_limit = 32ULL * 1024 * 1024 * 1024;  // bytes, per run (cgroup v2); 0: none
     std::uint32_t max_processes = 4096;                       // processes + threads of one run
+    // builtin: after the driver injection, the host's ldconfig over the image's ld.so.conf as
+    // the NVIDIA toolkit runs it; false: the image's ld.so.cache as it is (--runtime-start none).
+    // An engine starts the container its own way.
+    bool nvidia_start = true;
 };
 
 struct ProbeOutcome {
