@@ -31,8 +31,10 @@ fs::path torch_image(CudaImage& img, const std::string& cudnn) {
     img.glibc();
     img.cuda_toolkit("12.1.105");
     img.cudnn_wheel(cudnn, 12);
-    img.torch("2.1.0+cu121", "12.1", {"libcudnn.so.8", "libcudart.so.12"});
+    img.torch("2.1.0+cu121", "12.1",
+              {site_packages + "/nvidia/cudnn/lib/libcudnn.so.8", "/usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudart.so.12"});
     dist_requires(img);
+    INFO(img.fs().error());
     REQUIRE(img.fs().error().empty());
     return img.write();
 }

@@ -2,6 +2,8 @@
 // files as one error line naming the file and line.
 #include <catch2/catch.hpp>
 
+#include <set>
+
 #include "cuvet/core/error.hpp"
 #include "cuvet/lock/lock.hpp"
 
