@@ -6,6 +6,7 @@
 
 #include "check_util.hpp"
 #include "checks.hpp"
+#include "cuvet/checks/stack_facts.hpp"
 
 namespace cuvet::checks {
 
@@ -56,6 +57,8 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
         f.message = "The image runs CUDA " + cuda_text + " (from " + cuda->source + "), which needs driver >= " + need->lowest.str() +
                     (via_minor ? " (" + need->full->min_driver->str() + " for full compatibility)" : "") + "; the fleet driver " +
                     driver.str() + " is older: CUDA calls fail with \"CUDA driver version is insufficient for CUDA runtime version\"";
+        if (const auto pools = pools_with_driver(stack.targets, driver); !pools.empty())
+            f.message += "; node pools that cannot run it: " + pools;
         f.evidence.push_back("CUDA version used: " + cuda->source);
         for (const auto& p : cuda->provenance) f.evidence.push_back("  " + p);
         if (need->full)
@@ -82,6 +85,27 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
 }
 
 }  // namespace
+
+std::optional<RuntimeCudaFact> runtime_cuda_of(const Stack& stack) {
+    const auto cuda = util::runtime_cuda(stack);
+    if (!cuda) return std::nullopt;
+    return RuntimeCudaFact{cuda->version, cuda->major_only, cuda->source};
+}
+
+std::optional<DriverFloor> driver_floor(const Stack& stack, const rules::Database& db) {
+    const auto cuda = util::runtime_cuda(stack);
+    if (!cuda) return std::nullopt;
+    const auto need = need_for(db, *cuda);
+    if (!need) return std::nullopt;
+    DriverFloor out;
+    out.lowest = need->lowest;
+    if (need->full) {
+        out.full = need->full->min_driver;
+        out.provenance.push_back(util::cite(need->full->provenance));
+    }
+    if (need->minor && need->minor->min_driver) out.provenance.push_back(util::cite(need->minor->provenance));
+    return out;
+}
 
 const ValidateCheck cuv009_driver_too_old{
     CheckInfo{

@@ -6,6 +6,7 @@
 
 #include "check_util.hpp"
 #include "checks.hpp"
+#include "cuvet/checks/stack_facts.hpp"
 
 namespace cuvet::checks {
 
@@ -56,7 +57,10 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
     for (const auto& name : stack.targets.gpus) {
         const auto* gpu = db.gpu(name);
         if (gpu == nullptr) continue;
+        const auto pools = pools_with_gpu(stack.targets, name);
+        const std::string on_pools = pools.empty() ? "" : "; node pools that cannot run it: " + pools;
         if (auto dropped = release_dropped(stack, *gpu, name)) {
+            dropped->message += on_pools;
             out.push_back(std::move(*dropped));
             continue;  // every file would repeat it
         }
@@ -74,7 +78,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             f.loaded_by = *root;
             f.message = path + " has GPU code for SASS " + arch_list(elf.sass_archs, "sm_") + ", PTX " +
                         arch_list(elf.ptx_archs, "compute_") + " but none that runs on " + name + " (sm_" + std::to_string(sm) +
-                        "): \"no kernel image is available for execution on the device\"";
+                        "): \"no kernel image is available for execution on the device\"" + on_pools;
             f.locations = {{path}};
             f.evidence.push_back(name + " is compute capability " + gpu->compute_capability.str() + " (" + gpu->architecture +
                                  "): " + util::cite(gpu->provenance));

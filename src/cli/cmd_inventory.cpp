@@ -6,6 +6,8 @@
 #include "commands.hpp"
 #include "cuvet/core/printable.hpp"
 #include "cuvet/inventory/analysis.hpp"
+#include "cuvet/sbom/cyclonedx.hpp"
+#include "cuvet/validate/validate.hpp"
 #include "output_format.hpp"
 
 namespace cuvet::cli {
@@ -42,7 +44,30 @@ std::string text_report(const inventory::Inventory& inv) {
     return out;
 }
 
+// The same scan validate makes (the driver floor needs the Stack), then one more
+// pass that hashes the component files.
+int run_cyclonedx(const InventoryArgs& args) {
+    const auto db = rules::Database::load();
+    validate::Options options;
+    options.open = args.image.open_options();
+    options.workers = args.image.workers;
+    auto layer_cache = args.image.layer_cache();
+    options.layer_cache = layer_cache.get();
+    auto scanned = validate::scan(args.image.path, options, db);
+    sbom::BomInput input;
+    input.analysis = scanned.analysis.get();
+    input.stack = &scanned.stack;
+    input.db = &db;
+    input.image_name = args.image.path;
+    const auto opened = image::open_image(args.image.path, args.image.open_options());
+    input.sha256 = sbom::file_sha256(*opened, scanned.analysis->tree,
+                                     sbom::component_files(scanned.analysis->inventory), args.image.workers);
+    std::cout << sbom::cyclonedx(input).dump(2) << "\n";
+    return 0;
+}
+
 int run_inventory(const InventoryArgs& args) {
+    if (args.format == "cyclonedx") return run_cyclonedx(args);
     auto opened = image::open_image(args.image.path, args.image.open_options());
     inventory::AnalyzeOptions options;
     options.workers = args.image.workers;
@@ -71,7 +96,7 @@ void add_inventory_command(CLI::App& app, Dispatch& dispatch) {
         "inventory", "every CUDA-stack component in the image, with versions and evidence");
     args->image.add_to(*command);
     args->image.add_cache_option(*command);
-    add_format_option(*command, args->format, {"text", "json"});
+    add_format_option(*command, args->format, {"text", "json", "cyclonedx"});
     command->callback(
         [args, &dispatch] { dispatch.run = [args] { return run_inventory(*args); }; });
 }

@@ -25,10 +25,12 @@
 #include "cuvet/report/fail_on.hpp"
 #include "cuvet/report/renderer.hpp"
 #include "cuvet/rules/database.hpp"
+#include "cuvet/validate/nodes.hpp"
 #include "cuvet/validate/validate.hpp"
 #include "cuvet/sandbox/framework_findings.hpp"
 #include "cuvet/sandbox/live_check.hpp"
 #include "exit_codes.hpp"
+#include "stack_lock.hpp"
 
 namespace cuvet::cli {
 namespace {
@@ -55,6 +57,9 @@ struct ValidateArgs {
     std::string probe_frameworks = "auto";
     std::string probe_runtime = "auto";
     std::string container_image;
+    std::string against;
+    std::string against_mode = "compatible";
+    std::string nodes;
 };
 
 std::string read_file(const std::string& path) {
@@ -84,6 +89,22 @@ int run_validate(const ValidateArgs& args) {
     options.targets.trusted_dirs = config.trusted_library_dirs;
     options.env_overrides = args.env;
     options.nvidia_start = args.nvidia_start;
+    if (!args.nodes.empty()) {
+        auto pools = validate::read_node_pools(read_file(args.nodes), args.nodes);
+        for (auto& pool : pools)
+            if (!pool.gpu.empty() && db.gpu(pool.gpu) == nullptr) {
+                std::cerr << "cuvet: warning: " << args.nodes << ": pool " << pool.name << ": compute capability "
+                          << pool.gpu << " is not in the rules database; its GPU is not judged\n";
+                pool.gpu.clear();
+            }
+        validate::add_pool_targets(options.targets, std::move(pools));
+    }
+    std::optional<lock::Lock> against;
+    if (!args.against.empty()) {
+        against = read_lock_file(args.against);  // a bad lock is exit 3 before the long scan
+        options.targets.against = &*against;
+        options.targets.against_exact = args.against_mode == "exact";
+    }
     if (!args.dockerfile.empty()) {
         options.dockerfile_path = args.dockerfile;
         options.dockerfile_text = read_file(args.dockerfile);
@@ -167,6 +188,16 @@ void add_validate_command(CLI::App& app, Dispatch& dispatch) {
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     command->add_option("--env", args->env,
                         "KEY=VALUE the container will run with, on top of the image's Env (repeatable; as docker run -e)");
+    command->add_option("--nodes", args->nodes,
+                        "`kubectl get nodes -o json` output: each GPU node pool's driver and GPU (NVIDIA GPU Feature "
+                        "Discovery labels) become targets, and findings name the pools the image cannot run on");
+    command->add_option("--against", args->against,
+                        "a lock file from `cuvet freeze`: the image must still have that CUDA stack (CUV018, docs/freeze.md)");
+    command->add_option("--against-mode", args->against_mode,
+                        "with --against: compatible (default: changes that break are errors, that may break warnings) "
+                        "or exact (every change in the stack is an error)")
+        ->check(CLI::IsMember({"compatible", "exact"}))
+        ->default_str("compatible");
     add_runtime_start_option(*command, args->nvidia_start);
     command->add_option("--ignore", args->ignore, "a check id never to report (repeatable)")
         ->allow_extra_args(false)

@@ -64,6 +64,8 @@ void add_ldd_command(CLI::App& app, Dispatch& dispatch);
 void add_inventory_command(CLI::App& app, Dispatch& dispatch);
 void add_lint_command(CLI::App& app, Dispatch& dispatch);
 void add_validate_command(CLI::App& app, Dispatch& dispatch);
+void add_freeze_command(CLI::App& app, Dispatch& dispatch);
+void add_diff_command(CLI::App& app, Dispatch& dispatch);
 void add_cache_command(CLI::App& app, Dispatch& dispatch);
 void add_version_command(CLI::App& app, Dispatch& dispatch, const std::string& version);
 // Generated from the CLI11 definition itself, so they cannot drift from it:

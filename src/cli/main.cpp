@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
     cli::add_validate_command(app, dispatch);
     cli::add_lint_command(app, dispatch);
     cli::add_inventory_command(app, dispatch);
+    cli::add_freeze_command(app, dispatch);
+    cli::add_diff_command(app, dispatch);
     cli::add_ldd_command(app, dispatch);
     cli::add_elf_command(app, dispatch);
     cli::add_files_command(app, dispatch);

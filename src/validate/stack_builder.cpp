@@ -348,6 +348,7 @@ Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::s
     Stack stack;
     stack.image = std::move(image_name);
     stack.platform = analysis.info.config.platform;
+    stack.nvidia_start = nvidia_start;
     for (const auto& kv : analysis.info.config.env) {
         auto eq = kv.find('=');
         if (eq != std::string::npos) stack.env[kv.substr(0, eq)] = kv.substr(eq + 1);

@@ -10,8 +10,7 @@
 
 namespace cuvet::validate {
 
-Result validate(const std::string& image_path, const Options& options, const rules::Database& db,
-                const config::Config& config) {
+Scan scan(const std::string& image_path, const Options& options, const rules::Database& db) {
     // A GPU name nobody knows is a usage error, found before the long scan.
     for (const auto& gpu : options.targets.gpus)
         if (db.gpu(gpu) == nullptr)
@@ -25,7 +24,9 @@ Result validate(const std::string& image_path, const Options& options, const rul
     analyze.extra_elf_paths = entry_program_paths(image->info().config);
     analyze.extra_exec_dirs = entry_program_dirs(image->info().config);
     analyze.layer_cache = options.layer_cache;
-    auto analysis = inventory::analyze(*image, analyze);
+    Scan out;
+    out.analysis = std::make_unique<inventory::Analysis>(inventory::analyze(*image, analyze));
+    auto& analysis = *out.analysis;
     // The workload runs with what the entry script exports, and `--env` on top.
     const auto script_env = entry_script_env(analysis);
     std::vector<std::string> exported;
@@ -33,10 +34,17 @@ Result validate(const std::string& image_path, const Options& options, const rul
     auto& env = analysis.info.config.env;
     env =
         image::with_env_overrides(image::with_env_overrides(env, exported), options.env_overrides);
-    auto stack = build_stack(analysis, options.targets, image_path, &db, options.nvidia_start);
-    for (const auto& change : script_env) stack.env_origin[change.name] = change.origin;
-    for (const auto& kv : options.env_overrides) stack.env_origin.erase(kv.substr(0, kv.find('=')));
+    out.stack = build_stack(analysis, options.targets, image_path, &db, options.nvidia_start);
+    for (const auto& change : script_env) out.stack.env_origin[change.name] = change.origin;
+    for (const auto& kv : options.env_overrides) out.stack.env_origin.erase(kv.substr(0, kv.find('=')));
+    return out;
+}
 
+Result validate(const std::string& image_path, const Options& options, const rules::Database& db,
+                const config::Config& config) {
+    Scan scanned = scan(image_path, options, db);
+    const auto& stack = scanned.stack;
+    const auto& analysis = *scanned.analysis;
     Result result;
     result.findings = checks::run_validate_checks(stack, db);
     config::apply(config, result.findings);

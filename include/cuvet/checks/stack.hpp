@@ -33,6 +33,10 @@
 #include "cuvet/image/image.hpp"
 #include "cuvet/rules/version.hpp"
 
+namespace cuvet::lock {
+struct Lock;  // cuvet/lock/lock.hpp
+}
+
 namespace cuvet::checks {
 
 // How ld.so would find one DT_NEEDED (or dlopen) name of one object.
@@ -116,16 +120,30 @@ struct Root {
     std::string label;  // "ENTRYPOINT /opt/app/bin/infer", "imported by torch", "/usr/bin/python3 on PATH"
 };
 
-// What the user validates against: --driver, --gpu and .cuvet.yaml.
+// Kubernetes nodes with identical GPU labels (--nodes): where a driver and a GPU target came from.
+struct NodePool {
+    std::string name;                      // the pool label's value, else the labels that define it
+    std::vector<std::string> nodes;        // node names, sorted
+    std::optional<rules::Version> driver;  // nvidia.com/cuda.driver.major.minor.rev
+    std::string gpu;                       // "8.0" from nvidia.com/gpu.compute.major/minor; "" unknown
+    std::string product;                   // nvidia.com/gpu.product
+};
+
+// What the user validates against: --driver, --gpu, --nodes, --against and .cuvet.yaml.
 struct Targets {
     std::vector<rules::Version> drivers;  // "535.104.05"
     std::vector<std::string> gpus;        // as given: "H100", "sm_90", "8.6"
     std::vector<std::string> trusted_dirs;  // .cuvet.yaml: copies here are meant to win
+    std::vector<NodePool> pools;          // --nodes: CUV009/CUV010 name the pools a target stands for
+    // --against: the lock the image must still match (CUV018); null: none. Borrowed.
+    const lock::Lock* against = nullptr;
+    bool against_exact = false;  // --against-mode exact: every change; compatible: what breaks or may break
 };
 
 struct Stack {
     std::string image;                 // what the user named
     image::Platform platform;          // from the image config
+    bool nvidia_start = true;          // --runtime-start nvidia (the toolkit injects the driver) or none
     std::map<std::string, std::string> env;  // image config Env, then what the entry script exports
     // Where a variable was set when not by the image's Env ("/docker-entrypoint.sh:4").
     std::map<std::string, std::string> env_origin;

@@ -4,6 +4,7 @@
 // parses options and renders.
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "cuvet/checks/stack.hpp"
 #include "cuvet/config/config.hpp"
 #include "cuvet/image/image.hpp"
+#include "cuvet/inventory/analysis.hpp"
 #include "cuvet/report/finding.hpp"
 #include "cuvet/rules/database.hpp"
 
@@ -40,6 +42,17 @@ struct Result {
     std::vector<report::Finding> findings;  // after config::apply, unsorted
     std::string summary;                     // checks::stack_summary: what the image runs
 };
+
+// What one scan of an image learned, as the checks see it. The Stack borrows the
+// Analysis's ELF facts, so the Analysis lives on the heap and moves with it.
+struct Scan {
+    std::unique_ptr<inventory::Analysis> analysis;
+    checks::Stack stack;
+};
+
+// open → analyze → Stack, with the entry script's exports and --env applied: what
+// validate checks and what `cuvet freeze` records. Throws as validate does.
+Scan scan(const std::string& image_path, const Options& options, const rules::Database& db);
 
 // Throws cuvet::Error(input/io) on an unreadable image or Dockerfile,
 // Error(usage) on a --gpu the rules database does not know.

@@ -1,0 +1,64 @@
+#include "stack_lock.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cuvet/core/error.hpp"
+#include "cuvet/validate/validate.hpp"
+
+namespace cuvet::cli {
+
+namespace {
+
+constexpr std::uintmax_t max_lock_bytes = 64u << 20;  // a lock is kilobytes; this is not one
+
+}  // namespace
+
+void StackArgs::add_stack_options(CLI::App& command) {
+    command.add_option("--env", env,
+                       "KEY=VALUE the container will run with, on top of the image's Env (repeatable; as docker run -e)");
+    add_runtime_start_option(command, nvidia_start);
+    command.add_option("--rules-dir", rules_dir, "directory whose *.json replace the built-in rules tables");
+}
+
+lock::Lock lock_of_image(const std::string& path, const StackArgs& args, const rules::Database& db) {
+    validate::Options options;
+    options.open = args.image.open_options();
+    options.workers = args.image.workers;
+    options.env_overrides = args.env;
+    options.nvidia_start = args.nvidia_start;
+    auto layer_cache = args.image.layer_cache();
+    options.layer_cache = layer_cache.get();
+    auto scanned = validate::scan(path, options, db);
+    lock::FreezeContext context{path, scanned.analysis->info.config_digest};
+    return lock::freeze(scanned.stack, db, context);
+}
+
+lock::Lock read_lock_file(const std::string& path) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec) fail_io(path + ": cannot open: " + ec.message());
+    if (size > max_lock_bytes) fail_input(path + ": " + std::to_string(size) + " bytes is too large for a lock file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) fail_io(path + ": cannot open: " + std::strerror(errno));
+    std::ostringstream text;
+    text << in.rdbuf();
+    return lock::parse(text.str(), path);
+}
+
+lock::Lock lock_of(const std::string& path, const StackArgs& args, const rules::Database& db) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(path, ec)) {
+        std::ifstream in(path, std::ios::binary);
+        std::string head(512, '\0');
+        in.read(head.data(), static_cast<std::streamsize>(head.size()));
+        head.resize(static_cast<std::size_t>(in.gcount()));
+        if (lock::looks_like_lock(head)) return read_lock_file(path);
+    }
+    return lock_of_image(path, args, db);
+}
+
+}  // namespace cuvet::cli

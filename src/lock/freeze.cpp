@@ -1,0 +1,133 @@
+// Stack → lock records: the facts `cuvet validate` judges, read from the same
+// Stack and the same helpers the checks use (docs/freeze.md).
+#include <set>
+
+#include "checks/check_util.hpp"
+#include "checks/cudnn_acceptance.hpp"
+#include "cuvet/checks/stack_facts.hpp"
+#include "cuvet/lock/lock.hpp"
+#include "schema.hpp"
+
+namespace cuvet::lock {
+
+namespace {
+
+using Fields = std::vector<std::pair<std::string, std::string>>;
+
+void add(Lock& lock, std::string kind, Fields fields) {
+    Record record{std::move(kind), {}};
+    for (auto& [key, value] : fields)
+        if (!value.empty()) record.fields.emplace_back(std::move(key), std::move(value));
+    lock.records.push_back(std::move(record));
+}
+
+std::string opt(const std::optional<rules::Version>& v) { return v ? v->str() : ""; }
+
+std::string arch_list(const std::vector<int>& archs, const char* prefix) {
+    std::set<int> sorted(archs.begin(), archs.end());
+    std::string out;
+    for (int a : sorted) out += (out.empty() ? "" : ",") + std::string(prefix) + std::to_string(a);
+    return out;
+}
+
+// Variables that change what loads or what the NVIDIA runtime injects.
+bool stack_variable(std::string_view name) {
+    for (std::string_view head : {"NVIDIA_", "CUDA_", "NV_", "CUDNN", "LD_PRELOAD", "TORCH_CUDA", "XLA_", "TF_CUDA"})
+        if (name.substr(0, head.size()) == head) return true;
+    return false;
+}
+
+void add_start(Lock& lock, const checks::Stack& stack) {
+    const auto ld = stack.env.find("LD_LIBRARY_PATH");
+    add(lock, "runtime-start",
+        {{"mode", stack.nvidia_start ? "nvidia" : "none"},
+         {"driver", stack.nvidia_start ? "host-injected" : "image"},
+         {"ld-library-path", ld == stack.env.end() ? "" : ld->second}});
+    for (const auto& [name, value] : stack.env)
+        if (stack_variable(name)) add(lock, "env", {{"name", name}, {"value", value}});
+    for (const auto& root : stack.roots)
+        if (checks::util::starts_with(root.label, "ENTRYPOINT ") || checks::util::starts_with(root.label, "CMD "))
+            add(lock, "entry", {{"label", root.label}});
+}
+
+void add_cuda(Lock& lock, const checks::Stack& stack, const rules::Database& db) {
+    const auto cuda = checks::runtime_cuda_of(stack);
+    if (!cuda) return;
+    const std::string version = cuda->major_only ? std::to_string(cuda->version.major()) : cuda->version.str();
+    add(lock, "cuda", {{"version", version}, {"source", cuda->source}});
+    if (const auto floor = checks::driver_floor(stack, db))
+        add(lock, "driver-floor", {{"version", floor->lowest.str()}, {"full", opt(floor->full)}, {"cuda", version}});
+}
+
+std::string relative_to(const std::string& path, const std::string& root) {
+    return checks::util::under(path, root) ? path.substr(root.size() + 1) : path;
+}
+
+void add_framework(Lock& lock, const checks::Stack& stack, const rules::Database& db, const checks::FrameworkInstall& fw) {
+    // The cuDNN CUV004 judges with: the install's pin, or the rules row where that is finer.
+    const auto cudnn = checks::util::built_cudnn(db, fw);
+    const auto* rule = db.cudnn_load_rule(fw.name);
+    add(lock, "framework",
+        {{"name", fw.name},
+         {"version", fw.version.str()},
+         {"variant", fw.variant},
+         {"cuda", opt(fw.built_cuda)},
+         {"cudnn", cudnn ? cudnn->version.str() : ""},
+         {"cudnn-rule", rule ? rule->rule : ""},
+         {"gpu-package", fw.gpu_package},
+         {"root", fw.root}});
+    for (const auto* object : checks::util::objects_of(stack, fw)) {
+        const auto* elf = object->elf;
+        if (elf == nullptr || !elf->has_fatbin) continue;
+        add(lock, "framework-arch",
+            {{"framework", fw.name},
+             {"file", relative_to(object->path, fw.root)},
+             {"sass", arch_list(elf->sass_archs, "sm_")},
+             {"ptx", arch_list(elf->ptx_archs, "compute_")}});
+    }
+    for (const auto& load : fw.loads)
+        add(lock, "framework-load",
+            {{"framework", fw.name}, {"component", load.component}, {"path", load.resolution.path}});
+}
+
+void add_libraries(Lock& lock, const checks::Stack& stack) {
+    // A copy a framework opens itself counts as loaded even when no DT_NEEDED reaches it.
+    std::map<std::string, std::string> opened;
+    for (const auto& fw : stack.frameworks)
+        for (const auto& load : fw.loads)
+            if (!load.resolution.file.empty()) opened.emplace(load.resolution.file, "opened by " + fw.name);
+    for (const auto& copy : stack.libraries) {
+        std::string by;
+        if (const auto* root = stack.root_of(copy.path)) by = *root;
+        else if (auto it = opened.find(copy.path); it != opened.end()) by = it->second;
+        if (by.empty()) continue;
+        add(lock, "library",
+            {{"family", copy.family},
+             {"path", copy.path},
+             {"soname", copy.soname},
+             {"version", opt(copy.version)},
+             {"cuda-major", copy.cuda_major ? std::to_string(*copy.cuda_major) : ""},
+             {"owner", copy.owner},
+             {"loaded-by", by}});
+    }
+    for (const auto& copy : stack.compat_libraries) add(lock, "compat", {{"path", copy.path}, {"version", opt(copy.version)}});
+    for (const auto& copy : stack.driver_libraries) add(lock, "driver-lib", {{"path", copy.path}});
+}
+
+}  // namespace
+
+Lock freeze(const checks::Stack& stack, const rules::Database& db, const FreezeContext& context) {
+    Lock lock;
+    add(lock, "image",
+        {{"name", context.image_name},
+         {"config-digest", context.config_digest},
+         {"platform", stack.platform.str()}});
+    add_start(lock, stack);
+    add_cuda(lock, stack, db);
+    for (const auto& fw : stack.frameworks) add_framework(lock, stack, db, fw);
+    add_libraries(lock, stack);
+    sort_records(lock.records);
+    return lock;
+}
+
+}  // namespace cuvet::lock
