@@ -33,6 +33,33 @@ std::string system_cuda_dir(const std::string& dir, const dockerfile::StageFacts
     return {};
 }
 
+// The CUDA major in the sonames of the libraries a wheel brings (libcublas.so.12):
+// a base library of another major has another name and shadows nothing. Unpinned torch
+// from PyPI (alone or beside an --extra-index-url) takes the newest release, whose
+// default build the rules know.
+std::optional<int> wheel_cuda_major(const dockerfile::Package& p, const lint::WheelStack& wheel,
+                                    const rules::Database& db) {
+    if (wheel.cuda) return wheel.cuda->major();
+    // torchvision and torchaudio pull the torch release they were built with.
+    const bool torch = p.name == "torch" || p.name == "torchvision" || p.name == "torchaudio";
+    if (!torch || !p.version.empty() || (!p.index_url.empty() && !p.pypi_also)) return std::nullopt;
+    const rules::FrameworkBuild* newest = nullptr;
+    for (const auto& b : db.framework_builds()) {
+        if (b.framework != "pytorch" || !b.is_default || b.index != "pypi" || !b.cuda || !b.version)
+            continue;
+        if (!newest || *newest->version < *b.version) newest = &b;
+    }
+    if (!newest) return std::nullopt;
+    return newest->cuda->major();
+}
+
+// Whether a system directory of kind `what` can hold a library the wheel also brings.
+bool can_shadow(const std::string& what, const std::optional<int>& wheel_major,
+                const lint::BaseStack& base) {
+    if (what != "CUDA" || !wheel_major || !base.cuda) return true;
+    return *wheel_major == static_cast<int>(base.cuda->major());
+}
+
 std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
     std::vector<report::Finding> out;
     const std::size_t index = facts.build.final_stage;
@@ -40,7 +67,7 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     if (!variable) return out;
     const auto& stage = facts.stages.at(index);
     const lint::BaseStack base = lint::base_stack(stage.base, db);
-    std::vector<std::string> system_dirs;
+    std::vector<std::pair<std::string, std::string>> candidates;  // directory, what it holds
     std::size_t start = 0;
     const std::string& value = variable->value;
     while (start <= value.size()) {
@@ -48,15 +75,21 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
         std::string dir =
             value.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
         if (auto what = system_cuda_dir(dir, stage, base); !what.empty())
-            system_dirs.push_back(dir + " (" + what + ")");
+            candidates.emplace_back(dir, what);
         if (colon == std::string::npos) break;
         start = colon + 1;
     }
-    if (system_dirs.empty()) return out;
+    if (candidates.empty()) return out;
     const dockerfile::Package* bundler = nullptr;
+    std::vector<std::string> system_dirs;
     for (const auto& p : stage.packages) {
         auto wheel = lint::wheel_stack(p, db);
-        if (wheel && wheel->bundles_libraries && !wheel->cpu_only) {
+        if (!wheel || !wheel->bundles_libraries || wheel->cpu_only) continue;
+        const auto major = wheel_cuda_major(p, *wheel, db);
+        for (const auto& [dir, what] : candidates) {
+            if (can_shadow(what, major, base)) system_dirs.push_back(dir + " (" + what + ")");
+        }
+        if (!system_dirs.empty()) {
             bundler = &p;
             break;
         }
@@ -91,7 +124,9 @@ CheckInfo info() {
     i.rationale =
         "Framework wheels locate their bundled nvidia-* libraries with DT_RUNPATH, which ld.so "
         "consults after LD_LIBRARY_PATH. A base image's CUDA or cuDNN directory in LD_LIBRARY_PATH "
-        "therefore wins, and the framework runs against libraries it was not built with.";
+        "therefore wins, and the framework runs against libraries it was not built with. Only a "
+        "library of the wheel's CUDA major can: the sonames carry it (libcublas.so.11 never "
+        "stands in for libcublas.so.12).";
     i.failing_example =
         "FROM nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04\n"
         "ENV LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/lib/x86_64-linux-gnu\n"
