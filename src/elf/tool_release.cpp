@@ -34,14 +34,20 @@ std::string underscored_release(std::string_view bytes, std::size_t at) {
 
 }  // namespace
 
+std::string cudnn_release_at(std::string_view bytes) {
+    if (bytes.substr(0, cudnn_release_prefix.size()) != cudnn_release_prefix) return "";
+    return underscored_release(bytes, cudnn_release_prefix.size());
+}
+
 std::string find_cudnn_release(std::string_view bytes) {
-    static constexpr std::string_view prefix = "cudnn_version_";
+    constexpr std::string_view prefix = cudnn_release_prefix;
     std::size_t at = 0;
     while (at < bytes.size()) {
         const void* hit = memmem(bytes.data() + at, bytes.size() - at, prefix.data(), prefix.size());
         if (hit == nullptr) return "";
-        at = static_cast<const char*>(hit) - bytes.data() + prefix.size();
-        if (std::string release = underscored_release(bytes, at); !release.empty()) return release;
+        at = static_cast<const char*>(hit) - bytes.data();
+        if (std::string release = cudnn_release_at(bytes.substr(at)); !release.empty()) return release;
+        at += prefix.size();
     }
     return "";
 }

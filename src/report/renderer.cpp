@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/printable.hpp"
 #include "renderers.hpp"
 
 namespace cuvet::report {
@@ -54,9 +55,16 @@ std::vector<Finding> sorted_for_report(std::vector<Finding> findings) {
 namespace detail {
 
 std::string xml_escape(std::string_view text) {
+    // Names and strings chosen by an image's author: bytes that are not
+    // UTF-8 and control characters (which XML 1.0 forbids even as character
+    // references) become the escapes the text report shows ("\x1b", "\xff"),
+    // keeping newline and tab; then the two non-characters XML 1.0 also
+    // forbids (U+FFFE, U+FFFF), then XML's own five.
+    const std::string shown = printable_lines(text);
     std::string out;
-    out.reserve(text.size());
-    for (unsigned char c : text) {
+    out.reserve(shown.size());
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+        const char c = shown[i];
         switch (c) {
             case '&': out += "&amp;"; break;
             case '<': out += "&lt;"; break;
@@ -64,9 +72,15 @@ std::string xml_escape(std::string_view text) {
             case '"': out += "&quot;"; break;
             case '\'': out += "&apos;"; break;
             default:
-                // XML 1.0 forbids most control characters even as references.
-                if (c < 0x20 && c != '\n' && c != '\t' && c != '\r') out += "?";
-                else out += static_cast<char>(c);
+                if (c == '\xef' && shown.compare(i + 1, 2, "\xbf\xbe") == 0) {
+                    out += "\\ufffe";
+                    i += 2;
+                } else if (c == '\xef' && shown.compare(i + 1, 2, "\xbf\xbf") == 0) {
+                    out += "\\uffff";
+                    i += 2;
+                } else {
+                    out += c;
+                }
         }
     }
     return out;

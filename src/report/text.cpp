@@ -10,6 +10,11 @@ namespace cuvet::report::detail {
 
 namespace {
 
+// A hostile image can raise thousands of findings of one check (2000
+// libraries each missing the same 2000 others): the text report shows the
+// first of each check and counts the rest; machine formats keep every one.
+constexpr std::size_t max_shown_per_check = 20;
+
 class TextRenderer : public Renderer {
 public:
     void render(const std::vector<Finding>& findings, const ReportContext& context,
@@ -29,7 +34,25 @@ public:
         static const char* headings[3] = {"info", "warnings", "errors"};
         static const char* colors[3] = {"36", "33", "31"};
         int current = -1;
-        for (const Finding& finding : sorted) {
+        // Findings of one check and severity are adjacent (sorted): past
+        // max_shown_per_check of them, one line counts the rest.
+        std::size_t shown = 0, hidden = 0;
+        auto close_group = [&](const Finding* last) {
+            if (hidden > 0 && last != nullptr)
+                out << "  " << paint(colors[static_cast<int>(last->severity)], last->id) << "  … and " << hidden
+                    << " more " << last->id << " " << (hidden == 1 ? "finding" : "findings")
+                    << " (every one is in --format json or sarif)\n";
+            shown = hidden = 0;
+        };
+        for (std::size_t i = 0; i < sorted.size(); ++i) {
+            const Finding& finding = sorted[i];
+            const Finding* previous = i > 0 ? &sorted[i - 1] : nullptr;
+            if (previous && (previous->id != finding.id || previous->severity != finding.severity))
+                close_group(previous);
+            if (++shown > max_shown_per_check) {
+                ++hidden;
+                continue;
+            }
             int severity = static_cast<int>(finding.severity);
             if (severity != current) {
                 current = severity;
@@ -64,6 +87,7 @@ public:
                 print_block(out, finding.fix, "             ", false);
             }
         }
+        close_group(sorted.empty() ? nullptr : &sorted.back());
     }
 
 private:

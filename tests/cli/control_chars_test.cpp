@@ -5,6 +5,7 @@
 #include "cuvet/core/printable.hpp"
 #include "image/image_fixtures.hpp"
 #include "support/rootfs_builder.hpp"
+#include "support/skip.hpp"
 
 using namespace cuvet::test;
 
@@ -80,4 +81,43 @@ TEST_CASE("ESC sequences in an image config are escaped by `cuvet image`", "[cli
     spec.layers[1].created_by = "RUN echo " + attack;
     auto tar = write_docker(tmp, spec);
     check_escaped(run_cuvet({"image", tar.string()}), "image");
+}
+
+TEST_CASE("XML reports stay well-formed for names with controls and bytes that are not UTF-8", "[cli][escape][report]") {
+    if (!have_program("python3")) CUVET_SKIP("no python3 to parse the XML");
+    // ESC, SOH, DEL, a byte that is not UTF-8, U+FFFE (valid UTF-8, not an XML
+    // character), and XML's own specials, in the name of a library the
+    // program needs and the image lacks: every finding names it.
+    const std::string hostile = std::string("libx\x1b[2K\x01\x7f\xff") + "\xef\xbf\xbe<&\"'" + ".so.1";
+    Rootfs rootfs;
+    rootfs.lib("/opt/evil/" + hostile, shell_quote(hostile));  // the builder pastes the soname into a shell line
+    rootfs.exe("/usr/bin/app", {"/opt/evil/" + hostile});
+    REQUIRE(rootfs.error().empty());
+    TempDir tmp;
+    TarEntry app{"usr/bin/app"};
+    app.data = read_file(rootfs.host("/usr/bin/app"));
+    app.mode = 0755;
+    ImageSpec spec = single_layer_spec({app});
+    spec.entrypoint = {"/usr/bin/app"};
+    const std::string image = write_docker(tmp, spec).string();
+    write_file(tmp / "parse.py", "import sys, xml.etree.ElementTree as ET\n"
+                                 "root = ET.parse(sys.argv[1]).getroot()\n"
+                                 "print('\\n'.join(e.get('message') or '' for e in root.iter()))\n");
+    for (const std::string format : {"junit", "checkstyle"}) {
+        INFO(format);
+        auto run = run_cuvet({"validate", "--no-cache", "--format", format, image});
+        CHECK(run.exit_code == 1);  // the library is missing
+        write_file(tmp / "out.xml", run.out);
+        auto parsed = run_shell("python3 " + shell_quote((tmp / "parse.py").string()) + " " +
+                                shell_quote((tmp / "out.xml").string()));
+        INFO(cuvet::printable_lines(run.out) << parsed.err);
+        CHECK(parsed.exit_code == 0);
+        // The name reads as the text report shows it, specials given back by the parser.
+        CHECK(parsed.out.find("libx\\x1b[2K\\x01\\x7f\\xff\\ufffe<&\"'.so.1") != std::string::npos);
+        if (have_program("xmllint")) {
+            auto lint = run_shell("xmllint --noout " + shell_quote((tmp / "out.xml").string()));
+            INFO(lint.err);
+            CHECK(lint.exit_code == 0);
+        }
+    }
 }

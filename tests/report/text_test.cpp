@@ -72,3 +72,46 @@ TEST_CASE("compact text report: summary line, then message, root and fix per fin
     CHECK(out.find("A needed library") == std::string::npos);
     CHECK(out.find("at /opt/app") == std::string::npos);
 }
+
+TEST_CASE("text report: thousands of findings of one check are summarised, JSON keeps them all", "[report][text]") {
+    // 2000 libraries each missing the same library, and one other finding.
+    auto findings = test::sample_findings();
+    const report::Finding model = findings.back();  // CUV001
+    REQUIRE(model.id == "CUV001");
+    findings.pop_back();
+    for (int i = 0; i < 2000; ++i) {
+        report::Finding missing = model;
+        const std::string name = "/opt/lib" + std::to_string(10000 + i) + ".so";  // sorted as numbered
+        missing.message = "libcudnn.so.8 needed by " + name + ": not found";
+        missing.locations = {{name, 0, 0}};
+        findings.push_back(missing);
+    }
+    for (bool verbose : {false, true}) {
+        INFO("verbose " << verbose);
+        auto context = test::sample_context();
+        context.verbose = verbose;
+        const std::string text = test::render("text", findings, context);
+        CHECK(text.find("2002 findings (2000 errors, 1 warning, 1 info)") != std::string::npos);
+        // The first 20 CUV001 findings in full, then one line for the rest.
+        CHECK(text.find("/opt/lib10019.so") != std::string::npos);
+        CHECK(text.find("/opt/lib10020.so") == std::string::npos);
+        CHECK(text.find("  CUV001  … and 1980 more CUV001 findings (every one is in --format json or sarif)\n") !=
+              std::string::npos);
+        CHECK(text.find("CUV003") != std::string::npos);  // other checks unaffected
+        CHECK(text.find("CUV014") != std::string::npos);
+        CHECK(text.size() < 20000);
+    }
+    const std::string json = test::render("json", findings, test::sample_context());
+    CHECK(json.find("/opt/lib11999.so") != std::string::npos);
+}
+
+TEST_CASE("text report: a check with exactly the shown number of findings gets no summary line", "[report][text]") {
+    auto findings = test::sample_findings();
+    const report::Finding model = findings.back();
+    for (int i = 1; i < 20; ++i) findings.push_back(model);  // 20 CUV001 in all
+    const std::string text = test::render("text", findings, test::sample_context());
+    CHECK(text.find("more CUV001") == std::string::npos);
+    findings.push_back(model);
+    CHECK(test::render("text", findings, test::sample_context()).find("… and 1 more CUV001 finding (") !=
+          std::string::npos);
+}

@@ -16,5 +16,8 @@ std::string find_cuda_tools_release(std::string_view bytes);
 // "9.19.0" from cuDNN's "cudnn_version_9_19_0_56_" constant; "" when `bytes`
 // holds none. One memmem pass per occurrence of the prefix.
 std::string find_cudnn_release(std::string_view bytes);
+// The same for a constant that starts `bytes` ("" when `bytes` does not start with one).
+std::string cudnn_release_at(std::string_view bytes);
+inline constexpr std::string_view cudnn_release_prefix = "cudnn_version_";
 
 }  // namespace cuvet::elf
