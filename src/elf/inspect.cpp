@@ -59,32 +59,6 @@ std::vector<std::string> dlopen_candidates(const ElfFile& file, Range area,
     return names;
 }
 
-bool inside(const detail::StringHits::Hit& hit, Range area) {
-    return hit.offset >= area.offset && hit.size <= area.size && hit.offset - area.offset <= area.size - hit.size;
-}
-
-std::vector<std::string> dlopen_candidates(Range area, const detail::StringHits& hits) {
-    std::vector<std::string> names;
-    for (const auto& hit : hits.dlopen) {
-        if (names.size() >= max_dlopen_candidates) break;
-        if (inside(hit, area) && std::find(names.begin(), names.end(), hit.text) == names.end())
-            names.push_back(hit.text);
-    }
-    return names;
-}
-
-std::string cuda_tools_release(Range area, const detail::StringHits& hits) {
-    for (const auto& hit : hits.releases)
-        if (inside(hit, area)) return hit.text;
-    return "";
-}
-
-std::string cudnn_release(Range area, const detail::StringHits& hits) {
-    for (const auto& hit : hits.cudnn_releases)
-        if (inside(hit, area)) return hit.text;
-    return "";
-}
-
 std::string cuda_tools_release(const ElfFile& file, Range area, const FatbinScan& scan) {
     std::string release;
     for_each_piece(file, area, scan, [&](std::string_view bytes) {
@@ -127,7 +101,7 @@ void read_fatbins(const ElfFile& file, const FatbinScan& scan, ElfInfo& info) {
                 container.offset + container.size > range->offset + range->size) {
                 continue;
             }
-            source.containers += container.containers;
+            ++source.containers;
             source.sass_archs.insert(source.sass_archs.end(), container.sass_archs.begin(),
                                      container.sass_archs.end());
             source.ptx_archs.insert(source.ptx_archs.end(), container.ptx_archs.begin(),
@@ -158,7 +132,7 @@ FatbinScan scan_whole_file(std::string_view bytes) {
 }
 
 std::optional<ElfInfo> inspect_scanned(std::string_view stored, const FatbinScan& scan, bool cut_out,
-                                       std::string* why_not, const StringHits* hits) {
+                                       std::string* why_not) {
     auto file = ElfFile::open(stored, why_not, detail::Holes{&scan.holes, cut_out});
     if (!file) return std::nullopt;
     auto dynamic = read_dynamic(*file, why_not);
@@ -186,13 +160,11 @@ std::optional<ElfInfo> inspect_scanned(std::string_view stored, const FatbinScan
     info.weak_imported_symbols = std::move(symbols.weak_imported);
     read_fatbins(*file, scan, info);
     if (auto area = dlopen_search_area(*file)) {
-        info.dlopen_candidates = hits ? dlopen_candidates(*area, *hits) : dlopen_candidates(*file, *area, scan);
+        info.dlopen_candidates = dlopen_candidates(*file, *area, scan);
         // Programs only (libraries have a soname): the compilers Triton and XLA run.
-        if (info.soname.empty())
-            info.cuda_tools_release = hits ? cuda_tools_release(*area, *hits) : cuda_tools_release(*file, *area, scan);
+        if (info.soname.empty()) info.cuda_tools_release = cuda_tools_release(*file, *area, scan);
         // cuDNN 9 names only its major in file names; its graph library states the rest.
-        if (info.soname.rfind("libcudnn", 0) == 0)
-            info.cudnn_release = hits ? cudnn_release(*area, *hits) : cudnn_release(*file, *area, scan);
+        if (info.soname.rfind("libcudnn", 0) == 0) info.cudnn_release = cudnn_release(*file, *area, scan);
     }
     return info;
 }
