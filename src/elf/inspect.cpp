@@ -59,19 +59,12 @@ std::vector<std::string> dlopen_candidates(const ElfFile& file, Range area,
     return names;
 }
 
-std::string cuda_tools_release(const ElfFile& file, Range area, const FatbinScan& scan) {
+// The first release `find` reads in a stored piece of `area` (compiler banner, cuDNN constant).
+std::string first_release(const ElfFile& file, Range area, const FatbinScan& scan,
+                          std::string (*find)(std::string_view)) {
     std::string release;
     for_each_piece(file, area, scan, [&](std::string_view bytes) {
-        release = find_cuda_tools_release(bytes);
-        return release.empty();
-    });
-    return release;
-}
-
-std::string cudnn_release(const ElfFile& file, Range area, const FatbinScan& scan) {
-    std::string release;
-    for_each_piece(file, area, scan, [&](std::string_view bytes) {
-        release = find_cudnn_release(bytes);
+        release = find(bytes);
         return release.empty();
     });
     return release;
@@ -162,9 +155,10 @@ std::optional<ElfInfo> inspect_scanned(std::string_view stored, const FatbinScan
     if (auto area = dlopen_search_area(*file)) {
         info.dlopen_candidates = dlopen_candidates(*file, *area, scan);
         // Programs only (libraries have a soname): the compilers Triton and XLA run.
-        if (info.soname.empty()) info.cuda_tools_release = cuda_tools_release(*file, *area, scan);
+        if (info.soname.empty()) info.cuda_tools_release = first_release(*file, *area, scan, find_cuda_tools_release);
         // cuDNN 9 names only its major in file names; its graph library states the rest.
-        if (info.soname.rfind("libcudnn", 0) == 0) info.cudnn_release = cudnn_release(*file, *area, scan);
+        if (info.soname.rfind("libcudnn", 0) == 0)
+            info.cudnn_release = first_release(*file, *area, scan, find_cudnn_release);
     }
     return info;
 }

@@ -23,6 +23,17 @@ void check_escaped(const ProcessResult& result, const std::string& what) {
     CHECK((result.out + result.err).find(shown) != std::string::npos);
 }
 
+// A docker archive of one layer holding rootfs's /usr/bin/app, its ENTRYPOINT: validate
+// judges what the image runs, and the libraries the program needs are not in it.
+std::string image_running_app(const TempDir& tmp, const Rootfs& rootfs) {
+    TarEntry app{"usr/bin/app"};
+    app.data = read_file(rootfs.host("/usr/bin/app"));
+    app.mode = 0755;
+    ImageSpec spec = single_layer_spec({app});
+    spec.entrypoint = {"/usr/bin/app"};
+    return write_docker(tmp, spec).string();
+}
+
 }  // namespace
 
 TEST_CASE("printable escapes controls, C1, bidi overrides and bytes that are not UTF-8", "[report][escape]") {
@@ -53,12 +64,7 @@ TEST_CASE("ESC sequences in file names and DT_NEEDED are escaped in every human 
 
     // validate judges what the image runs: the same program as its ENTRYPOINT.
     TempDir tmp;
-    TarEntry app{"usr/bin/app"};
-    app.data = read_file(rootfs.host("/usr/bin/app"));
-    app.mode = 0755;
-    ImageSpec spec = single_layer_spec({app});
-    spec.entrypoint = {"/usr/bin/app"};
-    const std::string image = write_docker(tmp, spec).string();
+    const std::string image = image_running_app(tmp, rootfs);
     check_escaped(run_cuvet({"validate", "--no-cache", image}), "validate");
     check_escaped(run_cuvet({"validate", "--no-cache", "--verbose", image}), "validate -v");
     check_escaped(run_cuvet({"validate", "--no-cache", "--format", "gnu", image}), "validate gnu");
@@ -94,12 +100,7 @@ TEST_CASE("XML reports stay well-formed for names with controls and bytes that a
     rootfs.exe("/usr/bin/app", {"/opt/evil/" + hostile});
     REQUIRE(rootfs.error().empty());
     TempDir tmp;
-    TarEntry app{"usr/bin/app"};
-    app.data = read_file(rootfs.host("/usr/bin/app"));
-    app.mode = 0755;
-    ImageSpec spec = single_layer_spec({app});
-    spec.entrypoint = {"/usr/bin/app"};
-    const std::string image = write_docker(tmp, spec).string();
+    const std::string image = image_running_app(tmp, rootfs);
     write_file(tmp / "parse.py", "import sys, xml.etree.ElementTree as ET\n"
                                  "root = ET.parse(sys.argv[1]).getroot()\n"
                                  "print('\\n'.join(e.get('message') or '' for e in root.iter()))\n");
