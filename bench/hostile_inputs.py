@@ -188,11 +188,11 @@ def main():
         entry = make(b"usr/lib/libsparse.so", real, [(0, lib), (real - 512, b"x" * 512)])
         docker_archive(os.path.join(out, "sparse-%s-%dG.tar" % (kind, real // GIB)), [([usr + entry + end()], gz)])
 
-    # 8 GiB: the library's bytes, then zeros, in a zstd layer.
-    size = 8 * GIB
-    if want("zstd"):
+    # 1, 3 and 8 GiB: the library's bytes, then zeros, in a zstd layer.
+    for gib in (1, 3, 8) if want("zstd") else ():
+        size = gib * GIB
         chunks = itertools.chain([usr, header(b"usr/lib/libzeros.so", size), lib], zeros(size - len(lib)), [end()])
-        docker_archive(os.path.join(out, "zstd-8G-elf.tar"), [(chunks, zst)])
+        docker_archive(os.path.join(out, "zstd-%dG-elf.tar" % gib), [(chunks, zst)])
 
     # Nested OCI indexes: fan-out 10 over 7 levels, one manifest at the bottom.
     if want("nested"):

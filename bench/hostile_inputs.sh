@@ -4,6 +4,7 @@
 # table, not a test; bench/README.md has the measured one).
 #
 #   bench/hostile_inputs.sh [CUVET...]     several binaries: one column set each
+#   CASES=zstd bench/hostile_inputs.sh     only the cases whose name matches (grep -E)
 #
 # The inputs are built once under CUVET_BENCH_DIR (default /tmp/cuvet-bench)/hostile
 # by hostile_inputs.py. Every run has an address-space cap (MEM_KB, default
@@ -26,11 +27,15 @@ if [ ! -f "$out/needed-1000x1000.tar" ]; then
     gcc -shared -fPIC -O2 -Wl,-soname,libsparse.so -o "$out/lib.so" "$out/lib.c"
     python3 "$here/hostile_inputs.py" "$out" "$out/lib.so" || exit 2
 fi
+# Inputs added later, built on their own.
+[ -f "$out/zstd-1G-elf.tar" ] || python3 "$here/hostile_inputs.py" "$out" "$out/lib.so" zstd || exit 2
 
 cases=(
     "sparse-gnu-64G    validate sparse-gnu-64G.tar"
     "sparse-pax-3G     validate sparse-pax-3G.tar"
     "sparse-pax-64G    validate sparse-pax-64G.tar"
+    "zstd-1G-elf       validate zstd-1G-elf.tar"
+    "zstd-3G-elf       validate zstd-3G-elf.tar"
     "zstd-8G-elf       validate zstd-8G-elf.tar"
     "nested-index      files nested-index"
     "symlinks-400K     files symlinks-400K.tar"
@@ -45,6 +50,7 @@ for bin in "$@"; do printf ' | %-28s' "$(basename "$(dirname "$bin")")/$(basenam
 printf '\n'
 for line in "${cases[@]}"; do
     read -r name command input <<<"$line"
+    [ -n "${CASES:-}" ] && ! grep -qE "$CASES" <<<"$name" && continue
     printf '%-18s' "$name"
     for bin in "$@"; do
         log=$(mktemp)

@@ -14,8 +14,9 @@ struct Named {
     bool size;  // printed and parsed with K/M/G/T
 };
 
-constexpr std::array<Named, 9> names{{
+constexpr std::array<Named, 10> names{{
     {"file-bytes", &ScanLimits::file_bytes, true},
+    {"elf-held", &ScanLimits::elf_held, true},
     {"layer-bytes", &ScanLimits::layer_bytes, true},
     {"index-manifests", &ScanLimits::index_manifests, false},
     {"needed", &ScanLimits::needed, false},

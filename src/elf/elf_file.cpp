@@ -27,7 +27,7 @@ T load_le(const char* p) {
 }  // namespace
 
 ElfFile::ElfFile(std::string_view stored, Holes holes)
-    : stored_(stored), size_(stored.size()) {
+    : stored_(stored), size_(stored.size()), known_names_(holes.names) {
     if (!holes.ranges || holes.ranges->empty()) return;
     holes_ = holes.ranges;
     if (!holes.cut_out) return;
@@ -38,6 +38,17 @@ ElfFile::ElfFile(std::string_view stored, Holes holes)
         cut += hole.size;
     }
     size_ += cut;
+}
+
+std::optional<std::string_view> ElfFile::known_name(Range table, std::uint64_t offset) const {
+    if (!known_names_ || offset >= table.size) return std::nullopt;
+    const std::uint64_t at = table.offset + offset;
+    auto it = std::lower_bound(known_names_->begin(), known_names_->end(), at,
+                               [](const KnownString& known, std::uint64_t at) { return known.offset < at; });
+    for (; it != known_names_->end() && it->offset == at; ++it) {
+        if (it->text.size() < table.size - offset) return it->text;  // its NUL is inside the table
+    }
+    return std::nullopt;
 }
 
 const char* ElfFile::locate(std::uint64_t offset, std::uint64_t size) const {
@@ -263,8 +274,12 @@ bool ElfFile::read_sections(std::string* why_not) {
     auto names_range = names ? section_range(*names) : std::nullopt;
     if (names_range) {
         for (std::uint64_t i = 0; i < count; ++i) {
-            auto name = string_in(*names_range, *u32(shoff_ + i * shentsize_));
-            if (name) sections_[i].name = *name;
+            const std::uint32_t offset = *u32(shoff_ + i * shentsize_);
+            if (auto name = string_in(*names_range, offset)) {
+                sections_[i].name = *name;
+            } else if (auto known = known_name(*names_range, offset)) {
+                sections_[i].name = *known;
+            }
         }
     }
     return true;

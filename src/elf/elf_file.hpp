@@ -43,9 +43,18 @@ struct Range {
 // disjoint. `cut_out`: the stored bytes are the file with these ranges
 // removed (a streamed file); otherwise the stored bytes are the whole file
 // and the holes are only not to be read.
+// A string known to lie at a file offset inside a hole: a stream records
+// where section names it cares about went by, so that a section-name table
+// it did not keep still names those sections.
+struct KnownString {
+    std::uint64_t offset = 0;
+    std::string_view text;
+};
+
 struct Holes {
     const std::vector<Range>* ranges = nullptr;
     bool cut_out = false;
+    const std::vector<KnownString>* names = nullptr;  // sorted by offset
 };
 
 class ElfFile {
@@ -96,6 +105,8 @@ public:
     // The NUL-terminated string at `offset` inside `table`; nullopt when the
     // offset is outside the table or the string runs off its end or into a hole.
     std::optional<std::string_view> string_in(Range table, std::uint64_t offset) const;
+    // A string recorded at `offset` inside `table` where its bytes are in a hole.
+    std::optional<std::string_view> known_name(Range table, std::uint64_t offset) const;
 
 private:
     ElfFile(std::string_view stored, Holes holes);
@@ -109,6 +120,7 @@ private:
     std::string_view stored_;
     std::uint64_t size_ = 0;
     const std::vector<Range>* holes_ = nullptr;  // null when there are none
+    const std::vector<KnownString>* known_names_ = nullptr;
     std::vector<std::uint64_t> cut_before_;       // cut_out: bytes of holes before hole i
     bool is64_ = true;
     std::uint16_t machine_ = 0, type_ = 0;

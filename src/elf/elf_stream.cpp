@@ -4,32 +4,183 @@
 #include <cstring>
 
 #include "cuvet/core/scan_limits.hpp"
+#include "cuvet/elf/dlopen_strings.hpp"
+#include "cuvet/elf/tool_release.hpp"
+#include "elf/dynamic.hpp"
+#include "elf/elf_file.hpp"
 #include "elf/fatbin_scanner.hpp"
 #include "elf/inspect_scanned.hpp"
 
 namespace cuvet::elf {
+namespace {
 
-// The buffer holds the file with its holes cut out, so it stays as small as
-// the file's non-GPU bytes and is rewritten from its start for every file
-// (pages once touched are reused: no page faults after the first big file).
+using detail::Range;
+
+std::uint64_t end_of(const Range& range) { return range.offset + range.size; }
+bool overlaps(const Range& a, const Range& b) { return a.offset < end_of(b) && b.offset < end_of(a); }
+
+template <typename T>
+T load_le(const char* p) {
+    T value = 0;
+    for (std::size_t i = 0; i < sizeof(T); ++i) value |= static_cast<T>(static_cast<unsigned char>(p[i])) << (8 * i);
+    return value;
+}
+
+// Library names, compiler banners and cuDNN's release constant in the bytes
+// that go by, with their
+// offsets: a big file's .rodata is not kept, and where it is only the
+// section headers at the end of the file say. Each run of bytes between
+// holes is searched as elf::inspect searches the pieces of .rodata.
+class TextScan {
+public:
+    detail::StringHits hits;
+
+    void feed(std::string_view bytes, std::uint64_t offset) {
+        if (run_.empty()) run_offset_ = offset;
+        run_.append(bytes);
+        if (run_.size() >= flush_at) scan(false);
+    }
+    void break_run() {
+        scan(true);
+        run_.clear();
+    }
+
+private:
+    // A name is decided once this many bytes follow it (a name is at most 96
+    // bytes, a banner and its version about 100); `back` bytes before the
+    // undecided ones are kept to see where a name starts.
+    static constexpr std::size_t reserve = 256, back = 128, flush_at = 1 << 20;
+    static constexpr std::size_t max_hits = 16384;
+    static constexpr std::string_view banner = "Cuda compilation tools, release ";
+
+    void scan(bool final) {
+        if (run_.empty()) return;
+        const std::size_t limit = final ? run_.size() : run_.size() - reserve;
+        auto fresh = [&](std::size_t at) { return at < limit && run_offset_ + at >= done_; };
+        if (hits.dlopen.size() < max_hits) {
+            for_each_dlopen_candidate(run_, [&](std::size_t start, std::string_view name) {
+                if (fresh(start)) hits.dlopen.push_back({run_offset_ + start, name.size(), std::string(name)});
+                return hits.dlopen.size() < max_hits;
+            });
+        }
+        record(banner, hits.releases, fresh, [](std::string_view bytes) { return find_cuda_tools_release(bytes); });
+        record(cudnn_release_prefix, hits.cudnn_releases, fresh, cudnn_release_at);
+        record_section_names(fresh);
+        done_ = run_offset_ + limit;
+        if (final) return;
+        const std::size_t drop = limit - back;
+        run_.erase(0, drop);
+        run_offset_ += drop;
+    }
+
+    // Each occurrence of `prefix` that `parse` reads a release from (what
+    // follows it is in the run: `reserve` bytes are left undecided).
+    template <class Fresh, class Parse>
+    void record(std::string_view prefix, std::vector<detail::StringHits::Hit>& found, Fresh fresh, Parse parse) {
+        for (std::size_t at = 0; found.size() < max_hits;) {
+            const void* hit = memmem(run_.data() + at, run_.size() - at, prefix.data(), prefix.size());
+            if (!hit) break;
+            at = static_cast<std::size_t>(static_cast<const char*>(hit) - run_.data());
+            if (fresh(at)) {
+                std::string release = parse(std::string_view(run_).substr(at));
+                if (!release.empty()) found.push_back({run_offset_ + at, prefix.size(), std::move(release)});
+            }
+            ++at;
+        }
+    }
+
+    // Linkers put .shstrtab anywhere (lld: before .strtab, which can be
+    // 80 MB), so where the names went by is recorded, not the table.
+    template <class Fresh>
+    void record_section_names(Fresh fresh) {
+        auto note = [&](std::string_view name) {
+            for (std::size_t at = 0; hits.section_names.size() < max_hits;) {
+                const void* hit = memmem(run_.data() + at, run_.size() - at, name.data(), name.size() + 1);
+                if (!hit) break;
+                at = static_cast<std::size_t>(static_cast<const char*>(hit) - run_.data());
+                if (fresh(at)) hits.section_names.push_back({run_offset_ + at, name});
+                ++at;
+            }
+        };
+        // The views' NULs follow them: they are string literals.
+        note(detail::rodata_section);
+        for (std::string_view name : detail::fatbin_sections) note(name);
+    }
+
+    std::string run_;
+    std::uint64_t run_offset_ = 0, done_ = 0;
+};
+
+constexpr std::uint32_t pt_load = 1, pt_dynamic = 2, sht_nobits = 8;
+constexpr std::uint32_t sht_hash = 5, sht_dynamic = 6, sht_dynsym = 11, sht_gnu_hash = 0x6ffffff6,
+                        sht_verdef = 0x6ffffffd, sht_verneed = 0x6ffffffe;
+
+bool table_type(std::uint32_t type) {
+    return type == sht_hash || type == sht_dynamic || type == sht_dynsym || type == sht_gnu_hash ||
+           type == sht_verdef || type == sht_verneed;
+}
+
+}  // namespace
+
+// Bytes are looked at once, in order, and most are not kept: what is kept is
+// the start of the file (headers, and where linkers put the dynamic symbol,
+// string and version tables), the header tables the ELF header locates, and
+// the tables the program headers, section headers and dynamic table locate
+// further on; everything else (code, data, GPU payloads) is scanned on the fly
+// (fatbin containers, library names, compiler banners) and forgotten. A table
+// that lay in bytes already forgotten when it was located (before the headers
+// that locate it and past the start) makes finish() throw LimitExceeded
+// (elf-held): facts are never silently partial.
 struct ElfStream::State {
     static constexpr std::uint64_t max_zero_fill = 64 * 1024;
+    // Header tables announced with an overflowed count are kept up to this.
+    static constexpr std::uint64_t max_table = 4 << 20;
+    static constexpr std::size_t max_wanted = 64, max_loads = 256;
+    static constexpr std::uint64_t elf_header = 64;
+    static constexpr std::uint64_t hole_cost = sizeof(Range) + sizeof(std::uint64_t);
 
-    State(std::uint64_t size, ScratchBuffer& buffer) : buffer(buffer), scanner(size), size(size) {}
+    State(std::uint64_t size, ScratchBuffer& buffer)
+        : buffer(buffer),
+          scanner(size, false),
+          size(size),
+          held_limit(scan_limits().elf_held),
+          prefix(std::max<std::uint64_t>(held_limit / 4, 4096)),
+          text_on(size > prefix || held_limit < 4 * prefix) {}
 
     ScratchBuffer& buffer;
     detail::FatbinScanner scanner;
-    std::uint64_t size;            // announced; bytes past it are ignored
-    std::uint64_t end = 0;         // file bytes [0, end) have arrived
-    std::uint64_t kept = 0;        // bytes stored in the buffer
-    std::uint64_t skip_until = 0;  // a payload being skipped ends here
-    // The scanner's window: the stored bytes after the last hole.
-    std::uint64_t window_offset = 0, window_stored = 0;
+    std::uint64_t size;  // announced; bytes past it are ignored
+    std::uint64_t held_limit, prefix;
+    bool text_on;  // a file no longer than the prefix is kept whole
+    TextScan text;
 
-    detail::ScanWindow window() const {
-        return {std::string_view(buffer.data() + window_stored, static_cast<std::size_t>(kept - window_stored)),
-                window_offset};
-    }
+    std::uint64_t end = 0;         // file bytes [0, end) have arrived
+    std::uint64_t skip_until = 0;  // a payload being skipped ends here
+    // Bytes [window_offset, end) (when not skipping), for the fatbin scanner;
+    // those before `committed` are settled and may be dropped.
+    std::string window;
+    std::uint64_t window_offset = 0;
+    // File bytes [0, committed) are each either kept (in `buffer`, in file
+    // order) or in a hole: kept + cut == committed.
+    std::uint64_t committed = 0, kept = 0, cut = 0;
+    std::vector<Range> holes;                // payloads, sparse gaps, bytes not kept; merged
+    std::vector<std::uint64_t> cut_before;   // bytes of the holes before hole i
+    std::vector<Range> dropped;              // bytes seen but not kept (merged across holes)
+    bool kept_since_drop = true;
+    std::vector<Range> wanted;               // past the prefix: keep these
+
+    // What the headers said.
+    bool is64 = true, header_done = false, phdrs_pending = false, shdrs_pending = false,
+         dynamic_pending = false;
+    std::uint16_t phentsize = 0, shentsize = 0, shnum = 0;
+    std::uint32_t shstrndx = 0;
+    Range phdrs, shdrs, dynamic;
+    struct Load {
+        std::uint64_t offset, vaddr, filesz;
+    };
+    std::vector<Load> loads;
+
+    detail::ScanWindow view() const { return {window, window_offset}; }
 
     void feed(const char* data, std::uint64_t length) {
         while (length > 0) {
@@ -37,24 +188,42 @@ struct ElfStream::State {
             if (end < skip_until) {
                 n = std::min(n, skip_until - end);
                 end += n;
-                if (end == skip_until) start_window_at_end();
             } else {
                 // Copy up to the scanner's next decision, so that it names a
                 // payload before any of it is copied.
-                const std::uint64_t stop = scanner.next_stop(window());
+                const std::uint64_t stop = scanner.next_stop(view());
                 if (stop > end) n = std::min(n, stop - end);
-                // What is kept is bounded by what the limit allows, not by the
-                // size the header declares (a zstd frame of zeros is cheap).
-                check_limit(kept + n, scan_limits().file_bytes, "file-bytes",
-                            "bytes of ELF data to hold in memory");
-                buffer.reserve(static_cast<std::size_t>(kept + n));
-                std::memcpy(buffer.data() + kept, data, static_cast<std::size_t>(n));
-                kept += n;
+                window.append(data, static_cast<std::size_t>(n));
                 end += n;
                 rescan();
             }
             data += n;
             length -= n;
+        }
+    }
+
+    void rescan() {
+        while (end >= skip_until) {
+            auto skip = scanner.advance(view());
+            if (!skip) break;
+            commit_to(skip->offset);
+            if (text_on) text.break_run();
+            add_hole(*skip);
+            skip_until = committed = end_of(*skip);
+            // Bytes after the payload may have arrived in the same step.
+            if (end > skip_until) {
+                window.erase(0, static_cast<std::size_t>(skip_until - window_offset));
+            } else {
+                window.clear();
+            }
+            window_offset = skip_until;
+        }
+        if (end < skip_until) return;
+        commit_to(std::min(scanner.settled(), end));
+        const std::uint64_t settled = committed - window_offset;
+        if (committed == end || (settled > (64u << 10) && settled > window.size() / 2)) {
+            window.erase(0, static_cast<std::size_t>(settled));
+            window_offset = committed;
         }
     }
 
@@ -68,43 +237,239 @@ struct ElfStream::State {
             return;
         }
         if (end < skip_until) {
-            // Inside a payload being skipped anyway.
-            const std::uint64_t step = std::min(offset, skip_until);
-            end = step;
-            if (end == skip_until) start_window_at_end();
+            end = std::min(offset, skip_until);  // inside a payload being skipped anyway
             if (end == offset) return;
+        } else {
+            commit_to(end);  // the scanner does not look back across a gap
         }
-        scanner.skip_gap(detail::Range{end, offset - end});
-        end = skip_until = offset;
-        start_window_at_end();
+        if (text_on) text.break_run();
+        scanner.skip_gap(Range{end, offset - end});
+        add_hole(Range{end, offset - end});
+        end = skip_until = committed = window_offset = offset;
+        window.clear();
     }
 
-    void start_window_at_end() {
-        window_offset = end;
-        window_stored = kept;
-        rescan();
+    // Settles the window's bytes up to `target`: searched for strings, then
+    // kept or dropped.
+    void commit_to(std::uint64_t target) {
+        if (target <= committed) return;
+        const char* data = window.data() + (committed - window_offset);
+        std::uint64_t length = target - committed;
+        if (text_on) text.feed(std::string_view(data, static_cast<std::size_t>(length)), committed);
+        while (length > 0) {
+            auto [keep, n] = decide(committed);
+            n = std::min(n, length);
+            // Past the budget nothing more is kept; finish() says whether a
+            // table was among what was dropped.
+            if (keep && kept + n + holes.size() * hole_cost > held_limit) keep = false;
+            if (keep) {
+                buffer.reserve(static_cast<std::size_t>(kept + n));
+                std::memcpy(buffer.data() + kept, data, static_cast<std::size_t>(n));
+                kept += n;
+                kept_since_drop = true;
+            } else {
+                add_hole(Range{committed, n});
+                if (!dropped.empty() && !kept_since_drop) dropped.back().size = committed + n - dropped.back().offset;
+                else dropped.push_back(Range{committed, n});
+                kept_since_drop = false;
+            }
+            committed += n;
+            data += n;
+            length -= n;
+            // Pieces end where a header table ends, so that what it locates
+            // is known before the bytes after it are decided.
+            parse();
+        }
     }
 
-    void rescan() {
-        while (end >= skip_until) {
-            auto skip = scanner.advance(window());
-            if (!skip) return;
-            skip_until = skip->offset + skip->size;
-            if (end > skip->offset) {
-                // Part of the payload is stored already (a container showed up
-                // in the middle of a copy step): cut it out again, keeping
-                // whatever came after it.
-                const std::uint64_t stored_from = kept - (end - skip->offset);
-                const std::uint64_t tail = end > skip_until ? end - skip_until : 0;
-                if (tail > 0)
-                    std::memmove(buffer.data() + stored_from, buffer.data() + kept - tail, static_cast<std::size_t>(tail));
-                kept = stored_from + tail;
+    // Whether the bytes at `offset` are kept, and for how many bytes that holds.
+    std::pair<bool, std::uint64_t> decide(std::uint64_t offset) const {
+        if (offset < elf_header) return {true, elf_header - offset};
+        if (offset < prefix) return {true, prefix - offset};
+        bool keep = false;
+        std::uint64_t next = UINT64_MAX;
+        for (const Range& range : wanted) {
+            if (offset >= range.offset && offset < end_of(range)) {
+                keep = true;
+                next = std::min(next, end_of(range));
+            } else if (range.offset > offset) {
+                next = std::min(next, range.offset);
             }
-            if (end >= skip_until) {
-                // The hole is behind us already: the window restarts after it.
-                window_offset = skip_until;
-                window_stored = kept - (end - skip_until);
+        }
+        return {keep, next - offset};
+    }
+
+    void add_hole(Range hole) {
+        if (hole.size == 0) return;
+        if (!holes.empty() && end_of(holes.back()) == hole.offset) {
+            holes.back().size += hole.size;
+        } else {
+            cut_before.push_back(cut);
+            holes.push_back(hole);
+        }
+        cut += hole.size;
+    }
+
+    void want(Range range) {
+        if (range.size == 0 || range.offset >= size || wanted.size() >= max_wanted) return;
+        range.size = std::min(range.size, size - range.offset);
+        if (end_of(range) > committed) wanted.push_back(range);
+    }
+
+    // The kept bytes of file range [offset, offset + length); nullptr when
+    // any of them was not kept (or has not arrived).
+    const char* at(std::uint64_t offset, std::uint64_t length) const {
+        if (length == 0 || offset > committed || length > committed - offset) return nullptr;
+        auto it = std::upper_bound(holes.begin(), holes.end(), offset,
+                                   [](std::uint64_t at, const Range& hole) { return at < end_of(hole); });
+        if (it != holes.end() && it->offset < offset + length) return nullptr;
+        const std::uint64_t before = it == holes.end() ? cut : cut_before[static_cast<std::size_t>(it - holes.begin())];
+        return buffer.data() + (offset - before);
+    }
+
+    std::uint64_t word(const char* p) const { return is64 ? load_le<std::uint64_t>(p) : load_le<std::uint32_t>(p); }
+
+    void parse() {
+        if (!header_done && committed >= std::min(elf_header, size)) parse_header();
+        if (phdrs_pending && committed >= end_of(phdrs)) parse_phdrs();
+        if (shdrs_pending && committed >= end_of(shdrs)) parse_shdrs();
+        if (dynamic_pending && committed >= end_of(dynamic)) parse_dynamic();
+    }
+
+    void parse_header() {
+        header_done = true;
+        const char* h = at(0, 52);
+        if (!h || std::memcmp(h, "\x7f" "ELF", 4) != 0 || (h[4] != 1 && h[4] != 2) || h[5] != 1) return;
+        is64 = h[4] == 2;
+        if (is64 && !(h = at(0, 64))) return;
+        const std::uint64_t base = is64 ? 32 : 28, w = is64 ? 8 : 4, after = base + 2 * w + 6;
+        const std::uint64_t phoff = word(h + base), shoff = word(h + base + w);
+        phentsize = load_le<std::uint16_t>(h + after);
+        const std::uint64_t phnum = load_le<std::uint16_t>(h + after + 2);
+        shentsize = load_le<std::uint16_t>(h + after + 4);
+        shnum = load_le<std::uint16_t>(h + after + 6);
+        shstrndx = load_le<std::uint16_t>(h + after + 8);
+        if (phoff != 0 && phnum != 0 && phentsize >= (is64 ? 56 : 32) && phoff < size) {
+            phdrs = Range{phoff, std::min({phnum * phentsize, max_table, size - phoff})};
+            want(phdrs);
+            phdrs_pending = true;
+        }
+        if (shoff != 0 && shentsize >= (is64 ? 64 : 40) && shoff < size) {
+            const std::uint64_t count = shnum != 0 ? shnum : max_table / shentsize;
+            shdrs = Range{shoff, std::min({count * shentsize, max_table, size - shoff})};
+            want(shdrs);
+            shdrs_pending = true;
+        }
+    }
+
+    void parse_phdrs() {
+        phdrs_pending = false;
+        const char* table = at(phdrs.offset, phdrs.size);
+        if (!table) return;
+        for (std::uint64_t i = 0; i < phdrs.size / phentsize; ++i) {
+            const char* p = table + i * phentsize;
+            const std::uint32_t type = load_le<std::uint32_t>(p);
+            const std::uint64_t offset = is64 ? load_le<std::uint64_t>(p + 8) : load_le<std::uint32_t>(p + 4);
+            const std::uint64_t vaddr = is64 ? load_le<std::uint64_t>(p + 16) : load_le<std::uint32_t>(p + 8);
+            const std::uint64_t filesz = is64 ? load_le<std::uint64_t>(p + 32) : load_le<std::uint32_t>(p + 16);
+            if (type == pt_load && loads.size() < max_loads) loads.push_back({offset, vaddr, filesz});
+            if (type == pt_dynamic && !dynamic_pending && offset < size) {
+                dynamic = Range{offset, std::min(filesz, size - offset)};
+                want(dynamic);
+                dynamic_pending = dynamic.size > 0;
             }
+        }
+    }
+
+    void parse_shdrs() {
+        shdrs_pending = false;
+        const char* table = at(shdrs.offset, shdrs.size);
+        if (!table) return;
+        std::uint64_t count = shdrs.size / shentsize;
+        if (shnum == 0) count = std::min(count, word(table + (is64 ? 32 : 20)));
+        if (shstrndx == 0xffff) shstrndx = load_le<std::uint32_t>(table + (is64 ? 40 : 24));
+        auto section = [&](std::uint64_t index) -> std::optional<std::pair<Range, std::uint32_t>> {
+            if (index >= count) return std::nullopt;
+            const char* s = table + index * shentsize;
+            if (load_le<std::uint32_t>(s + 4) == sht_nobits) return std::nullopt;
+            const Range range{word(s + (is64 ? 24 : 16)), word(s + (is64 ? 32 : 20))};
+            return std::pair{range, load_le<std::uint32_t>(s + (is64 ? 40 : 24))};
+        };
+        if (auto names = section(shstrndx)) want(names->first);
+        for (std::uint64_t i = 0; i < count; ++i) {
+            auto s = section(i);
+            if (!s || !table_type(load_le<std::uint32_t>(table + i * shentsize + 4))) continue;
+            want(s->first);
+            if (auto linked = section(s->second)) want(linked->first);
+        }
+    }
+
+    // Where the loader would find `address` in the file, and how many bytes
+    // of its segment follow.
+    std::optional<Range> file_range(std::uint64_t address) const {
+        for (const Load& load : loads) {
+            if (address < load.vaddr || address - load.vaddr >= load.filesz) continue;
+            const std::uint64_t delta = address - load.vaddr;
+            if (load.offset + delta < load.offset) continue;
+            return Range{load.offset + delta, load.filesz - delta};
+        }
+        return std::nullopt;
+    }
+
+    void parse_dynamic() {
+        dynamic_pending = false;
+        const char* table = at(dynamic.offset, dynamic.size);
+        if (!table) return;
+        const std::uint64_t entry = is64 ? 16 : 8;
+        std::optional<std::uint64_t> strtab, strsz;
+        for (std::uint64_t i = 0; i + entry <= dynamic.size; i += entry) {
+            const std::uint64_t tag = word(table + i), value = word(table + i + entry / 2);
+            if (tag == 0) break;
+            if (tag == 5) strtab = value;
+            else if (tag == 10) strsz = value;
+            // DT_SYMTAB, DT_HASH, DT_GNU_HASH, DT_VERDEF, DT_VERNEED: to their segment's end.
+            else if (tag == 6 || tag == 4 || tag == 0x6ffffef5 || tag == 0x6ffffffc || tag == 0x6ffffffe)
+                if (auto range = file_range(value)) want(*range);
+        }
+        if (strtab) {
+            if (auto range = file_range(*strtab)) {
+                if (strsz) range->size = std::min(range->size, *strsz);
+                want(*range);
+            }
+        }
+    }
+
+    bool lost(Range range) const {
+        if (range.size == 0) return false;
+        return std::any_of(dropped.begin(), dropped.end(), [&](const Range& d) { return overlaps(range, d); });
+    }
+
+    // Fails closed: a table the facts come from that was not kept.
+    void check_kept(std::string_view stored, const detail::FatbinScan& scan) const {
+        auto fail = [&] {
+            const std::string first = prefix >= (1u << 20) ? std::to_string(prefix >> 20) + " MiB"
+                                                           : std::to_string(prefix >> 10) + " KiB";
+            throw LimitExceeded("ELF tables lie in bytes a streamed read does not keep (past the first " + first +
+                                    ", before the headers that locate them)",
+                                "elf-held");
+        };
+        if ((phdrs.size && lost(phdrs)) || (shdrs.size && lost(shdrs))) fail();
+        auto file = detail::ElfFile::open(stored, nullptr, detail::Holes{&scan.holes, true, &text.hits.section_names});
+        if (!file) return;  // inspect says why
+        auto range_of = [&](const detail::Section* s) { return s ? file->section_range(*s) : std::nullopt; };
+        for (const auto& section : file->sections()) {
+            if (!table_type(section.type)) continue;
+            auto range = range_of(&section), linked = range_of(file->section_at(section.link));
+            if ((range && lost(*range)) || (linked && lost(*linked))) fail();
+        }
+        if (dynamic.size && lost(dynamic)) fail();
+        auto table = detail::read_dynamic(*file, nullptr);
+        if (!table) return;
+        if (table->strtab && lost(*table->strtab)) fail();
+        for (auto address : {table->symtab, table->verneed, table->verdef, table->hash, table->gnu_hash}) {
+            if (!address) continue;
+            auto range = file->range_at_address(*address);
+            if (range && lost(Range{range->offset, std::min<std::uint64_t>(range->size, 16)})) fail();
         }
     }
 };
@@ -123,16 +488,29 @@ void ElfStream::write(std::string_view block, std::uint64_t offset) {
 
 std::optional<ElfInfo> ElfStream::finish(std::string* why_not) {
     State& s = *state_;
-    auto scan = s.scanner.finish();
-    // A file cut short may end inside a hole: only what was skipped is cut out.
-    while (!scan.holes.empty() && scan.holes.back().offset >= s.end) scan.holes.pop_back();
-    if (!scan.holes.empty()) {
-        auto& last = scan.holes.back();
-        last.size = std::min(last.size, s.end - last.offset);
+    if (s.end >= s.skip_until) s.commit_to(s.end);
+    if (s.text_on) {
+        s.text.break_run();
+        auto& names = s.text.hits.section_names;
+        std::sort(names.begin(), names.end(),
+                  [](const detail::KnownString& a, const detail::KnownString& b) { return a.offset < b.offset; });
     }
+    // A file cut short may end inside a hole: only what arrived is cut out.
+    while (!s.holes.empty() && s.holes.back().offset >= s.end) {
+        s.cut -= s.holes.back().size;
+        s.holes.pop_back();
+        s.cut_before.pop_back();
+    }
+    if (!s.holes.empty() && end_of(s.holes.back()) > s.end) {
+        s.cut -= end_of(s.holes.back()) - s.end;
+        s.holes.back().size = s.end - s.holes.back().offset;
+    }
+    auto scan = s.scanner.finish();
+    scan.holes = std::move(s.holes);
     s.buffer.reserve(1);
-    return detail::inspect_scanned(std::string_view(s.buffer.data(), static_cast<std::size_t>(s.kept)), scan, true,
-                                   why_not);
+    const std::string_view stored(s.buffer.data(), static_cast<std::size_t>(s.kept));
+    if (!s.dropped.empty()) s.check_kept(stored, scan);
+    return detail::inspect_scanned(stored, scan, true, why_not, s.dropped.empty() ? nullptr : &s.text.hits);
 }
 
 }  // namespace cuvet::elf

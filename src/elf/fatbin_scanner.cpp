@@ -25,6 +25,15 @@ T load_le(const ScanWindow& window, std::uint64_t at) {
 
 bool is_sass_kind(std::uint16_t kind) { return kind == 2 || kind == 4 || kind == 0x10; }
 
+void add_arch(std::vector<int>& archs, int arch) {
+    if (archs.size() < FatbinScanner::max_archs && std::find(archs.begin(), archs.end(), arch) == archs.end())
+        archs.push_back(arch);
+}
+
+std::uint64_t back_off(std::uint64_t position, std::uint64_t distance) {
+    return position > distance ? position - distance : 0;
+}
+
 }  // namespace
 
 std::optional<Range> FatbinScanner::advance(ScanWindow window) {
@@ -67,8 +76,8 @@ std::optional<Range> FatbinScanner::search(ScanWindow window) {
             continue;
         }
         in_container_ = true;
-        current_ = ScannedContainer{at, container_header_size + fat_size, {}, {}, 0};
-        holes_before_current_ = scan_.holes.size();
+        current_ = ScannedContainer{at, container_header_size + fat_size, {}, {}, 0, 1};
+        skips_before_current_ = skips_;
         position_ = at + container_header_size;
         return std::nullopt;  // advance() goes on with walk()
     }
@@ -87,7 +96,8 @@ std::optional<Range> FatbinScanner::walk(ScanWindow window) {
         if (position_ + entry_sizes_end > available) return std::nullopt;
         const std::uint64_t header_size = load_le<std::uint32_t>(window, position_ + 4);
         const std::uint64_t payload_size = load_le<std::uint64_t>(window, position_ + 8);
-        if (header_size < min_entry_header || header_size > room || payload_size > room - header_size) {
+        if (header_size < min_entry_header || header_size > max_entry_header || header_size > room ||
+            payload_size > room - header_size) {
             reject();
             return std::nullopt;
         }
@@ -95,19 +105,39 @@ std::optional<Range> FatbinScanner::walk(ScanWindow window) {
         const auto kind = load_le<std::uint16_t>(window, position_);
         const int arch = static_cast<int>(load_le<std::uint32_t>(window, position_ + 28) & 0x7fffffff);
         ++current_.entries;
-        if (kind == 1) current_.ptx_archs.push_back(arch);
-        else if (is_sass_kind(kind)) current_.sass_archs.push_back(arch);
+        if (kind == 1) add_arch(current_.ptx_archs, arch);
+        else if (is_sass_kind(kind)) add_arch(current_.sass_archs, arch);
         const Range payload{position_ + header_size, payload_size};
         position_ = payload.offset + payload.size;
         if (payload.size >= min_hole) {
-            scan_.holes.push_back(payload);
+            ++skips_;
+            if (keep_holes_) scan_.holes.push_back(payload);
             return payload;
         }
     }
-    scan_.containers.push_back(std::move(current_));
+    close_container();
+    return std::nullopt;
+}
+
+void FatbinScanner::close_container() {
     in_container_ = false;
     last_container_end_ = position_;
-    return std::nullopt;
+    if (scan_.containers.size() < max_containers) {
+        scan_.containers.push_back(std::move(current_));
+        return;
+    }
+    ScannedContainer& last = scan_.containers.back();
+    last.size = current_.offset + current_.size - last.offset;
+    last.entries += current_.entries;
+    last.containers += 1;
+    for (int arch : current_.sass_archs) add_arch(last.sass_archs, arch);
+    for (int arch : current_.ptx_archs) add_arch(last.ptx_archs, arch);
+}
+
+std::uint64_t FatbinScanner::settled() const {
+    if (in_container_ && skips_ == skips_before_current_)
+        return std::max(current_.offset + 1, back_off(position_, max_rewind));
+    return position_;
 }
 
 std::uint64_t FatbinScanner::next_stop(ScanWindow window) const {
@@ -120,20 +150,21 @@ std::uint64_t FatbinScanner::next_stop(ScanWindow window) const {
     }
     if (position_ + entry_sizes_end > window.end()) return position_ + entry_sizes_end;
     const std::uint64_t header_size = load_le<std::uint32_t>(window, position_ + 4);
-    return position_ + std::max(header_size, entry_sizes_end);
+    return position_ + std::clamp(header_size, entry_sizes_end, max_entry_header);
 }
 
 void FatbinScanner::reject() {
     // Skipped payloads stay holes (their bytes are gone when streaming); the
     // search resumes after them, or just past the magic when none was skipped.
-    if (scan_.holes.size() == holes_before_current_) position_ = current_.offset + 1;
+    if (skips_ == skips_before_current_) position_ = settled();
     in_container_ = false;
 }
 
 void FatbinScanner::skip_gap(Range gap) {
     in_container_ = false;
     last_container_end_ = UINT64_MAX;
-    scan_.holes.push_back(gap);
+    ++skips_;
+    if (keep_holes_) scan_.holes.push_back(gap);
     position_ = gap.offset + gap.size;
 }
 

@@ -22,7 +22,7 @@ using detail::Range;
 // headers, the whole file otherwise (a stripped-section file still works).
 std::optional<Range> dlopen_search_area(const ElfFile& file) {
     if (file.sections().empty()) return Range{0, file.size()};
-    const detail::Section* rodata = file.section_named(".rodata");
+    const detail::Section* rodata = file.section_named(detail::rodata_section);
     if (!rodata) return std::nullopt;
     return file.section_range(*rodata);
 }
@@ -59,6 +59,27 @@ std::vector<std::string> dlopen_candidates(const ElfFile& file, Range area,
     return names;
 }
 
+bool inside(const detail::StringHits::Hit& hit, Range area) {
+    return hit.offset >= area.offset && hit.size <= area.size && hit.offset - area.offset <= area.size - hit.size;
+}
+
+std::vector<std::string> dlopen_candidates(Range area, const detail::StringHits& hits) {
+    std::vector<std::string> names;
+    for (const auto& hit : hits.dlopen) {
+        if (names.size() >= max_dlopen_candidates) break;
+        if (inside(hit, area) && std::find(names.begin(), names.end(), hit.text) == names.end())
+            names.push_back(hit.text);
+    }
+    return names;
+}
+
+// The first release a stream recorded inside `area`.
+std::string first_release(Range area, const std::vector<detail::StringHits::Hit>& releases) {
+    for (const auto& hit : releases)
+        if (inside(hit, area)) return hit.text;
+    return "";
+}
+
 // The first release `find` reads in a stored piece of `area` (compiler banner, cuDNN constant).
 std::string first_release(const ElfFile& file, Range area, const FatbinScan& scan,
                           std::string (*find)(std::string_view)) {
@@ -70,18 +91,13 @@ std::string first_release(const ElfFile& file, Range area, const FatbinScan& sca
     return release;
 }
 
-// Sections where fatbins are looked for: .nv_fatbin, and those where CUDA
-// libraries keep fatbins they load themselves (containers elsewhere, e.g. a
-// fatbin embedded as data in .rodata, are not kernels the CUDA runtime sees).
-constexpr std::string_view fatbin_sections[] = {".nv_fatbin", ".ldata", ".cask_resource"};
-
 void sort_unique(std::vector<int>& values) {
     std::sort(values.begin(), values.end());
     values.erase(std::unique(values.begin(), values.end()), values.end());
 }
 
 void read_fatbins(const ElfFile& file, const FatbinScan& scan, ElfInfo& info) {
-    for (std::string_view name : fatbin_sections) {
+    for (std::string_view name : detail::fatbin_sections) {
         const detail::Section* section = file.section_named(name);
         if (!section) continue;
         auto range = file.section_range(*section);
@@ -94,7 +110,7 @@ void read_fatbins(const ElfFile& file, const FatbinScan& scan, ElfInfo& info) {
                 container.offset + container.size > range->offset + range->size) {
                 continue;
             }
-            ++source.containers;
+            source.containers += container.containers;
             source.sass_archs.insert(source.sass_archs.end(), container.sass_archs.begin(),
                                      container.sass_archs.end());
             source.ptx_archs.insert(source.ptx_archs.end(), container.ptx_archs.begin(),
@@ -125,8 +141,9 @@ FatbinScan scan_whole_file(std::string_view bytes) {
 }
 
 std::optional<ElfInfo> inspect_scanned(std::string_view stored, const FatbinScan& scan, bool cut_out,
-                                       std::string* why_not) {
-    auto file = ElfFile::open(stored, why_not, detail::Holes{&scan.holes, cut_out});
+                                       std::string* why_not, const StringHits* hits) {
+    auto file = ElfFile::open(stored, why_not,
+                              detail::Holes{&scan.holes, cut_out, hits ? &hits->section_names : nullptr});
     if (!file) return std::nullopt;
     auto dynamic = read_dynamic(*file, why_not);
     if (!dynamic) return std::nullopt;
@@ -153,12 +170,15 @@ std::optional<ElfInfo> inspect_scanned(std::string_view stored, const FatbinScan
     info.weak_imported_symbols = std::move(symbols.weak_imported);
     read_fatbins(*file, scan, info);
     if (auto area = dlopen_search_area(*file)) {
-        info.dlopen_candidates = dlopen_candidates(*file, *area, scan);
+        info.dlopen_candidates = hits ? dlopen_candidates(*area, *hits) : dlopen_candidates(*file, *area, scan);
         // Programs only (libraries have a soname): the compilers Triton and XLA run.
-        if (info.soname.empty()) info.cuda_tools_release = first_release(*file, *area, scan, find_cuda_tools_release);
+        if (info.soname.empty())
+            info.cuda_tools_release = hits ? first_release(*area, hits->releases)
+                                           : first_release(*file, *area, scan, find_cuda_tools_release);
         // cuDNN 9 names only its major in file names; its graph library states the rest.
         if (info.soname.rfind("libcudnn", 0) == 0)
-            info.cudnn_release = first_release(*file, *area, scan, find_cudnn_release);
+            info.cudnn_release = hits ? first_release(*area, hits->cudnn_releases)
+                                      : first_release(*file, *area, scan, find_cudnn_release);
     }
     return info;
 }

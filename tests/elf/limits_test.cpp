@@ -1,6 +1,7 @@
 // Issue 22: what reading an ELF costs is bounded by the bytes really there
 // and by the scan limits, never by what the file declares. Sparse holes are
-// skipped (not stored), kept bytes stop at file-bytes, and lists a hostile
+// skipped (not stored), a streamed file's bytes are held only up to elf-held
+// (the rest is scanned and forgotten), and lists a hostile
 // file inflates (DT_NEEDED, search paths, symbols) stop at their limits with
 // LimitExceeded instead of costing minutes and gigabytes.
 #include <catch2/catch.hpp>
@@ -10,6 +11,7 @@
 #include "cuvet/elf/elf_info.hpp"
 #include "cuvet/elf/elf_stream.hpp"
 #include "support/elf_fixtures.hpp"
+#include "support/fatbin_builder.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 #include "support/skip.hpp"
@@ -90,26 +92,143 @@ TEST_CASE("limits: a small sparse gap reads as the zeros it is", "[elf][limits]"
     CHECK(*streamed == *elf::inspect(bytes));
 }
 
-TEST_CASE("limits: ELF bytes past file-bytes stop with the limit, not with memory", "[elf][limits]") {
-    LimitsGuard guard;
+TEST_CASE("limits: a streamed ELF is held in bounded memory whatever its size", "[elf][limits]") {
     const auto& fixtures = test::elf_fixtures();
     REQUIRE(fixtures.error.empty());
-    std::string bytes = test::read_file(fixtures.user);
-    ScanLimits limits;
-    limits.file_bytes = 1 << 20;
-    set_scan_limits(limits);
+    const std::string bytes = test::read_file(fixtures.user);
+    const auto whole = elf::inspect(bytes);
+    REQUIRE(whole);
+    // The library, then 96 MiB of zeros that arrive as data (a compressed
+    // layer's zeros, not a sparse hole): only the first 16 MiB
+    // (elf-held=64M / 4) and the tables the headers locate are held.
+    const std::uint64_t declared = bytes.size() + (96u << 20);
+    const std::string zeros(1u << 20, '\0');
     ScratchBuffer buffer;
-    CHECK(stream(bytes, bytes.size(), buffer));  // under the limit: facts as ever
-    bytes.resize(2 << 20, '\0');                 // an ELF followed by 2 MB of zeros
+    elf::ElfStream stream(declared, buffer);
+    stream.write(bytes, 0);
+    for (std::uint64_t at = bytes.size(); at < declared; at += zeros.size()) stream.write(zeros, at);
+    const auto streamed = stream.finish();
+    REQUIRE(streamed);
+    CHECK(*streamed == *whole);
+    // 16 MiB is the buffer's smallest step; before, it held all 96 MiB.
+    CHECK(buffer.capacity() <= (16u << 20));
+}
+
+TEST_CASE("limits: tables a stream did not keep fail closed with elf-held", "[elf][limits]") {
+    LimitsGuard guard;
+    test::TempDir tmp;
+    // A library whose dynamic string table runs past its first 4 KiB: 200
+    // exported functions with long names.
+    std::string source;
+    for (int i = 0; i < 200; ++i)
+        source += "int exported_function_with_a_rather_long_name_" + std::to_string(i) + "(void) { return " +
+                  std::to_string(i) + "; }\n";
+    test::write_file(tmp / "big.c", source);
+    const auto built = test::run_shell("cd " + test::shell_quote(tmp.path().string()) +
+                                       " && gcc -shared -fPIC -Wl,-soname,libbig.so.1 -o libbig.so big.c");
+    REQUIRE(built.exit_code == 0);
+    std::string bytes = test::read_file(tmp / "libbig.so");
+    const auto whole = elf::inspect(bytes);
+    REQUIRE(whole);
+    REQUIRE(whole->exported_symbols.size() >= 200);
+    bytes.resize(bytes.size() + (1u << 20), '\0');  // bigger than what is held: not kept whole
+    ScratchBuffer buffer;
+    {
+        const auto streamed = stream(bytes, bytes.size(), buffer);
+        REQUIRE(streamed);
+        CHECK(*streamed == *whole);
+    }
+    // Held: the first 4 KiB only. The string table starts in it and runs on,
+    // and .dynamic (which locates it) comes after it: its names are gone
+    // when they are known to be needed. Not a library with fewer symbols.
+    ScanLimits limits;
+    limits.elf_held = 16u << 10;
+    set_scan_limits(limits);
     try {
         stream(bytes, bytes.size(), buffer);
         FAIL("no LimitExceeded");
     } catch (const LimitExceeded& error) {
-        const std::string message = error.with_file("/usr/lib/libhuge.so").what();
-        CHECK(message.find("/usr/lib/libhuge.so: ") == 0);
-        CHECK(message.find("file-bytes=1M") != std::string::npos);
+        const std::string message = error.with_file("/usr/lib/libbig.so").what();
+        CHECK(message.find("/usr/lib/libbig.so: ELF tables lie in bytes a streamed read does not keep") == 0);
+        CHECK(message.find("elf-held=16K") != std::string::npos);
         CHECK(message.find('\n') == std::string::npos);
     }
+}
+
+// A C array initialiser holding `bytes`.
+std::string c_bytes(const std::string& bytes) {
+    std::string out;
+    for (unsigned char c : bytes) out += std::to_string(c) + ",";
+    return out;
+}
+
+TEST_CASE("limits: section names a streamed read did not keep still name their sections (lld layout)",
+          "[elf][limits]") {
+    LimitsGuard guard;
+    if (test::run_shell("command -v clang-14 && command -v ld.lld").exit_code != 0) {
+        CUVET_SKIP("clang-14 or ld.lld is not installed");
+    }
+    test::TempDir tmp;
+    // As JAX's and Triton's libraries are linked: lld writes .shstrtab before
+    // .strtab, so a big symbol table (here 5000 long local names, 1.5 MB)
+    // separates the section names from the section headers at the end.
+    std::string source = "__attribute__((section(\".nv_fatbin\"), used)) static const unsigned char fatbin[] = {" +
+                         c_bytes(test::fatbin_container({test::fatbin_entry(2, 80), test::fatbin_entry(1, 90)})) +
+                         "};\n"
+                         "const char* which(int i) { return i ? \"libcublasLt.so.13\" : \"libcudnn_ops.so.9\"; }\n"
+                         "const char* release(void) { return \"cudnn_version_9_19_0_56_\"; }\n";
+    for (int i = 0; i < 5000; ++i)
+        source += "__attribute__((used)) static int local_function_whose_name_is_long_enough_to_fill_a_table_" +
+                  std::string(240, 'x') + std::to_string(i) + "(void) { return " +
+                  std::to_string(i) + "; }\n";
+    test::write_file(tmp / "graph.c", source);
+    const auto built = test::run_shell("cd " + test::shell_quote(tmp.path().string()) +
+                                       " && clang-14 -shared -fPIC -fuse-ld=lld -Wl,-soname,libcudnn_graph.so.9"
+                                       " -o libcudnn_graph.so.9 graph.c 2>&1");
+    INFO(built.out);
+    REQUIRE(built.exit_code == 0);
+    const std::string bytes = test::read_file(tmp / "libcudnn_graph.so.9");
+    const auto whole = elf::inspect(bytes);
+    REQUIRE(whole);
+    REQUIRE(whole->cudnn_release == "9.19.0");
+    REQUIRE(whole->sass_archs == std::vector<int>{80});
+    REQUIRE(whole->dlopen_candidates.size() == 2);
+    // Held: 16 KiB from the start (elf-held=64K / 4) and the tables the
+    // headers locate; .rodata, .nv_fatbin and .shstrtab all go by unkept.
+    ScanLimits limits;
+    limits.elf_held = 64u << 10;
+    set_scan_limits(limits);
+    ScratchBuffer buffer;
+    const auto streamed = stream(bytes, bytes.size(), buffer);
+    REQUIRE(streamed);
+    CHECK(*streamed == *whole);
+    CHECK(buffer.capacity() <= (16u << 20));
+}
+
+TEST_CASE("limits: tables patchelf moved past the section headers are kept (auditwheel layout)",
+          "[elf][limits]") {
+    LimitsGuard guard;
+    const auto& fixtures = test::elf_fixtures();
+    REQUIRE(fixtures.error.empty());
+    test::TempDir tmp;
+    // A longer run path does not fit the old .dynstr: patchelf writes a new
+    // one in a segment after the section headers, as auditwheel leaves torch's.
+    std::string bytes = patched(fixtures.user, "--set-rpath /opt/" + std::string(3000, 'r') + "/lib", tmp);
+    if (bytes.empty()) {
+        CUVET_SKIP("patchelf is not installed");
+    }
+    const auto whole = elf::inspect(bytes);
+    REQUIRE(whole);
+    const auto& paths = whole->has_runpath ? whole->runpath : whole->rpath;
+    REQUIRE(paths.size() == 1);
+    REQUIRE(paths[0].size() > 3000);
+    ScanLimits limits;
+    limits.elf_held = 16u << 10;
+    set_scan_limits(limits);
+    ScratchBuffer buffer;
+    const auto streamed = stream(bytes, bytes.size(), buffer);
+    REQUIRE(streamed);
+    CHECK(*streamed == *whole);
 }
 
 TEST_CASE("limits: more DT_NEEDED entries than needed= allows", "[elf][limits]") {

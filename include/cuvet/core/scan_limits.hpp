@@ -18,6 +18,10 @@ struct ScanLimits {
     // Bytes of one file held in memory while it is read: an ELF's bytes less
     // its GPU code and sparse holes, or a whole file handed to a visitor.
     std::uint64_t file_bytes = 4ull << 30;
+    // Bytes of one ELF file held while it streams by (a layer's entry): the
+    // first quarter of this from the file's start, then the tables its
+    // headers locate; the rest is scanned on the fly, never held.
+    std::uint64_t elf_held = 64ull << 20;
     // Bytes one layer may decompress to.
     std::uint64_t layer_bytes = 256ull << 30;
     // Descriptors visited across the nested indexes of one OCI layout.

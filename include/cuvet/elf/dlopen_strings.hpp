@@ -4,6 +4,7 @@
 // not show them. We look for names of CUDA-stack libraries in the read-only
 // data instead.
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,5 +22,11 @@ inline constexpr std::size_t max_dlopen_candidates = 256;
 // longer string ("could not load libcudnn.so.9: …") counts too. One pass over
 // `bytes` at memchr speed.
 std::vector<std::string> find_dlopen_candidates(std::string_view bytes);
+
+// Every occurrence, repeats included, in order: `found(start, name)` with the
+// name's position in `bytes`; returning false stops the search. (A stream
+// scans a file in pieces and keeps the positions: elf/elf_stream.cpp.)
+void for_each_dlopen_candidate(std::string_view bytes,
+                               const std::function<bool(std::size_t, std::string_view)>& found);
 
 }  // namespace cuvet::elf
