@@ -53,6 +53,13 @@ std::optional<Located> locate(const ElfFile& file, std::string* why_not) {
     return where;
 }
 
+// A dynamic entry's tag and value, widened; the table was checked readable.
+template <class E>
+std::pair<std::uint64_t, std::uint64_t> entry_at(const ElfFile& file, std::uint64_t at) {
+    const auto entry = *file.read<typename E::Dyn>(at);
+    return {entry.tag, entry.value};
+}
+
 struct RawEntries {
     std::vector<std::uint64_t> needed;
     std::optional<std::uint64_t> soname, rpath, runpath, strtab, strsz;
@@ -82,13 +89,13 @@ std::optional<DynamicTable> read_dynamic(const ElfFile& file, std::string* why_n
     if (!where->found) return table;
     table.present = true;
 
-    const std::uint64_t entry_size = file.is_64bit() ? 16 : 8, half = entry_size / 2;
+    const std::uint64_t entry_size = file.is_64bit() ? sizeof(Elf64Dyn) : sizeof(Elf32Dyn);
     RawEntries raw;
     // The entry count is bounded by the (already bounds-checked) table size,
     // so a hostile file cannot make this loop long.
     for (std::uint64_t at = where->range.offset;
          at + entry_size <= where->range.offset + where->range.size; at += entry_size) {
-        const std::uint64_t tag = *file.word(at), value = *file.word(at + half);
+        const auto [tag, value] = file.is_64bit() ? entry_at<Elf64>(file, at) : entry_at<Elf32>(file, at);
         if (tag == dt_null) break;
         switch (tag) {
             case dt_needed:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 namespace cuvet::elf::detail {
 namespace {
@@ -27,7 +28,11 @@ T load_le(const char* p) {
 }  // namespace
 
 ElfFile::ElfFile(std::string_view stored, Holes holes)
-    : stored_(stored), size_(stored.size()), known_names_(holes.names) {
+    : stored_(stored),
+      size_(stored.size()),
+      known_names_(holes.names),
+      unkept_(holes.unkept),
+      read_unkept_(holes.read_unkept) {
     if (!holes.ranges || holes.ranges->empty()) return;
     holes_ = holes.ranges;
     if (!holes.cut_out) return;
@@ -51,14 +56,24 @@ std::optional<std::string_view> ElfFile::known_name(Range table, std::uint64_t o
     return std::nullopt;
 }
 
+void ElfFile::note_unkept(std::uint64_t offset, std::uint64_t size) const {
+    if (!unkept_ || !read_unkept_) return;
+    auto it = std::upper_bound(unkept_->begin(), unkept_->end(), offset,
+                               [](std::uint64_t at, const Range& range) { return at < range.offset + range.size; });
+    if (it != unkept_->end() && it->offset < offset + std::max<std::uint64_t>(size, 1)) *read_unkept_ = true;
+}
+
 const char* ElfFile::locate(std::uint64_t offset, std::uint64_t size) const {
     if (!contains(offset, size)) return nullptr;
     if (!holes_) return stored_.data() + offset;
     // The first hole ending after `offset` is the only one that can overlap.
     auto it = std::upper_bound(holes_->begin(), holes_->end(), offset,
                                [](std::uint64_t at, const Range& hole) { return at < hole.offset + hole.size; });
-    if (it != holes_->end() && it->offset < offset + size) return nullptr;
-    if (it != holes_->end() && size == 0 && it->offset <= offset) return nullptr;
+    if ((it != holes_->end() && it->offset < offset + size) ||
+        (it != holes_->end() && size == 0 && it->offset <= offset)) {
+        note_unkept(offset, size);
+        return nullptr;
+    }
     if (cut_before_.empty()) return stored_.data() + offset;
     const std::uint64_t cut = it == holes_->end()
                                   ? cut_before_.back() + holes_->back().size
@@ -100,18 +115,28 @@ std::optional<std::string_view> ElfFile::string_in(Range table, std::uint64_t of
     if (offset >= table.size) return std::nullopt;
     const std::uint64_t begin = table.offset + offset;
     std::uint64_t limit = table.offset + table.size;  // the string must end before a hole
+    bool into_hole = false;
     if (holes_) {
         auto it = std::upper_bound(holes_->begin(), holes_->end(), begin,
                                    [](std::uint64_t at, const Range& hole) { return at < hole.offset + hole.size; });
         if (it != holes_->end()) {
-            if (it->offset <= begin) return std::nullopt;
-            limit = std::min(limit, it->offset);
+            if (it->offset <= begin) {
+                note_unkept(begin, 1);
+                return std::nullopt;
+            }
+            if (it->offset < limit) {
+                limit = it->offset;
+                into_hole = true;
+            }
         }
     }
     const char* p = locate(begin, limit - begin);
     if (!p) return std::nullopt;
     const void* nul = std::memchr(p, '\0', static_cast<std::size_t>(limit - begin));
-    if (!nul) return std::nullopt;
+    if (!nul) {
+        if (into_hole) note_unkept(limit, 1);
+        return std::nullopt;
+    }
     return std::string_view(p, static_cast<const char*>(nul) - p);
 }
 
@@ -149,45 +174,65 @@ bool ElfFile::read_header(std::string* why_not) {
         return false;
     }
     is64_ = ei_class == 2;
-    if (size_ < (is64_ ? 64u : 52u)) {
+    const std::uint64_t header_size = is64_ ? sizeof(Elf64Ehdr) : sizeof(Elf32Ehdr);
+    if (size_ < header_size) {
         set_reason(why_not, "truncated ELF header");
         return false;
     }
-    if (!readable(0, is64_ ? 64u : 52u)) {
+    if (!readable(0, header_size)) {
         set_reason(why_not, "a GPU code container overlaps the ELF header");
         return false;
     }
-    type_ = *u16(16);
-    machine_ = *u16(18);
-    // Offsets of e_phoff.. differ between the classes only by the word size.
-    const std::uint64_t base = is64_ ? 32 : 28, w = is64_ ? 8 : 4;
-    phoff_ = *word(base);
-    shoff_ = *word(base + w);
-    const std::uint64_t after = base + 2 * w + 4 + 2;  // skip e_flags, e_ehsize
-    phentsize_ = *u16(after);
-    phnum_ = *u16(after + 2);
-    shentsize_ = *u16(after + 4);
-    shnum_ = *u16(after + 6);
-    shstrndx_ = *u16(after + 8);
+    if (is64_) {
+        read_header_fields<Elf64>();
+    } else {
+        read_header_fields<Elf32>();
+    }
     return true;
+}
+
+template <class E>
+void ElfFile::read_header_fields() {
+    const auto header = *read<typename E::Ehdr>(0);
+    type_ = header.type;
+    machine_ = header.machine;
+    phoff_ = header.phoff;
+    shoff_ = header.shoff;
+    phentsize_ = header.phentsize;
+    phnum_ = header.phnum;
+    shentsize_ = header.shentsize;
+    shnum_ = header.shnum;
+    shstrndx_ = header.shstrndx;
+}
+
+template <class E>
+Segment ElfFile::segment_at(std::uint64_t offset) const {
+    return to_segment(*read<typename E::Phdr>(offset));
+}
+
+template <class E>
+Section ElfFile::section_header_at(std::uint64_t offset) const {
+    return to_section(*read<typename E::Shdr>(offset));
+}
+
+Section ElfFile::section_zero() const {
+    return is64_ ? section_header_at<Elf64>(shoff_) : section_header_at<Elf32>(shoff_);
 }
 
 bool ElfFile::read_segments(std::string* why_not) {
     if (phoff_ == 0 || phnum_ == 0) return true;
-    const std::uint64_t min_size = is64_ ? 56 : 32;
-    if (phentsize_ < min_size) {
+    if (phentsize_ < (is64_ ? sizeof(Elf64Phdr) : sizeof(Elf32Phdr))) {
         set_reason(why_not, "program header entry size too small");
         return false;
     }
     if (phnum_ == pn_xnum) {
         // The real count sits in sh_info of section 0.
-        const std::uint64_t info_at = shoff_ + (is64_ ? 44 : 28);
-        auto info = shoff_ ? u32(info_at) : std::nullopt;
-        if (!info) {
+        const bool readable_zero = shoff_ && readable(shoff_, is64_ ? sizeof(Elf64Shdr) : sizeof(Elf32Shdr));
+        if (!readable_zero) {
             set_reason(why_not, "extended program header count unreadable");
             return false;
         }
-        phnum_ = *info;
+        phnum_ = section_zero().info;
     }
     if (phoff_ > size_ || phnum_ > (size_ - phoff_) / phentsize_) {
         set_reason(why_not, "program header table past end of file (truncated?)");
@@ -200,19 +245,7 @@ bool ElfFile::read_segments(std::string* why_not) {
     segments_.reserve(phnum_);
     for (std::uint64_t i = 0; i < phnum_; ++i) {
         const std::uint64_t at = phoff_ + i * phentsize_;
-        Segment s;
-        s.type = *u32(at);
-        if (is64_) {
-            s.offset = *u64(at + 8);
-            s.vaddr = *u64(at + 16);
-            s.filesz = *u64(at + 32);
-            s.memsz = *u64(at + 40);
-        } else {
-            s.offset = *u32(at + 4);
-            s.vaddr = *u32(at + 8);
-            s.filesz = *u32(at + 16);
-            s.memsz = *u32(at + 20);
-        }
+        const Segment s = is64_ ? segment_at<Elf64>(at) : segment_at<Elf32>(at);
         segments_.push_back(s);
     }
     return true;
@@ -220,8 +253,7 @@ bool ElfFile::read_segments(std::string* why_not) {
 
 bool ElfFile::read_sections(std::string* why_not) {
     if (shoff_ == 0) return true;
-    const std::uint64_t min_size = is64_ ? 64 : 40;
-    if (shentsize_ < min_size) {
+    if (shentsize_ < (is64_ ? sizeof(Elf64Shdr) : sizeof(Elf32Shdr))) {
         set_reason(why_not, "section header entry size too small");
         return false;
     }
@@ -235,8 +267,8 @@ bool ElfFile::read_sections(std::string* why_not) {
     }
     // Section 0 carries the real counts when they overflow the header fields.
     std::uint64_t count = shnum_;
-    if (count == 0) count = *word(shoff_ + (is64_ ? 32 : 20));
-    if (shstrndx_ == shn_xindex) shstrndx_ = *u32(shoff_ + (is64_ ? 40 : 24));
+    if (count == 0) count = section_zero().size;
+    if (shstrndx_ == shn_xindex) shstrndx_ = section_zero().link;
     if (count > (size_ - shoff_) / shentsize_) {
         set_reason(why_not, "section header table past end of file (truncated?)");
         return false;
@@ -248,39 +280,25 @@ bool ElfFile::read_sections(std::string* why_not) {
     sections_.reserve(count);
     for (std::uint64_t i = 0; i < count; ++i) {
         const std::uint64_t at = shoff_ + i * shentsize_;
-        Section s;
-        s.type = *u32(at + 4);
-        if (is64_) {
-            s.flags = *u64(at + 8);
-            s.addr = *u64(at + 16);
-            s.offset = *u64(at + 24);
-            s.size = *u64(at + 32);
-            s.link = *u32(at + 40);
-            s.info = *u32(at + 44);
-            s.entsize = *u64(at + 56);
-        } else {
-            s.flags = *u32(at + 8);
-            s.addr = *u32(at + 12);
-            s.offset = *u32(at + 16);
-            s.size = *u32(at + 20);
-            s.link = *u32(at + 24);
-            s.info = *u32(at + 28);
-            s.entsize = *u32(at + 36);
-        }
+        const Section s = is64_ ? section_header_at<Elf64>(at) : section_header_at<Elf32>(at);
         sections_.push_back(s);  // named below, once the name table is known
     }
     // Second pass for names: shstrndx may point anywhere in the table.
     const Section* names = section_at(shstrndx_);
     auto names_range = names ? section_range(*names) : std::nullopt;
     if (names_range) {
+        // Unkept names are not a failed read: the stream recorded the ones
+        // inspect reads sections by (known_name).
+        bool* const read_unkept = std::exchange(read_unkept_, nullptr);
         for (std::uint64_t i = 0; i < count; ++i) {
-            const std::uint32_t offset = *u32(shoff_ + i * shentsize_);
+            const std::uint32_t offset = *u32(shoff_ + i * shentsize_);  // sh_name, first in both classes
             if (auto name = string_in(*names_range, offset)) {
                 sections_[i].name = *name;
             } else if (auto known = known_name(*names_range, offset)) {
                 sections_[i].name = *known;
             }
         }
+        read_unkept_ = read_unkept;
     }
     return true;
 }

@@ -5,10 +5,13 @@
 // pages we actually touch. Every read checks its bounds and fails soft
 // (nullopt / empty view), so callers never index past the end.
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "elf/elf_structs.hpp"
 
 namespace cuvet::elf::detail {
 
@@ -34,6 +37,33 @@ struct Segment {
     std::uint64_t offset = 0, vaddr = 0, filesz = 0, memsz = 0;
 };
 
+// An on-disk header (elf/elf_structs.hpp, either class) as the views above.
+template <class Phdr>
+Segment to_segment(const Phdr& p) {
+    return Segment{p.type, p.offset, p.vaddr, p.filesz, p.memsz};
+}
+template <class Shdr>
+Section to_section(const Shdr& h) {
+    Section s;
+    s.type = h.type;
+    s.flags = h.flags;
+    s.addr = h.addr;
+    s.offset = h.offset;
+    s.size = h.size;
+    s.link = h.link;
+    s.info = h.info;
+    s.entsize = h.entsize;
+    return s;
+}
+
+// A structure copied out of bytes known to hold it.
+template <class T>
+T copy_as(const char* bytes) {
+    T value;
+    std::memcpy(&value, bytes, sizeof(T));
+    return value;
+}
+
 // A range of the file: [offset, offset + size), already checked to lie inside it.
 struct Range {
     std::uint64_t offset = 0, size = 0;
@@ -55,6 +85,11 @@ struct Holes {
     const std::vector<Range>* ranges = nullptr;
     bool cut_out = false;
     const std::vector<KnownString>* names = nullptr;  // sorted by offset
+    // The holes a stream made by not keeping bytes (sorted, disjoint): a read
+    // that needs any of them sets *read_unkept, so that facts are never
+    // silently partial (the stream then fails closed).
+    const std::vector<Range>* unkept = nullptr;
+    bool* read_unkept = nullptr;
 };
 
 class ElfFile {
@@ -83,6 +118,13 @@ public:
     // Bytes from the file offset of `address` up to the end of its PT_LOAD file part.
     std::optional<Range> range_at_address(std::uint64_t address) const;
 
+    // One on-disk structure (elf/elf_structs.hpp) at `offset`; nullopt past the end or in a hole.
+    template <class T>
+    std::optional<T> read(std::uint64_t offset) const {
+        const char* p = locate(offset, sizeof(T));
+        if (!p) return std::nullopt;
+        return copy_as<T>(p);
+    }
     // Bounds-checked little-endian loads; nullopt past the end or in a hole.
     std::optional<std::uint8_t> u8(std::uint64_t offset) const;
     std::optional<std::uint16_t> u16(std::uint64_t offset) const;
@@ -116,11 +158,23 @@ private:
     bool read_header(std::string* why_not);
     bool read_segments(std::string* why_not);
     bool read_sections(std::string* why_not);
+    template <class E>
+    void read_header_fields();
+    template <class E>
+    Segment segment_at(std::uint64_t offset) const;
+    template <class E>
+    Section section_header_at(std::uint64_t offset) const;
+    // Section 0, where overflowing header counts are kept (its headers are readable).
+    Section section_zero() const;
 
     std::string_view stored_;
     std::uint64_t size_ = 0;
     const std::vector<Range>* holes_ = nullptr;  // null when there are none
     const std::vector<KnownString>* known_names_ = nullptr;
+    const std::vector<Range>* unkept_ = nullptr;
+    bool* read_unkept_ = nullptr;
+    // Notes a failed read of [offset, offset + size) that needed unkept bytes.
+    void note_unkept(std::uint64_t offset, std::uint64_t size) const;
     std::vector<std::uint64_t> cut_before_;       // cut_out: bytes of holes before hole i
     bool is64_ = true;
     std::uint16_t machine_ = 0, type_ = 0;

@@ -6,7 +6,6 @@
 #include "cuvet/core/scan_limits.hpp"
 #include "cuvet/elf/dlopen_strings.hpp"
 #include "cuvet/elf/tool_release.hpp"
-#include "elf/dynamic.hpp"
 #include "elf/elf_file.hpp"
 #include "elf/fatbin_scanner.hpp"
 #include "elf/inspect_scanned.hpp"
@@ -17,14 +16,7 @@ namespace {
 using detail::Range;
 
 std::uint64_t end_of(const Range& range) { return range.offset + range.size; }
-bool overlaps(const Range& a, const Range& b) { return a.offset < end_of(b) && b.offset < end_of(a); }
 
-template <typename T>
-T load_le(const char* p) {
-    T value = 0;
-    for (std::size_t i = 0; i < sizeof(T); ++i) value |= static_cast<T>(static_cast<unsigned char>(p[i])) << (8 * i);
-    return value;
-}
 
 // Library names, compiler banners and cuDNN's release constant in the bytes
 // that go by, with their
@@ -33,7 +25,7 @@ T load_le(const char* p) {
 // holes is searched as elf::inspect searches the pieces of .rodata.
 class TextScan {
 public:
-    detail::StringHits hits;
+    detail::Unkept hits;
 
     void feed(std::string_view bytes, std::uint64_t offset) {
         if (run_.empty()) run_offset_ = offset;
@@ -47,11 +39,10 @@ public:
 
 private:
     // A name is decided once this many bytes follow it (a name is at most 96
-    // bytes, a banner and its version about 100); `back` bytes before the
+    // bytes, a release is read from release_window bytes); `back` bytes before the
     // undecided ones are kept to see where a name starts.
     static constexpr std::size_t reserve = 256, back = 128, flush_at = 1 << 20;
     static constexpr std::size_t max_hits = 16384;
-    static constexpr std::string_view banner = "Cuda compilation tools, release ";
 
     void scan(bool final) {
         if (run_.empty()) return;
@@ -63,7 +54,7 @@ private:
                 return hits.dlopen.size() < max_hits;
             });
         }
-        record(banner, hits.releases, fresh, [](std::string_view bytes) { return find_cuda_tools_release(bytes); });
+        record(cuda_tools_banner, hits.releases, fresh, cuda_tools_release_at);
         record(cudnn_release_prefix, hits.cudnn_releases, fresh, cudnn_release_at);
         record_section_names(fresh);
         done_ = run_offset_ + limit;
@@ -73,18 +64,20 @@ private:
         run_offset_ += drop;
     }
 
-    // Each occurrence of `prefix` that `parse` reads a release from (what
-    // follows it is in the run: `reserve` bytes are left undecided).
-    template <class Fresh, class Parse>
-    void record(std::string_view prefix, std::vector<detail::StringHits::Hit>& found, Fresh fresh, Parse parse) {
+    // Each occurrence of `prefix` that `read_at` reads a release from, with
+    // the bytes after it: where .rodata ends is known only at the end, and a
+    // release is read from what lies inside it (elf/inspect.cpp).
+    template <class Fresh>
+    void record(std::string_view prefix, std::vector<detail::Unkept::Hit>& found, Fresh fresh,
+                std::string (*read_at)(std::string_view)) {
         for (std::size_t at = 0; found.size() < max_hits;) {
             const void* hit = memmem(run_.data() + at, run_.size() - at, prefix.data(), prefix.size());
             if (!hit) break;
             at = static_cast<std::size_t>(static_cast<const char*>(hit) - run_.data());
-            if (fresh(at)) {
-                std::string release = parse(std::string_view(run_).substr(at));
-                if (!release.empty()) found.push_back({run_offset_ + at, prefix.size(), std::move(release)});
-            }
+            const std::string_view window = std::string_view(run_).substr(at, release_window);
+            // Fewer bytes never read a release where these read none.
+            if (fresh(at) && !read_at(window).empty())
+                found.push_back({run_offset_ + at, prefix.size(), std::string(window)});
             ++at;
         }
     }
@@ -327,7 +320,11 @@ struct ElfStream::State {
         return buffer.data() + (offset - before);
     }
 
-    std::uint64_t word(const char* p) const { return is64 ? load_le<std::uint64_t>(p) : load_le<std::uint32_t>(p); }
+    template <class Dyn>
+    static std::pair<std::uint64_t, std::uint64_t> dynamic_entry(const char* p) {
+        const auto entry = detail::copy_as<Dyn>(p);
+        return {entry.tag, entry.value};
+    }
 
     void parse() {
         if (!header_done && committed >= std::min(elf_header, size)) parse_header();
@@ -338,23 +335,30 @@ struct ElfStream::State {
 
     void parse_header() {
         header_done = true;
-        const char* h = at(0, 52);
+        const char* h = at(0, sizeof(detail::Elf32Ehdr));
         if (!h || std::memcmp(h, "\x7f" "ELF", 4) != 0 || (h[4] != 1 && h[4] != 2) || h[5] != 1) return;
         is64 = h[4] == 2;
-        if (is64 && !(h = at(0, 64))) return;
-        const std::uint64_t base = is64 ? 32 : 28, w = is64 ? 8 : 4, after = base + 2 * w + 6;
-        const std::uint64_t phoff = word(h + base), shoff = word(h + base + w);
-        phentsize = load_le<std::uint16_t>(h + after);
-        const std::uint64_t phnum = load_le<std::uint16_t>(h + after + 2);
-        shentsize = load_le<std::uint16_t>(h + after + 4);
-        shnum = load_le<std::uint16_t>(h + after + 6);
-        shstrndx = load_le<std::uint16_t>(h + after + 8);
-        if (phoff != 0 && phnum != 0 && phentsize >= (is64 ? 56 : 32) && phoff < size) {
+        if (is64) {
+            if (const char* h64 = at(0, sizeof(detail::Elf64Ehdr))) locate_tables(detail::copy_as<detail::Elf64Ehdr>(h64));
+        } else {
+            locate_tables(detail::copy_as<detail::Elf32Ehdr>(h));
+        }
+    }
+
+    template <class Ehdr>
+    void locate_tables(const Ehdr& header) {
+        const std::uint64_t phoff = header.phoff, shoff = header.shoff, phnum = header.phnum;
+        phentsize = header.phentsize;
+        shentsize = header.shentsize;
+        shnum = header.shnum;
+        shstrndx = header.shstrndx;
+        if (phoff != 0 && phnum != 0 && phentsize >= (is64 ? sizeof(detail::Elf64Phdr) : sizeof(detail::Elf32Phdr)) &&
+            phoff < size) {
             phdrs = Range{phoff, std::min({phnum * phentsize, max_table, size - phoff})};
             want(phdrs);
             phdrs_pending = true;
         }
-        if (shoff != 0 && shentsize >= (is64 ? 64 : 40) && shoff < size) {
+        if (shoff != 0 && shentsize >= (is64 ? sizeof(detail::Elf64Shdr) : sizeof(detail::Elf32Shdr)) && shoff < size) {
             const std::uint64_t count = shnum != 0 ? shnum : max_table / shentsize;
             shdrs = Range{shoff, std::min({count * shentsize, max_table, size - shoff})};
             want(shdrs);
@@ -362,19 +366,24 @@ struct ElfStream::State {
         }
     }
 
+    detail::Segment segment(const char* p) const {
+        return is64 ? detail::to_segment(detail::copy_as<detail::Elf64Phdr>(p))
+                    : detail::to_segment(detail::copy_as<detail::Elf32Phdr>(p));
+    }
+    detail::Section section(const char* p) const {
+        return is64 ? detail::to_section(detail::copy_as<detail::Elf64Shdr>(p))
+                    : detail::to_section(detail::copy_as<detail::Elf32Shdr>(p));
+    }
+
     void parse_phdrs() {
         phdrs_pending = false;
         const char* table = at(phdrs.offset, phdrs.size);
         if (!table) return;
         for (std::uint64_t i = 0; i < phdrs.size / phentsize; ++i) {
-            const char* p = table + i * phentsize;
-            const std::uint32_t type = load_le<std::uint32_t>(p);
-            const std::uint64_t offset = is64 ? load_le<std::uint64_t>(p + 8) : load_le<std::uint32_t>(p + 4);
-            const std::uint64_t vaddr = is64 ? load_le<std::uint64_t>(p + 16) : load_le<std::uint32_t>(p + 8);
-            const std::uint64_t filesz = is64 ? load_le<std::uint64_t>(p + 32) : load_le<std::uint32_t>(p + 16);
-            if (type == pt_load && loads.size() < max_loads) loads.push_back({offset, vaddr, filesz});
-            if (type == pt_dynamic && !dynamic_pending && offset < size) {
-                dynamic = Range{offset, std::min(filesz, size - offset)};
+            const detail::Segment p = segment(table + i * phentsize);
+            if (p.type == pt_load && loads.size() < max_loads) loads.push_back({p.offset, p.vaddr, p.filesz});
+            if (p.type == pt_dynamic && !dynamic_pending && p.offset < size) {
+                dynamic = Range{p.offset, std::min(p.filesz, size - p.offset)};
                 want(dynamic);
                 dynamic_pending = dynamic.size > 0;
             }
@@ -386,21 +395,22 @@ struct ElfStream::State {
         const char* table = at(shdrs.offset, shdrs.size);
         if (!table) return;
         std::uint64_t count = shdrs.size / shentsize;
-        if (shnum == 0) count = std::min(count, word(table + (is64 ? 32 : 20)));
-        if (shstrndx == 0xffff) shstrndx = load_le<std::uint32_t>(table + (is64 ? 40 : 24));
-        auto section = [&](std::uint64_t index) -> std::optional<std::pair<Range, std::uint32_t>> {
+        // Section 0 carries the real counts when they overflow the header fields.
+        const detail::Section zero = section(table);
+        if (shnum == 0) count = std::min(count, zero.size);
+        if (shstrndx == 0xffff) shstrndx = zero.link;
+        auto range_of = [&](std::uint64_t index) -> std::optional<Range> {
             if (index >= count) return std::nullopt;
-            const char* s = table + index * shentsize;
-            if (load_le<std::uint32_t>(s + 4) == sht_nobits) return std::nullopt;
-            const Range range{word(s + (is64 ? 24 : 16)), word(s + (is64 ? 32 : 20))};
-            return std::pair{range, load_le<std::uint32_t>(s + (is64 ? 40 : 24))};
+            const detail::Section s = section(table + index * shentsize);
+            if (s.type == sht_nobits) return std::nullopt;
+            return Range{s.offset, s.size};
         };
-        if (auto names = section(shstrndx)) want(names->first);
+        if (auto names = range_of(shstrndx)) want(*names);
         for (std::uint64_t i = 0; i < count; ++i) {
-            auto s = section(i);
-            if (!s || !table_type(load_le<std::uint32_t>(table + i * shentsize + 4))) continue;
-            want(s->first);
-            if (auto linked = section(s->second)) want(linked->first);
+            const detail::Section s = section(table + i * shentsize);
+            if (s.type == sht_nobits || !table_type(s.type)) continue;
+            want(Range{s.offset, s.size});
+            if (auto linked = range_of(s.link)) want(*linked);
         }
     }
 
@@ -420,10 +430,11 @@ struct ElfStream::State {
         dynamic_pending = false;
         const char* table = at(dynamic.offset, dynamic.size);
         if (!table) return;
-        const std::uint64_t entry = is64 ? 16 : 8;
+        const std::uint64_t entry = is64 ? sizeof(detail::Elf64Dyn) : sizeof(detail::Elf32Dyn);
         std::optional<std::uint64_t> strtab, strsz;
         for (std::uint64_t i = 0; i + entry <= dynamic.size; i += entry) {
-            const std::uint64_t tag = word(table + i), value = word(table + i + entry / 2);
+            const auto [tag, value] = is64 ? dynamic_entry<detail::Elf64Dyn>(table + i)
+                                           : dynamic_entry<detail::Elf32Dyn>(table + i);
             if (tag == 0) break;
             if (tag == 5) strtab = value;
             else if (tag == 10) strsz = value;
@@ -436,40 +447,6 @@ struct ElfStream::State {
                 if (strsz) range->size = std::min(range->size, *strsz);
                 want(*range);
             }
-        }
-    }
-
-    bool lost(Range range) const {
-        if (range.size == 0) return false;
-        return std::any_of(dropped.begin(), dropped.end(), [&](const Range& d) { return overlaps(range, d); });
-    }
-
-    // Fails closed: a table the facts come from that was not kept.
-    void check_kept(std::string_view stored, const detail::FatbinScan& scan) const {
-        auto fail = [&] {
-            const std::string first = prefix >= (1u << 20) ? std::to_string(prefix >> 20) + " MiB"
-                                                           : std::to_string(prefix >> 10) + " KiB";
-            throw LimitExceeded("ELF tables lie in bytes a streamed read does not keep (past the first " + first +
-                                    ", before the headers that locate them)",
-                                "elf-held");
-        };
-        if ((phdrs.size && lost(phdrs)) || (shdrs.size && lost(shdrs))) fail();
-        auto file = detail::ElfFile::open(stored, nullptr, detail::Holes{&scan.holes, true, &text.hits.section_names});
-        if (!file) return;  // inspect says why
-        auto range_of = [&](const detail::Section* s) { return s ? file->section_range(*s) : std::nullopt; };
-        for (const auto& section : file->sections()) {
-            if (!table_type(section.type)) continue;
-            auto range = range_of(&section), linked = range_of(file->section_at(section.link));
-            if ((range && lost(*range)) || (linked && lost(*linked))) fail();
-        }
-        if (dynamic.size && lost(dynamic)) fail();
-        auto table = detail::read_dynamic(*file, nullptr);
-        if (!table) return;
-        if (table->strtab && lost(*table->strtab)) fail();
-        for (auto address : {table->symtab, table->verneed, table->verdef, table->hash, table->gnu_hash}) {
-            if (!address) continue;
-            auto range = file->range_at_address(*address);
-            if (range && lost(Range{range->offset, std::min<std::uint64_t>(range->size, 16)})) fail();
         }
     }
 };
@@ -509,8 +486,19 @@ std::optional<ElfInfo> ElfStream::finish(std::string* why_not) {
     scan.holes = std::move(s.holes);
     s.buffer.reserve(1);
     const std::string_view stored(s.buffer.data(), static_cast<std::size_t>(s.kept));
-    if (!s.dropped.empty()) s.check_kept(stored, scan);
-    return detail::inspect_scanned(stored, scan, true, why_not, s.dropped.empty() ? nullptr : &s.text.hits);
+    if (s.dropped.empty()) return detail::inspect_scanned(stored, scan, true, why_not);
+    s.text.hits.ranges = std::move(s.dropped);
+    try {
+        return detail::inspect_scanned(stored, scan, true, why_not, &s.text.hits);
+    } catch (const detail::UnkeptRead&) {
+        // Facts are never silently partial: a table that lay in bytes not kept
+        // (before the headers that locate it, or past the budget) stops the scan.
+        const std::string first = s.prefix >= (1u << 20) ? std::to_string(s.prefix >> 20) + " MiB"
+                                                         : std::to_string(s.prefix >> 10) + " KiB";
+        throw LimitExceeded("ELF tables lie in bytes a streamed read does not keep (past the first " + first +
+                                ", before the headers that locate them)",
+                            "elf-held");
+    }
 }
 
 }  // namespace cuvet::elf

@@ -59,13 +59,13 @@ std::vector<std::string> dlopen_candidates(const ElfFile& file, Range area,
     return names;
 }
 
-bool inside(const detail::StringHits::Hit& hit, Range area) {
+bool inside(const detail::Unkept::Hit& hit, Range area) {
     return hit.offset >= area.offset && hit.size <= area.size && hit.offset - area.offset <= area.size - hit.size;
 }
 
-std::vector<std::string> dlopen_candidates(Range area, const detail::StringHits& hits) {
+std::vector<std::string> dlopen_candidates(Range area, const detail::Unkept& unkept) {
     std::vector<std::string> names;
-    for (const auto& hit : hits.dlopen) {
+    for (const auto& hit : unkept.dlopen) {
         if (names.size() >= max_dlopen_candidates) break;
         if (inside(hit, area) && std::find(names.begin(), names.end(), hit.text) == names.end())
             names.push_back(hit.text);
@@ -73,10 +73,16 @@ std::vector<std::string> dlopen_candidates(Range area, const detail::StringHits&
     return names;
 }
 
-// The first release a stream recorded inside `area`.
-std::string first_release(Range area, const std::vector<detail::StringHits::Hit>& releases) {
-    for (const auto& hit : releases)
-        if (inside(hit, area)) return hit.text;
+// The first release a stream recorded inside `area`, read from the bytes
+// that lie inside it, as the search of the area's stored pieces reads it.
+std::string first_release(Range area, const std::vector<detail::Unkept::Hit>& releases,
+                          std::string (*read_at)(std::string_view)) {
+    for (const auto& hit : releases) {
+        if (hit.offset < area.offset || hit.offset - area.offset >= area.size) continue;
+        const std::uint64_t room = area.size - (hit.offset - area.offset);
+        std::string release = read_at(std::string_view(hit.text).substr(0, static_cast<std::size_t>(room)));
+        if (!release.empty()) return release;
+    }
     return "";
 }
 
@@ -141,11 +147,18 @@ FatbinScan scan_whole_file(std::string_view bytes) {
 }
 
 std::optional<ElfInfo> inspect_scanned(std::string_view stored, const FatbinScan& scan, bool cut_out,
-                                       std::string* why_not, const StringHits* hits) {
+                                       std::string* why_not, const Unkept* unkept) {
+    bool read_unkept = false;
+    auto fail_closed = [&] {
+        if (read_unkept) throw UnkeptRead{};
+    };
     auto file = ElfFile::open(stored, why_not,
-                              detail::Holes{&scan.holes, cut_out, hits ? &hits->section_names : nullptr});
+                              Holes{&scan.holes, cut_out, unkept ? &unkept->section_names : nullptr,
+                                    unkept ? &unkept->ranges : nullptr, &read_unkept});
+    fail_closed();
     if (!file) return std::nullopt;
     auto dynamic = read_dynamic(*file, why_not);
+    fail_closed();
     if (!dynamic) return std::nullopt;
 
     ElfInfo info;
@@ -170,16 +183,18 @@ std::optional<ElfInfo> inspect_scanned(std::string_view stored, const FatbinScan
     info.weak_imported_symbols = std::move(symbols.weak_imported);
     read_fatbins(*file, scan, info);
     if (auto area = dlopen_search_area(*file)) {
-        info.dlopen_candidates = hits ? dlopen_candidates(*area, *hits) : dlopen_candidates(*file, *area, scan);
+        info.dlopen_candidates =
+            unkept ? dlopen_candidates(*area, *unkept) : dlopen_candidates(*file, *area, scan);
         // Programs only (libraries have a soname): the compilers Triton and XLA run.
         if (info.soname.empty())
-            info.cuda_tools_release = hits ? first_release(*area, hits->releases)
+            info.cuda_tools_release = unkept ? first_release(*area, unkept->releases, cuda_tools_release_at)
                                            : first_release(*file, *area, scan, find_cuda_tools_release);
         // cuDNN 9 names only its major in file names; its graph library states the rest.
         if (info.soname.rfind("libcudnn", 0) == 0)
-            info.cudnn_release = hits ? first_release(*area, hits->cudnn_releases)
+            info.cudnn_release = unkept ? first_release(*area, unkept->cudnn_releases, cudnn_release_at)
                                       : first_release(*file, *area, scan, find_cudnn_release);
     }
+    fail_closed();
     return info;
 }
 

@@ -45,8 +45,22 @@ std::optional<std::uint64_t> count_from_gnu_hash(const ElfFile& file, std::uint6
     }
 }
 
+// The fields of a symbol the facts need; the table was checked readable and
+// entries are at least a symbol's size apart.
+struct SymbolFields {
+    std::uint32_t name;
+    std::uint8_t info;
+    std::uint16_t shndx;
+};
+
+template <class E>
+SymbolFields symbol_at(const ElfFile& file, std::uint64_t at) {
+    const auto symbol = *file.read<typename E::Sym>(at);
+    return {symbol.name, symbol.info, symbol.shndx};
+}
+
 std::optional<SymbolTable> locate(const ElfFile& file, const DynamicTable& dynamic) {
-    const std::uint64_t min_entsize = file.is_64bit() ? 24 : 16;
+    const std::uint64_t min_entsize = file.is_64bit() ? sizeof(Elf64Sym) : sizeof(Elf32Sym);
     if (const Section* s = file.section_of_type(sht_dynsym)) {
         if (auto range = file.section_range(*s)) {
             return SymbolTable{*range, std::max(s->entsize, min_entsize),
@@ -81,7 +95,6 @@ SymbolNames read_dynamic_symbols(const ElfFile& file, const DynamicTable& dynami
     auto table = locate(file, dynamic);
     if (!table || !table->strtab) return names;
     if (!file.readable(table->range.offset, table->range.size)) return names;
-    const bool is64 = file.is_64bit();
     const std::uint64_t count = table->range.size / table->entsize;
     // Names may repeat (every entry may point at the same long string), so
     // their bytes are counted as well as the entries: sorting costs both.
@@ -92,9 +105,7 @@ SymbolNames read_dynamic_symbols(const ElfFile& file, const DynamicTable& dynami
     // Index 0 is the reserved null symbol.
     for (std::uint64_t i = 1; i < count; ++i) {
         const std::uint64_t at = table->range.offset + i * table->entsize;
-        const std::uint32_t name_offset = *file.u32(at);
-        const std::uint8_t info = *file.u8(at + (is64 ? 4 : 12));
-        const std::uint16_t shndx = *file.u16(at + (is64 ? 6 : 14));
+        const auto [name_offset, info, shndx] = file.is_64bit() ? symbol_at<Elf64>(file, at) : symbol_at<Elf32>(file, at);
         auto name = file.string_in(*table->strtab, name_offset);
         if (!name || name->empty()) continue;
         name_bytes += name->size();

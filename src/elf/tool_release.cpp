@@ -39,24 +39,9 @@ std::string cudnn_release_at(std::string_view bytes) {
     return underscored_release(bytes, cudnn_release_prefix.size());
 }
 
-std::string find_cudnn_release(std::string_view bytes) {
-    constexpr std::string_view prefix = cudnn_release_prefix;
-    std::size_t at = 0;
-    while (at < bytes.size()) {
-        const void* hit = memmem(bytes.data() + at, bytes.size() - at, prefix.data(), prefix.size());
-        if (hit == nullptr) return "";
-        at = static_cast<const char*>(hit) - bytes.data();
-        if (std::string release = cudnn_release_at(bytes.substr(at)); !release.empty()) return release;
-        at += prefix.size();
-    }
-    return "";
-}
-
-std::string find_cuda_tools_release(std::string_view bytes) {
-    static constexpr std::string_view banner = "Cuda compilation tools, release ";
-    const void* hit = memmem(bytes.data(), bytes.size(), banner.data(), banner.size());
-    if (hit == nullptr) return "";
-    const std::size_t at = static_cast<const char*>(hit) - bytes.data() + banner.size();
+std::string cuda_tools_release_at(std::string_view bytes) {
+    if (bytes.substr(0, cuda_tools_banner.size()) != cuda_tools_banner) return "";
+    const std::size_t at = cuda_tools_banner.size();
     std::string release = dotted_number(bytes, at);
     if (release.empty()) return "";
     // ", V12.8.93": the full version, when it continues the short one.
@@ -66,6 +51,32 @@ std::string find_cuda_tools_release(std::string_view bytes) {
         if (full.rfind(release + ".", 0) == 0) return full;
     }
     return release;
+}
+
+namespace {
+
+// The first occurrence of `prefix` that `read_at` reads a release from.
+std::string first_release_after(std::string_view bytes, std::string_view prefix,
+                                std::string (*read_at)(std::string_view)) {
+    std::size_t at = 0;
+    while (at < bytes.size()) {
+        const void* hit = memmem(bytes.data() + at, bytes.size() - at, prefix.data(), prefix.size());
+        if (hit == nullptr) return "";
+        at = static_cast<const char*>(hit) - bytes.data();
+        if (std::string release = read_at(bytes.substr(at)); !release.empty()) return release;
+        at += prefix.size();
+    }
+    return "";
+}
+
+}  // namespace
+
+std::string find_cudnn_release(std::string_view bytes) {
+    return first_release_after(bytes, cudnn_release_prefix, cudnn_release_at);
+}
+
+std::string find_cuda_tools_release(std::string_view bytes) {
+    return first_release_after(bytes, cuda_tools_banner, cuda_tools_release_at);
 }
 
 }  // namespace cuvet::elf

@@ -35,22 +35,21 @@ std::vector<VersionNeed> read_version_needs(const ElfFile& file, const DynamicTa
     std::size_t aux_budget = max_version_aux * 4;  // over all files, against cycles
     std::uint64_t at = chain->offset;
     for (std::uint64_t i = 0; i < chain->count && i < max_version_entries; ++i) {
-        auto cnt = file.u16(at + 2);
-        auto file_name = file.u32(at + 4), aux = file.u32(at + 8), next = file.u32(at + 12);
-        if (!cnt || !file_name || !aux || !next) break;
+        auto entry = file.read<Verneed>(at);
+        if (!entry) break;
         VersionNeed need;
-        if (auto name = str(*file_name)) need.file = *name;
-        std::uint64_t a = at + *aux;
-        for (std::uint32_t j = 0; j < *cnt && aux_budget > 0; ++j, --aux_budget) {
-            auto name_offset = file.u32(a + 8), aux_next = file.u32(a + 12);
-            if (!name_offset || !aux_next) break;
-            if (auto name = str(*name_offset)) need.versions.emplace_back(*name);
-            if (*aux_next == 0) break;
-            a += *aux_next;
+        if (auto name = str(entry->file)) need.file = *name;
+        std::uint64_t a = at + entry->aux;
+        for (std::uint32_t j = 0; j < entry->cnt && aux_budget > 0; ++j, --aux_budget) {
+            auto version = file.read<Vernaux>(a);
+            if (!version) break;
+            if (auto name = str(version->name)) need.versions.emplace_back(*name);
+            if (version->next == 0) break;
+            a += version->next;
         }
         needs.push_back(std::move(need));
-        if (*next == 0) break;
-        at += *next;
+        if (entry->next == 0) break;
+        at += entry->next;
     }
     return needs;
 }
@@ -62,19 +61,16 @@ std::vector<std::string> read_version_definitions(const ElfFile& file,
     if (!chain || !chain->strtab) return names;
     std::uint64_t at = chain->offset;
     for (std::uint64_t i = 0; i < chain->count && i < max_version_entries; ++i) {
-        auto cnt = file.u16(at + 6);
-        auto aux = file.u32(at + 12), next = file.u32(at + 16);
-        if (!cnt || !aux || !next) break;
+        auto entry = file.read<Verdef>(at);
+        if (!entry) break;
         // The first auxiliary entry names the version; later ones name its parents.
-        if (*cnt > 0) {
-            if (auto name_offset = file.u32(at + *aux)) {
-                if (auto name = file.string_in(*chain->strtab, *name_offset)) {
-                    names.emplace_back(*name);
-                }
+        if (entry->cnt > 0) {
+            if (auto first = file.read<Verdaux>(at + entry->aux)) {
+                if (auto name = file.string_in(*chain->strtab, first->name)) names.emplace_back(*name);
             }
         }
-        if (*next == 0) break;
-        at += *next;
+        if (entry->next == 0) break;
+        at += entry->next;
     }
     return names;
 }

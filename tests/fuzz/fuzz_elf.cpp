@@ -68,10 +68,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto whole = facts_or_limit([&] { return elf::inspect(bytes); });
     const std::size_t step = 1 + (size ? data[size / 2] % 251 : 0);
     const std::size_t split = size ? (data[size / 3] * 257u + data[size - 1]) % (size + 1) : 0;
-    for (int pass = 0; pass < 2; ++pass) {
+    for (int pass = 0; pass < 4; ++pass) {
+        // Passes 2 and 3 hold the whole input (elf-held above its size): the
+        // stream must then agree to the byte, dlopen names included.
+        ScanLimits limits = scan_limits();
+        limits.elf_held = pass < 2 ? 16 << 10 : 1 << 30;
+        set_scan_limits(limits);
         const auto streamed = facts_or_limit([&] {
             elf::ElfStream stream(size, buffer);
-            if (pass == 0) {
+            if (pass % 2 == 0) {
                 for (std::size_t at = 0; at < size; at += step) stream.write(bytes.substr(at, step), at);
             } else {
                 stream.write(bytes.substr(0, split), 0);
@@ -80,10 +85,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             return stream.finish();
         });
         // Only the stream holds bytes up to a budget (elf-held), so it may stop where inspect() does not.
-        if (streamed.second && !whole.second) continue;
-        if (streamed.second != whole.second || streamed.first.has_value() != whole.first.has_value() ||
-            (whole.first && !(*streamed.first == *whole.first)))
+        if (streamed.second && !whole.second && pass < 2) continue;
+        if (streamed.second != whole.second || streamed.first.has_value() != whole.first.has_value())
             __builtin_trap();
+        if (!whole.first) continue;
+        elf::ElfInfo expected = *whole.first;
+        // Names for dlopen are searched in the bytes as they go by: where
+        // .rodata starts is known only at the end, so a name crossing its first
+        // byte may be read whole by the stream and cut by the whole-file search.
+        if (pass < 2) expected.dlopen_candidates = streamed.first->dlopen_candidates;
+        if (!(*streamed.first == expected)) __builtin_trap();
     }
     (void)elf::parse_fatbin(bytes, true);
     (void)elf::find_embedded_fatbins(bytes, size % 8);
