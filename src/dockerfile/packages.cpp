@@ -522,6 +522,29 @@ bool is_project_tool(const std::string& program) {
 void read_tool_run(const std::vector<std::string>& words, const std::string& program,
                    const Package& tmpl, CommandFacts& out);
 
+// A project's own installer run from the build context (`bash install.sh`,
+// `python install.py --onnxruntime cuda-11.8`, `./install.sh`): what it installs is
+// as unreadable as a requirements file. Only the bare project installer (install.sh,
+// install.py): `install_mkl.sh` names what it installs (kaldi's extras), and downloaded
+// installers are piped to a shell or named for their vendor (Miniconda3-….sh).
+bool is_install_script(const std::string& word) {
+    if (word.find("://") != std::string::npos || word.starts_with("$")) return false;
+    const std::string name = base_name(word);
+    return name == "install.sh" || name == "install.py";
+}
+
+// The script a shell or python runs: the first word after the interpreter's options.
+void read_install_script(const std::vector<std::string>& words, const Package& tmpl,
+                         CommandFacts& out) {
+    std::size_t i = 0;
+    if (!words[0].ends_with(".sh") && !words[0].ends_with(".py")) {
+        i = 1;
+        while (i < words.size() && words[i].starts_with("-")) ++i;
+    }
+    if (i < words.size() && is_install_script(words[i]))
+        out.requirements.push_back({Manager::pip, words[i], tmpl.line, "install script"});
+}
+
 // uv pip …, uv sync, uv add: uv's global options come before the subcommand.
 void read_uv(const std::vector<std::string>& words, std::size_t start, const Package& tmpl,
              CommandFacts& out) {
@@ -583,6 +606,9 @@ void read_command(const std::vector<std::string>& words, const Package& tmpl, Co
         read_pip(words, 1, tmpl, out);
     } else if (is_python(program)) {
         read_python(words, tmpl, out);
+        read_install_script(words, tmpl, out);
+    } else if (program == "bash" || program == "sh" || program.ends_with(".sh")) {
+        read_install_script(words, tmpl, out);
     } else if (program == "uv") {
         read_uv(words, 1, tmpl, out);
     } else if (is_project_tool(program) && words.size() > 1 && words[1] == "run") {

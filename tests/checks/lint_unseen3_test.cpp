@@ -91,3 +91,31 @@ TEST_CASE("CUVL10 on a CUDA base without cuDNN for packages that load the system
                    "CUVL10")
               .empty());
 }
+
+TEST_CASE("CUVL14 counts a project install.sh or install.py as an unreadable install",
+          "[lint][CUVL14]") {
+    // unseen3 t18 (Creaide-AI/facefusion-docker Dockerfile.cuda): onnxruntime comes from the
+    // project's own installer.
+    auto found = lint_ids(
+        "FROM nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04\n"
+        "RUN apt-get update && apt-get install pip -y\n"
+        "COPY . /facefusion\n"
+        "RUN python install.py --onnxruntime cuda-11.8 --skip-venv\n",
+        "CUVL14");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].locations.at(0).line == 4);
+    CHECK(found[0].message.find("install script install.py") != std::string::npos);
+    // unseen3 t02 (AlHering/modular-voice-assistant gpu.Dockerfile): the same through bash.
+    CHECK(lint_ids("FROM nvidia/cuda:12.1.0-devel-ubuntu22.04\n"
+                   "ADD ./ modular-voice-assistant/\n"
+                   "RUN /bin/bash install.sh\n",
+                   "CUVL14")
+              .size() == 1);
+    // An installer that names what it installs, and a downloaded one piped to a shell, are not.
+    CHECK(lint_ids("FROM nvidia/cuda:10.0-cudnn7-devel-ubuntu16.04\n"
+                   "RUN git clone https://github.com/kaldi-asr/kaldi && cd kaldi/tools && "
+                   "./extras/install_mkl.sh && make -j4\n"
+                   "RUN curl -LsSf https://astral.sh/uv/install.sh | sh\n",
+                   "CUVL14")
+              .empty());
+}
