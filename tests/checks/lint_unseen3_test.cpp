@@ -119,3 +119,18 @@ TEST_CASE("CUVL14 counts a project install.sh or install.py as an unreadable ins
                    "CUVL14")
               .empty());
 }
+
+TEST_CASE("CUVL05 reads a pre-release tensorflow-gpu pin as a pin", "[lint][CUVL05]") {
+    // unseen3 h11 (dmitryduev/braai gpu.Dockerfile, found after its held-back score):
+    // tensorflow-gpu==2.0.0b0 is the GPU build of a 2.0 beta, not an unpinned install.
+    CHECK(lint_ids("FROM nvidia/cuda:10.0-devel-ubuntu18.04\n"
+                   "RUN pip install tensorflow-gpu==2.0.0b0\n",
+                   "CUVL05")
+              .empty());
+    auto found = lint_ids(
+        "FROM nvidia/cuda:11.2.2-runtime-ubuntu20.04\n"
+        "RUN pip install tensorflow-gpu==2.5.0rc1\n",
+        "CUVL05");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].message.find("tensorflow-gpu 2.5.0 is a retired name") != std::string::npos);
+}
