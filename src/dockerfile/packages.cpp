@@ -512,6 +512,39 @@ void read_apt(const std::vector<std::string>& args, std::size_t start, const Pac
     }
 }
 
+// Project managers that run a command inside their environment: `poetry run pip install
+// torch` installs into that environment exactly as pip would.
+bool is_project_tool(const std::string& program) {
+    return program == "poetry" || program == "pipenv" || program == "pdm" || program == "hatch" ||
+           program == "rye" || program == "pixi";
+}
+
+void read_tool_run(const std::vector<std::string>& words, const std::string& program,
+                   const Package& tmpl, CommandFacts& out);
+
+// A project's own installer run from the build context (`bash install.sh`,
+// `python install.py --onnxruntime cuda-11.8`, `./install.sh`): what it installs is
+// as unreadable as a requirements file. Only the bare project installer (install.sh,
+// install.py): `install_mkl.sh` names what it installs (kaldi's extras), and downloaded
+// installers are piped to a shell or named for their vendor (Miniconda3-….sh).
+bool is_install_script(const std::string& word) {
+    if (word.find("://") != std::string::npos || word.starts_with("$")) return false;
+    const std::string name = base_name(word);
+    return name == "install.sh" || name == "install.py";
+}
+
+// The script a shell or python runs: the first word after the interpreter's options.
+void read_install_script(const std::vector<std::string>& words, const Package& tmpl,
+                         CommandFacts& out) {
+    std::size_t i = 0;
+    if (!words[0].ends_with(".sh") && !words[0].ends_with(".py")) {
+        i = 1;
+        while (i < words.size() && words[i].starts_with("-")) ++i;
+    }
+    if (i < words.size() && is_install_script(words[i]))
+        out.requirements.push_back({Manager::pip, words[i], tmpl.line, "install script"});
+}
+
 // uv pip …, uv sync, uv add: uv's global options come before the subcommand.
 void read_uv(const std::vector<std::string>& words, std::size_t start, const Package& tmpl,
              CommandFacts& out) {
@@ -526,6 +559,11 @@ void read_uv(const std::vector<std::string>& words, std::size_t start, const Pac
     } else if (words[i] == "sync") {
         out.requirements.push_back(
             {Manager::pip, join_words(words, start - 1), tmpl.line, "command"});
+    } else if (words[i] == "run") {
+        std::vector<std::string> as_run(words.begin() + static_cast<std::ptrdiff_t>(i) - 1,
+                                        words.end());
+        as_run[0] = "uv";
+        read_tool_run(as_run, "uv", tmpl, out);
     } else if (words[i] == "add") {
         std::vector<std::string> as_install(words.begin() + static_cast<std::ptrdiff_t>(i),
                                             words.end());
@@ -568,8 +606,13 @@ void read_command(const std::vector<std::string>& words, const Package& tmpl, Co
         read_pip(words, 1, tmpl, out);
     } else if (is_python(program)) {
         read_python(words, tmpl, out);
+        read_install_script(words, tmpl, out);
+    } else if (program == "bash" || program == "sh" || program.ends_with(".sh")) {
+        read_install_script(words, tmpl, out);
     } else if (program == "uv") {
         read_uv(words, 1, tmpl, out);
+    } else if (is_project_tool(program) && words.size() > 1 && words[1] == "run") {
+        read_tool_run(words, program, tmpl, out);
     } else if (program == "poetry" || program == "pipenv" || program == "pdm") {
         if (words.size() > 1 && (words[1] == "install" || words[1] == "sync")) {
             out.requirements.push_back({Manager::pip, join_words(words, 0), tmpl.line, "command"});
@@ -590,6 +633,23 @@ void read_command(const std::vector<std::string>& words, const Package& tmpl, Co
 }
 
 namespace {
+
+// poetry run pip install …, pipenv run python -m pip install …, pdm run -p DIR pip …,
+// uv run --with X pip … (uv's own `run` is read in read_uv).
+void read_tool_run(const std::vector<std::string>& words, const std::string& program,
+                   const Package& tmpl, CommandFacts& out) {
+    static const std::set<std::string> valued = {
+        "-p",       "--project", "-e",      "--environment", "--with",
+        "--python", "--group",   "--extra", "--env-file"};
+    std::size_t i = 2;
+    while (i < words.size() && words[i].starts_with("-")) i += valued.count(words[i]) ? 2 : 1;
+    // `hatch run ENV:command` names its environment in front of the command.
+    std::vector<std::string> rest(
+        words.begin() + static_cast<std::ptrdiff_t>(std::min(i, words.size())), words.end());
+    if (program == "hatch" && !rest.empty() && rest[0].find(':') != std::string::npos)
+        rest[0] = rest[0].substr(rest[0].find(':') + 1);
+    if (!rest.empty() && base_name(rest[0]) != program) read_command(rest, tmpl, out);
+}
 
 void read_conda_run(const std::vector<std::string>& words, std::size_t start, const Package& tmpl,
                     CommandFacts& out) {

@@ -13,7 +13,7 @@ const std::vector<std::string>& known_frameworks() {
         "pytorch",  "tensorflow",   "onnxruntime",  "jax",         "tensorrt",
         "cupy",     "paddlepaddle", "mxnet",        "ctranslate2", "vllm",
         "xformers", "flash-attn",   "bitsandbytes", "deepspeed",   "tensorrt-llm",
-        "faster-whisper", "spleeter"};
+        "faster-whisper", "spleeter",     "cntk"};
     return known;
 }
 

@@ -10,7 +10,11 @@ namespace {
 std::optional<report::Finding> tensorflow_gpu(const dockerfile::Facts& facts,
                                               const dockerfile::Package& p) {
     // Before 2.1 tensorflow-gpu *was* the GPU build: replacing it with tensorflow drops the GPU.
-    const auto version = rules::Version::parse(p.version.substr(0, p.version.find('+')));
+    // The release in front of a local (+…) or pre-release (2.0.0b0, 2.12.0rc1) suffix: a
+    // pinned beta is still a pin.
+    const std::string text = p.version.substr(0, p.version.find('+'));
+    const auto version =
+        rules::Version::parse(text.substr(0, text.find_first_not_of("0123456789.")));
     if (version && *version < rules::Version::parse("2.1").value()) return std::nullopt;
     auto f = lint::finding(facts, "CUVL05", p.line, p.end_line);
     f.severity = report::Severity::warning;

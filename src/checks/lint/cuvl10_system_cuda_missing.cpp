@@ -1,5 +1,8 @@
 // CUVL10: a GPU package that loads the system's CUDA libraries on a base
 // image that has none.
+#include <algorithm>
+#include <cctype>
+
 #include "checks/lint/lint_support.hpp"
 #include "cuvet/checks/registry.hpp"
 
@@ -14,10 +17,92 @@ bool known_without_cuda(const dockerfile::BaseFacts& base) {
            base.image.repository.starts_with("library/");
 }
 
+// nvidia/cuda runtime and devel tags without a cudnn token: CUDA's libraries, no cuDNN
+// (NVIDIA publishes cuDNN only in the -cudnn flavours).
+bool known_without_cudnn(const dockerfile::BaseFacts& base) {
+    return base.kind == dockerfile::BaseKind::nvidia_cuda && base.cudnn_token.empty() &&
+           (base.flavor == "runtime" || base.flavor == "devel");
+}
+
+// The frameworks whose GPU path links or dlopens libcudnn itself: onnxruntime's CUDA
+// provider, TensorFlow and Paddle 2.x. CuPy only loads it for cupy.cudnn, so it is left
+// out; so are an unpinned Paddle (3.x wheels pull nvidia-cudnn in) and `tensorflow`
+// before 2.1, a CPU-only package (its GPU build was tensorflow-gpu).
+bool loads_system_cudnn(const dockerfile::Package& p, const lint::WheelStack& wheel) {
+    if (wheel.bundles_libraries || wheel.cpu_only) return false;
+    switch (lint::family_of(p)) {
+        case lint::Family::onnxruntime:
+            return true;
+        case lint::Family::paddle:
+            return p.pinned;
+        case lint::Family::tensorflow: {
+            if (p.name == "tensorflow-gpu") return true;
+            if (p.name != "tensorflow") return false;
+            const auto v = rules::Version::parse(p.version);
+            return p.version.empty() || (v && *v >= *rules::Version::parse("2.1"));
+        }
+        default:
+            return false;
+    }
+}
+
+// Anything in the shipped stages that could put a libcudnn on the image: a cuDNN
+// package, a wheel that bundles CUDA libraries (torch pulls nvidia-cudnn-cu12), a conda
+// CUDA build, any mention of cudnn in a RUN, COPY or ENV (tarballs, COPY --from a cudnn
+// image, onnxruntime-gpu[cuda,cudnn]) or an install whose packages cannot be read.
+bool may_bring_cudnn(const dockerfile::Facts& facts, const rules::Database& db) {
+    const auto& stage = facts.final_stage();
+    for (const auto& p : stage.packages) {
+        auto wheel = lint::wheel_stack(p, db);
+        if (lint::is_cudnn_package(p) || (wheel && wheel->bundles_libraries && !wheel->cpu_only) ||
+            (p.manager == dockerfile::Manager::conda && !p.cuda.empty()))
+            return true;
+    }
+    for (const auto& r : stage.requirements)
+        if (!r.constraints) return true;
+    for (std::size_t index : lint::shipped_stages(facts)) {
+        for (std::size_t i : facts.build.stages.at(index).instructions) {
+            const auto& ins = facts.dockerfile.instructions.at(i);
+            if (ins.keyword == "from") continue;
+            std::string text = ins.original;
+            for (const auto& doc : ins.heredocs) text += "\n" + doc.content;
+            std::transform(text.begin(), text.end(), text.begin(),
+                           [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+            if (text.find("cudnn") != std::string::npos) return true;
+        }
+    }
+    return false;
+}
+
+std::vector<report::Finding> without_cudnn(const dockerfile::Facts& facts,
+                                           const rules::Database& db) {
+    std::vector<report::Finding> out;
+    const auto& stage = facts.final_stage();
+    if (!known_without_cudnn(stage.base) || may_bring_cudnn(facts, db)) return out;
+    for (const auto& p : stage.packages) {
+        auto wheel = lint::wheel_stack(p, db);
+        if (!wheel || !loads_system_cudnn(p, *wheel)) continue;
+        auto f = lint::finding(facts, "CUVL10", p.line, p.end_line);
+        f.severity = report::Severity::error;
+        f.message = p.word + " loads libcudnn from the system, but " + stage.base.reference +
+                    " is a CUDA image without cuDNN (NVIDIA ships it only in the -cudnn "
+                    "tags) and nothing in this Dockerfile installs it: the GPU code fails to "
+                    "load at run time (onnxruntime and TensorFlow then run on the CPU, with "
+                    "only a log line to say so).";
+        f.fix = "Build on the cudnn flavour of the same tag (nvidia/cuda:" +
+                (stage.base.cuda.empty() ? std::string("<cuda>") : stage.base.cuda) + "-cudnn-" +
+                stage.base.flavor +
+                "-<os>), or install the cuDNN the package was built against (apt libcudnn, "
+                "nvidia-cudnn-cu12, onnxruntime-gpu[cuda,cudnn]).";
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
 std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
     std::vector<report::Finding> out;
     const auto& stage = facts.final_stage();
-    if (!known_without_cuda(stage.base)) return out;
+    if (!known_without_cuda(stage.base)) return without_cudnn(facts, db);
     for (const auto& p : stage.packages) {
         // Anything that brings CUDA libraries along makes the system ones unnecessary.
         auto wheel = lint::wheel_stack(p, db);
@@ -56,7 +141,8 @@ CheckInfo info() {
     i.title = "GPU package needs system CUDA libraries the base image lacks";
     i.rationale =
         "onnxruntime-gpu, cupy and plain tensorflow dlopen the system's CUDA and cuDNN; "
-        "on an image without them the GPU path silently never runs.";
+        "on an image without them (or, for onnxruntime, TensorFlow and Paddle, on a CUDA "
+        "image without cuDNN) the GPU path silently never runs.";
     i.failing_example = "FROM python:3.11-slim\nRUN pip install onnxruntime-gpu==1.19.2";
     i.passing_example =
         "FROM nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04\nRUN pip install "
