@@ -48,8 +48,13 @@ if(TARGET cuvet-probe)
 endif()
 # The static build's libisal.so.2 (Debian ships no libisal.a) goes beside the
 # binary in the tarball only; the Debian package depends on libisal2 instead.
+# CUVET_ISAL_RUNTIME is Debian's libisal.so.2 symlink: install the file it
+# names under that name, or the tarball holds a link to nothing.
 if(CUVET_STATIC AND CUVET_ISAL_RUNTIME)
-  install(FILES ${CUVET_ISAL_RUNTIME} DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT bundled_runtime EXCLUDE_FROM_ALL)
+  file(REAL_PATH "${CUVET_ISAL_RUNTIME}" _cuvet_isal_file)
+  get_filename_component(_cuvet_isal_name "${CUVET_ISAL_RUNTIME}" NAME)
+  install(FILES ${_cuvet_isal_file} DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME ${_cuvet_isal_name}
+          COMPONENT bundled_runtime EXCLUDE_FROM_ALL)
 endif()
 install(FILES ${CMAKE_BINARY_DIR}/share/bash-completion/completions/cuvet
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
