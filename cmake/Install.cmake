@@ -8,23 +8,40 @@ if(CUVET_STATIC)
 endif()
 
 # SARIF helpUri/informationUri and the man page point at the repository the
-# build comes from: origin's URL (git@host:o/r.git becomes https://host/o/r),
-# at the commit configured. Nothing is guessed: without a remote, no URL.
+# build comes from: origin's URL (git@host:o/r.git becomes https://host/o/r;
+# credentials in it, as GitLab CI's https://gitlab-ci-token:TOKEN@host/… clones
+# have, are dropped), at the commit configured. Nothing is guessed: without a
+# remote, no URL.
 if(NOT DEFINED CACHE{CUVET_REPOSITORY_URL})
   set(_cuvet_url "")
   execute_process(COMMAND git -C ${CMAKE_SOURCE_DIR} remote get-url origin OUTPUT_VARIABLE _cuvet_remote
                   OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE _cuvet_git)
-  if(_cuvet_git EQUAL 0 AND _cuvet_remote MATCHES "^(https://|git@|ssh://git@)([^/:]+)[:/](.+)$")
+  if(_cuvet_git EQUAL 0 AND _cuvet_remote MATCHES "^(https://[^/@]+@|https://|git@|ssh://git@)([^/:@]+)[:/](.+)$")
     set(_cuvet_url "https://${CMAKE_MATCH_2}/${CMAKE_MATCH_3}")
     string(REGEX REPLACE "\\.git$" "" _cuvet_url "${_cuvet_url}")
   endif()
-  set(CUVET_REPOSITORY_URL "${_cuvet_url}" CACHE STRING "https URL of cuvet's repository (SARIF helpUri); empty: none")
+  set(CUVET_REPOSITORY_URL "${_cuvet_url}" CACHE STRING "https URL of cuvet's repository (SARIF informationUri); empty: none")
 endif()
 execute_process(COMMAND git -C ${CMAKE_SOURCE_DIR} rev-parse HEAD OUTPUT_VARIABLE CUVET_REVISION
                 OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+# Where the check pages (docs/checks/ID.md) are read on the web: SARIF helpUri is
+# CUVET_DOCS_URL/ID.md. Unset, the repository's docs/checks at the commit built
+# (none when the repository is not known); `none`: no helpUri. The environment
+# variable CUVET_DOCS_URL overrides it at run time (docs/report-formats.md).
+set(CUVET_DOCS_URL "" CACHE STRING "URL of the directory holding the check pages ID.md (SARIF helpUri); empty: the repository's docs/checks at the commit built; none: no helpUri")
+set(_cuvet_docs "${CUVET_DOCS_URL}")
+if(_cuvet_docs STREQUAL "none")
+  set(_cuvet_docs "")
+elseif(NOT _cuvet_docs AND CUVET_REPOSITORY_URL)
+  set(_cuvet_rev "${CUVET_REVISION}")
+  if(NOT _cuvet_rev)
+    set(_cuvet_rev HEAD)
+  endif()
+  set(_cuvet_docs "${CUVET_REPOSITORY_URL}/blob/${_cuvet_rev}/docs/checks")
+endif()
 # Only the file that uses them is rebuilt when the commit changes.
 set_source_files_properties(${CMAKE_SOURCE_DIR}/src/cli/check_docs.cpp PROPERTIES COMPILE_DEFINITIONS
-  "CUVET_REPOSITORY_URL=\"${CUVET_REPOSITORY_URL}\";CUVET_REVISION=\"${CUVET_REVISION}\"")
+  "CUVET_REPOSITORY_URL=\"${CUVET_REPOSITORY_URL}\";CUVET_DOCS_URL=\"${_cuvet_docs}\"")
 
 # Completions and the man page come from the binary's own CLI definition.
 set(CUVET_SHARE_FILES
@@ -48,8 +65,13 @@ if(TARGET cuvet-probe)
 endif()
 # The static build's libisal.so.2 (Debian ships no libisal.a) goes beside the
 # binary in the tarball only; the Debian package depends on libisal2 instead.
+# CUVET_ISAL_RUNTIME is Debian's libisal.so.2 symlink: install the file it
+# names under that name, or the tarball holds a link to nothing.
 if(CUVET_STATIC AND CUVET_ISAL_RUNTIME)
-  install(FILES ${CUVET_ISAL_RUNTIME} DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT bundled_runtime EXCLUDE_FROM_ALL)
+  file(REAL_PATH "${CUVET_ISAL_RUNTIME}" _cuvet_isal_file)
+  get_filename_component(_cuvet_isal_name "${CUVET_ISAL_RUNTIME}" NAME)
+  install(FILES ${_cuvet_isal_file} DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME ${_cuvet_isal_name}
+          COMPONENT bundled_runtime EXCLUDE_FROM_ALL)
 endif()
 install(FILES ${CMAKE_BINARY_DIR}/share/bash-completion/completions/cuvet
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)

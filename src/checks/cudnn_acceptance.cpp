@@ -1,5 +1,7 @@
 #include "cudnn_acceptance.hpp"
 
+#include "cuvet/checks/stack_facts.hpp"
+
 namespace cuvet::checks::util {
 
 std::optional<BuiltCudnn> built_cudnn(const rules::Database& db, const FrameworkInstall& fw) {
@@ -41,3 +43,22 @@ std::optional<FrameworkWords> refusal(const rules::Database& db, const Stack& st
 }
 
 }  // namespace cuvet::checks::util
+
+namespace cuvet::checks {
+
+// The public face of the helpers above (cuvet/checks/stack_facts.hpp), for `cuvet freeze` and `cuvet diff`.
+std::optional<BuiltCudnnFact> built_cudnn_of(const rules::Database& db, const FrameworkInstall& fw) {
+    auto built = util::built_cudnn(db, fw);
+    if (!built) return std::nullopt;
+    return BuiltCudnnFact{std::move(built->version), std::move(built->from)};
+}
+
+bool cudnn_refused(const rules::Version& loaded, const rules::Version& built, const std::string& rule) {
+    return util::refuses(loaded, built, rule);
+}
+
+std::vector<const ElfObject*> framework_objects(const Stack& stack, const FrameworkInstall& fw) {
+    return util::objects_of(stack, fw);
+}
+
+}  // namespace cuvet::checks

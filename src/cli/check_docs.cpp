@@ -1,5 +1,6 @@
 #include "check_docs.hpp"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -12,8 +13,8 @@
 #ifndef CUVET_REPOSITORY_URL
 #define CUVET_REPOSITORY_URL ""
 #endif
-#ifndef CUVET_REVISION
-#define CUVET_REVISION ""
+#ifndef CUVET_DOCS_URL
+#define CUVET_DOCS_URL ""
 #endif
 
 namespace cuvet::cli {
@@ -59,11 +60,20 @@ std::string checks_index_markdown() {
 
 std::string repository_url() { return CUVET_REPOSITORY_URL; }
 
+std::string docs_url() {
+    // The run-time setting wins: a binary built from a clone with no public
+    // remote can still link a mirror's pages. Set but empty: no helpUri.
+    const char* env = std::getenv("CUVET_DOCS_URL");
+    std::string base = env != nullptr ? env : CUVET_DOCS_URL;
+    while (!base.empty() && base.back() == '/') base.pop_back();
+    if (!base.empty() && base.rfind("https://", 0) != 0 && base.rfind("http://", 0) != 0)
+        fail_usage("CUVET_DOCS_URL: '" + base + "' is not an http(s) URL (the directory holding the check pages ID.md)");
+    return base;
+}
+
 std::string check_doc_url(const std::string& id) {
-    const std::string repository = CUVET_REPOSITORY_URL;
-    if (repository.empty()) return {};
-    const std::string revision = std::string(CUVET_REVISION).empty() ? "HEAD" : CUVET_REVISION;
-    return repository + "/blob/" + revision + "/docs/checks/" + id + ".md";
+    const std::string base = docs_url();
+    return base.empty() ? std::string() : base + "/" + id + ".md";
 }
 
 std::vector<report::RuleInfo> documented_rules(checks::CheckKind kind) {

@@ -13,8 +13,11 @@ namespace cuvet::cli {
 std::string check_markdown(const checks::CheckEntry& entry);
 // docs/checks/README.md: every check with its title, linking its page.
 std::string checks_index_markdown();
-// The URL of a check's page at the commit this binary was built from; empty
-// when the build knows no repository URL (CUVET_REPOSITORY_URL, CMakeLists.txt).
+// The URL of the directory of check pages: $CUVET_DOCS_URL, else the build's
+// (CMake CUVET_DOCS_URL: by default docs/checks of the repository at the commit
+// built); empty when neither is known. A value that is not http(s) is Error(usage).
+std::string docs_url();
+// docs_url()/ID.md, or empty.
 std::string check_doc_url(const std::string& id);
 // Where cuvet lives (SARIF informationUri), or empty.
 std::string repository_url();

@@ -262,6 +262,8 @@ void write_man(const CLI::App& app, std::ostream& out) {
            ".TP\n.B NO_COLOR\nno ANSI colours when set and not empty (as \\-\\-no\\-color)\n"
            ".TP\n.B XDG_CACHE_HOME\nthe layer fact cache lives in $XDG_CACHE_HOME/cuvet (default ~/.cache/cuvet)\n"
            ".TP\n.B CUVET_CACHE_MAX\nsize limit of the layer fact cache (default 2G)\n"
+           ".TP\n.B CUVET_DOCS_URL\nhttp(s) URL of the directory holding the check pages ID.md: SARIF helpUri; "
+           "set but empty, no helpUri (default: the build's, docs/checks of cuvet's repository at the commit built)\n"
            ".TP\n.B DOCKER_HOST\nthe Docker daemon's socket (unix:// only); else the current Docker context, "
            "/var/run/docker.sock, then podman's socket\n"
            ".TP\n.B REGISTRY_AUTH_FILE\nregistry credentials, looked up first as in containers\\-auth.json(5); then "

@@ -45,7 +45,11 @@ std::string text_report(const inventory::Inventory& inv) {
 }
 
 // The same scan validate makes (the driver floor needs the Stack), then one more
-// pass that hashes the component files.
+// pass that hashes the component files. Not one pass: which files are components
+// is known only once the scan's inventory is built, and with a warm layer cache
+// the scan reads no file bytes at all (a hash kept in the cache would be the way
+// to one pass). The second pass opens the image again: from a registry or the
+// daemon that is a second transfer of the layers.
 int run_cyclonedx(const InventoryArgs& args) {
     const auto db = rules::Database::load();
     validate::Options options;

@@ -5,15 +5,29 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
+
+#include <unistd.h>
 
 #include "cuvet/core/error.hpp"
 #include "cuvet/validate/validate.hpp"
+#include "progress.hpp"
 
 namespace cuvet::cli {
 
 namespace {
 
 constexpr std::uintmax_t max_lock_bytes = 64u << 20;  // a lock is kilobytes; this is not one
+
+// An image file is a tar (docker save, an OCI layout tar: "ustar" at 257), or a
+// compressed one (gzip, zstd, xz, bzip2): the image reader says what is wrong with those.
+bool looks_like_archive(std::string_view head) {
+    if (head.size() >= 262 && head.substr(257, 5) == "ustar") return true;
+    for (std::string_view magic : {std::string_view("\x1f\x8b", 2), std::string_view("\x28\xb5\x2f\xfd", 4),
+                                   std::string_view("\xfd" "7zXZ", 5), std::string_view("BZh", 3)})
+        if (head.substr(0, magic.size()) == magic) return true;
+    return false;
+}
 
 }  // namespace
 
@@ -22,6 +36,8 @@ void StackArgs::add_stack_options(CLI::App& command) {
                        "KEY=VALUE the container will run with, on top of the image's Env (repeatable; as docker run -e)");
     add_runtime_start_option(command, nvidia_start);
     command.add_option("--rules-dir", rules_dir, "directory whose *.json replace the built-in rules tables");
+    command.add_flag("--no-progress", no_progress, "no progress on stderr");
+    command.add_flag("--progress", progress, "progress (layers and bytes read) on stderr even when it is not a terminal");
 }
 
 lock::Lock lock_of_image(const std::string& path, const StackArgs& args, const rules::Database& db) {
@@ -32,7 +48,13 @@ lock::Lock lock_of_image(const std::string& path, const StackArgs& args, const r
     options.nvidia_start = args.nvidia_start;
     auto layer_cache = args.image.layer_cache();
     options.layer_cache = layer_cache.get();
+    std::unique_ptr<Progress> progress;
+    if (args.progress || (!args.no_progress && isatty(STDERR_FILENO) != 0)) {
+        progress = std::make_unique<Progress>("reading " + path, isatty(STDERR_FILENO) != 0);
+        options.on_progress = progress->layer_callback();
+    }
     auto scanned = validate::scan(path, options, db);
+    if (progress) progress->finish();
     lock::FreezeContext context{path, scanned.analysis->info.config_digest};
     return lock::freeze(scanned.stack, db, context);
 }
@@ -57,6 +79,9 @@ lock::Lock lock_of(const std::string& path, const StackArgs& args, const rules::
         in.read(head.data(), static_cast<std::streamsize>(head.size()));
         head.resize(static_cast<std::size_t>(in.gcount()));
         if (lock::looks_like_lock(head)) return read_lock_file(path);
+        if (!looks_like_archive(head))
+            fail_input(path + ": neither a cuvet lock file (what `cuvet freeze` writes: `lock-schema 1`, or its JSON) "
+                              "nor an image archive (a tar from docker save or an OCI layout)");
     }
     return lock_of_image(path, args, db);
 }

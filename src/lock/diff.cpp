@@ -3,7 +3,7 @@
 #include <map>
 #include <set>
 
-#include "checks/cudnn_acceptance.hpp"
+#include "cuvet/checks/stack_facts.hpp"
 #include "cuvet/lock/lock.hpp"
 #include "cuvet/rules/version.hpp"
 
@@ -24,7 +24,7 @@ bool lower(const std::string& a, const std::string& b) {
 // The framework refuses `have` under its load rule (CUV004's verdict); false when a version is unknown.
 bool refused(const std::string& have, const std::string& pin, const std::string& rule) {
     const auto h = version_of(have), p = version_of(pin);
-    return h && p && !rule.empty() && checks::util::refuses(*h, *p, rule);
+    return h && p && !rule.empty() && checks::cudnn_refused(*h, *p, rule);
 }
 
 struct Differ {

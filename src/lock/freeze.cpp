@@ -2,8 +2,6 @@
 // Stack and the same helpers the checks use (docs/freeze.md).
 #include <set>
 
-#include "checks/check_util.hpp"
-#include "checks/cudnn_acceptance.hpp"
 #include "cuvet/checks/stack_facts.hpp"
 #include "cuvet/lock/lock.hpp"
 #include "schema.hpp"
@@ -20,6 +18,8 @@ void add(Lock& lock, std::string kind, Fields fields) {
         if (!value.empty()) record.fields.emplace_back(std::move(key), std::move(value));
     lock.records.push_back(std::move(record));
 }
+
+bool starts_with(std::string_view s, std::string_view head) { return s.substr(0, head.size()) == head; }
 
 std::string opt(const std::optional<rules::Version>& v) { return v ? v->str() : ""; }
 
@@ -46,7 +46,7 @@ void add_start(Lock& lock, const checks::Stack& stack) {
     for (const auto& [name, value] : stack.env)
         if (stack_variable(name)) add(lock, "env", {{"name", name}, {"value", value}});
     for (const auto& root : stack.roots)
-        if (checks::util::starts_with(root.label, "ENTRYPOINT ") || checks::util::starts_with(root.label, "CMD "))
+        if (starts_with(root.label, "ENTRYPOINT ") || starts_with(root.label, "CMD "))
             add(lock, "entry", {{"label", root.label}});
 }
 
@@ -60,12 +60,13 @@ void add_cuda(Lock& lock, const checks::Stack& stack, const rules::Database& db)
 }
 
 std::string relative_to(const std::string& path, const std::string& root) {
-    return checks::util::under(path, root) ? path.substr(root.size() + 1) : path;
+    const bool under = path.size() > root.size() && starts_with(path, root) && path[root.size()] == '/';
+    return under ? path.substr(root.size() + 1) : path;
 }
 
 void add_framework(Lock& lock, const checks::Stack& stack, const rules::Database& db, const checks::FrameworkInstall& fw) {
     // The cuDNN CUV004 judges with: the install's pin, or the rules row where that is finer.
-    const auto cudnn = checks::util::built_cudnn(db, fw);
+    const auto cudnn = checks::built_cudnn_of(db, fw);
     const auto* rule = db.cudnn_load_rule(fw.name);
     add(lock, "framework",
         {{"name", fw.name},
@@ -76,7 +77,7 @@ void add_framework(Lock& lock, const checks::Stack& stack, const rules::Database
          {"cudnn-rule", rule ? rule->rule : ""},
          {"gpu-package", fw.gpu_package},
          {"root", fw.root}});
-    for (const auto* object : checks::util::objects_of(stack, fw)) {
+    for (const auto* object : checks::framework_objects(stack, fw)) {
         const auto* elf = object->elf;
         if (elf == nullptr || !elf->has_fatbin) continue;
         add(lock, "framework-arch",

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -75,7 +76,9 @@ TEST_CASE("validate's SARIF of the sample passes the 2.1.0 schema and GitHub's f
     std::filesystem::copy_file(sample, dir / "app.tar");
     for (bool with_dockerfile : {false, true}) {
         INFO("--dockerfile: " << with_dockerfile);
+        // With a docs URL, the schema sees helpUri too (format: uri).
         std::string command = "cd " + test::shell_quote(dir.path().string()) + " && " +
+                              (with_dockerfile ? "CUVET_DOCS_URL=https://docs.example.org/cuvet/checks " : "") +
                               test::shell_quote(CUVET_BINARY_PATH) +
                               " validate app.tar --format sarif -o out.sarif" +
                               (with_dockerfile ? " --dockerfile Dockerfile" : "");
@@ -93,4 +96,33 @@ TEST_CASE("validate's SARIF of the sample passes the 2.1.0 schema and GitHub's f
         INFO(why);
         CHECK(valid == 0);
     }
+}
+
+TEST_CASE("every SARIF rule carries its page: help from CheckInfo and helpUri under CUVET_DOCS_URL", "[cli][sarif]") {
+    test::TempDir dir;
+    std::ofstream(dir / "Dockerfile") << "FROM nvidia/cuda:12.1.0-runtime-ubuntu22.04\nRUN pip install torch\n";
+    const std::string lint = test::shell_quote(CUVET_BINARY_PATH) + " lint " + test::shell_quote((dir / "Dockerfile").string()) +
+                             " --format sarif --fail-on never";
+    auto linked = test::run_shell("CUVET_DOCS_URL=https://docs.example.org/cuvet/checks/ " + lint);
+    INFO(linked.err);
+    REQUIRE(linked.exit_code == 0);
+    const auto rules = nlohmann::json::parse(linked.out)["runs"][0]["tool"]["driver"]["rules"];
+    REQUIRE(rules.size() >= 10);
+    for (const auto& rule : rules) {
+        const std::string id = rule["id"];
+        INFO(id);
+        CHECK(rule["helpUri"] == "https://docs.example.org/cuvet/checks/" + id + ".md");
+        CHECK_FALSE(rule["help"]["text"].get<std::string>().empty());
+        // The inline page is the committed docs/checks page, word for word.
+        CHECK(rule["help"]["markdown"] == test::read_file(std::string(CUVET_SOURCE_DIR) + "/docs/checks/" + id + ".md"));
+    }
+    auto unlinked = test::run_shell("CUVET_DOCS_URL= " + lint);
+    REQUIRE(unlinked.exit_code == 0);
+    for (const auto& rule : nlohmann::json::parse(unlinked.out)["runs"][0]["tool"]["driver"]["rules"]) {
+        CHECK_FALSE(rule.contains("helpUri"));
+        CHECK(rule["help"].contains("markdown"));
+    }
+    auto bad = test::run_shell("CUVET_DOCS_URL=docs/checks " + lint);
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("CUVET_DOCS_URL: 'docs/checks' is not an http(s) URL") != std::string::npos);
 }

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "cuvet/lock/lock.hpp"
@@ -148,4 +149,46 @@ TEST_CASE("freeze, diff, validate --against: a bad lock file is one line and exi
     const auto missing = run_cuvet({"validate", bad.string(), "--against", (dir / "none.lock").string()});
     CHECK(missing.exit_code == 3);
     CHECK(std::count(missing.err.begin(), missing.err.end(), '\n') == 1);
+}
+
+TEST_CASE("diff: a file that is neither a lock nor an image says what was expected, exit 3", "[lock][cli]") {
+    TempDir dir;
+    const auto notes = dir / "notes.txt";
+    std::ofstream(notes) << "cuDNN 8.9 on CUDA 12.1, see the wiki\n";
+    const auto empty = dir / "empty";
+    std::ofstream(empty).flush();
+    for (const auto& path : {notes, empty}) {
+        INFO(path);
+        // --no-progress is accepted as validate accepts it: the error is the file's, not a usage error.
+        const auto run = run_cuvet({"diff", path.string(), path.string(), "--no-progress"});
+        CHECK(run.exit_code == 3);
+        CHECK(run.err.find(path.string() + ": neither a cuvet lock file") != std::string::npos);
+        CHECK(run.err.find("not a tar archive") == std::string::npos);
+    }
+    // An archive that is broken is still the image reader's to judge.
+    std::string tar(1024, '\0');
+    tar.replace(257, 5, "ustar");
+    const auto broken_tar = dir / "broken.tar";
+    std::ofstream(broken_tar, std::ios::binary) << tar;
+    const auto broken = run_cuvet({"diff", broken_tar.string(), broken_tar.string()});
+    INFO(broken.err);
+    CHECK(broken.exit_code == 3);
+    CHECK(broken.err.find("neither a cuvet lock file") == std::string::npos);
+}
+
+TEST_CASE("freeze and diff take --no-progress and --progress as validate does", "[lock][cli]") {
+    if (!fs::exists(sample_image())) {
+        CUVET_SKIP("no sample image built");
+    }
+    const auto quiet = run_cuvet({"freeze", sample_image().string(), "--no-progress"});
+    INFO(quiet.err);
+    REQUIRE(quiet.exit_code == 0);
+    CHECK(quiet.err.empty());
+    const auto shown = run_cuvet({"freeze", sample_image().string(), "--progress", "--no-cache"});
+    REQUIRE(shown.exit_code == 0);
+    CHECK(shown.out == quiet.out);
+    CHECK(shown.err.find("reading " + sample_image().string()) != std::string::npos);
+    const auto diff = run_cuvet({"diff", sample_image().string(), sample_image().string(), "--progress"});
+    CHECK(diff.exit_code == 0);
+    CHECK(diff.err.find("reading " + sample_image().string()) != std::string::npos);
 }

@@ -30,6 +30,19 @@ struct DriverFloor {
 };
 std::optional<DriverFloor> driver_floor(const Stack& stack, const rules::Database& db);
 
+// The cuDNN a framework was built with, as CUV004 judges it: the install's own pin,
+// or the rules row where that is finer; nullopt when unknown.
+struct BuiltCudnnFact {
+    rules::Version version;
+    std::string from;  // where that is known from
+};
+std::optional<BuiltCudnnFact> built_cudnn_of(const rules::Database& db, const FrameworkInstall& fw);
+// CUV004's verdict: a framework built with cuDNN `built` refuses to load `loaded`
+// under its rules load rule ("same_major_minor_at_least", "same_major").
+bool cudnn_refused(const rules::Version& loaded, const rules::Version& built, const std::string& rule);
+// The ELF objects of a framework install that the scan resolved.
+std::vector<const ElfObject*> framework_objects(const Stack& stack, const FrameworkInstall& fw);
+
 // The --nodes pools that run `driver`, or whose GPU is the target `gpu`:
 // "gpu-a100 (3 nodes: a, b, c)"; "" when no pool does (targets from --driver/--gpu only).
 std::string pools_with_driver(const Targets& targets, const rules::Version& driver);
