@@ -8,9 +8,9 @@
 
 #include "cuvet/cache/store.hpp"
 #include "cuvet/image/image.hpp"
-#include "scan_collector.hpp"
+#include "scan/scan_collector.hpp"
 
-namespace cuvet::inventory::detail {
+namespace cuvet::scan {
 
 class FactMemo final : public image::LayerMemo {
 public:
@@ -31,4 +31,4 @@ private:
     std::function<bool(const image::FileEntry&)> extra_;
 };
 
-}  // namespace cuvet::inventory::detail
+}  // namespace cuvet::scan

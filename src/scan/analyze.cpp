@@ -1,14 +1,16 @@
 // The single scan: one pass over the layers that keeps ELF facts of shared
 // objects and the bytes of small version-bearing files, never whole big
 // libraries (libcublasLt is 500 MB; its facts are a few KB). What to read is
-// decided here; collecting it is scan_collector's job.
+// decided here; collecting it is scan_collector's job. The entry point stays
+// inventory::analyze (cuvet/inventory/analysis.hpp): its result, the Analysis,
+// carries the inventory built from what the scan kept.
 #include <optional>
 #include <regex>
 
 #include "cuvet/inventory/analysis.hpp"
-#include "fact_memo.hpp"
-#include "facts.hpp"
-#include "scan_collector.hpp"
+#include "inventory/facts.hpp"
+#include "scan/fact_memo.hpp"
+#include "scan/scan_collector.hpp"
 
 namespace cuvet::inventory {
 
@@ -127,15 +129,15 @@ Analysis analyze(const image::Image& image, const AnalyzeOptions& options) {
     for (const auto& p : options.extra_elf_paths) selection.extra_elf.insert(p);
     for (const auto& d : options.extra_exec_dirs) selection.exec_dirs.insert(d);
 
-    detail::ScanCollector collector(analysis);
-    image::ScanOptions scan;
-    scan.workers = options.workers;
-    scan.on_progress = options.on_progress;
-    scan.select = [&](const image::FileEntry& e) { return selection.elf(e) || selection.text(e); };
-    scan.open_sink = [&](const image::FileEntry& e) {
+    scan::ScanCollector collector(analysis);
+    image::ScanOptions scan_options;
+    scan_options.workers = options.workers;
+    scan_options.on_progress = options.on_progress;
+    scan_options.select = [&](const image::FileEntry& e) { return selection.elf(e) || selection.text(e); };
+    scan_options.open_sink = [&](const image::FileEntry& e) {
         return collector.open(e, selection.elf(e), selection.text(e));
     };
-    std::optional<detail::FactMemo> memo;
+    std::optional<scan::FactMemo> memo;
     if (options.layer_cache) {
         auto extra = [&](const image::FileEntry& e) {
             return e.type == image::FileType::regular && (selection.elf(e) || selection.text(e)) &&
@@ -145,9 +147,9 @@ Analysis analyze(const image::Image& image, const AnalyzeOptions& options) {
             memo.emplace(*options.layer_cache, collector, nullptr);
         else
             memo.emplace(*options.layer_cache, collector, extra);
-        scan.memo = &*memo;
+        scan_options.memo = &*memo;
     }
-    analysis.tree = image.scan(scan);
+    analysis.tree = image.scan(scan_options);
     collector.finish();
 
     analysis.inventory = build_inventory(analysis);

@@ -18,11 +18,11 @@
 #include "cuvet/image/image.hpp"
 #include "cuvet/inventory/analysis.hpp"
 
-namespace cuvet::inventory::detail {
+namespace cuvet::scan {
 
 class ScanCollector {
 public:
-    explicit ScanCollector(Analysis& analysis) : analysis_(analysis) {}
+    explicit ScanCollector(inventory::Analysis& analysis) : analysis_(analysis) {}
 
     // A sink for one selected file: `elf` when it may be a library or program,
     // `text` when its bytes are wanted whole (decided from the header alone).
@@ -50,11 +50,11 @@ private:
     void merge_layers();
     void drop_stale();
 
-    Analysis& analysis_;
+    inventory::Analysis& analysis_;
     std::mutex mutex_;
     std::map<int, cache::LayerFacts> layers_;  // nodes never move: a worker may keep a reference
     LayerOf elf_layer_, text_layer_;
     std::vector<std::unique_ptr<ScratchBuffer>> buffers_;
 };
 
-}  // namespace cuvet::inventory::detail
+}  // namespace cuvet::scan

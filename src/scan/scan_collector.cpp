@@ -1,8 +1,8 @@
-#include "scan_collector.hpp"
+#include "scan/scan_collector.hpp"
 
 #include "cuvet/elf/elf_stream.hpp"
 
-namespace cuvet::inventory::detail {
+namespace cuvet::scan {
 namespace {
 
 constexpr std::size_t magic_size = 4;
@@ -189,4 +189,4 @@ void ScanCollector::drop_stale() {
         it = stale(it->first, text_layer_) ? analysis_.texts.erase(it) : std::next(it);
 }
 
-}  // namespace cuvet::inventory::detail
+}  // namespace cuvet::scan

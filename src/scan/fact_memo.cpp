@@ -1,8 +1,8 @@
-#include "fact_memo.hpp"
+#include "scan/fact_memo.hpp"
 
 #include <algorithm>
 
-namespace cuvet::inventory::detail {
+namespace cuvet::scan {
 namespace {
 
 std::optional<cache::Key> key_of(const image::LayerId& layer) {
@@ -36,4 +36,4 @@ void FactMemo::remember(const image::LayerId& layer, const image::LayerListing& 
     facts.listing = {};
 }
 
-}  // namespace cuvet::inventory::detail
+}  // namespace cuvet::scan
