@@ -19,7 +19,7 @@ pkg_check_modules(LIBARCHIVE REQUIRED libarchive)
 pkg_check_modules(ISAL REQUIRED libisal)
 pkg_check_modules(ZSTD REQUIRED libzstd)
 # Registries and the Docker Engine API use libcurl, loaded with dlopen at the
-# first request (src/image/curl_library.cpp): only its headers (in the default
+# first request (src/image/registry/curl_library.cpp): only its headers (in the default
 # include path) are needed to build.
 find_path(CURL_INCLUDE_DIR curl/curl.h REQUIRED)
 

@@ -1,6 +1,7 @@
 #pragma once
 // Raw facts the inventory is merged from: one version read from one place,
-// tied to the root of the copy it belongs to. Private to src/inventory.
+// tied to the root of the copy it belongs to. Private to src/inventory (src/scan
+// uses its path helpers).
 #include <map>
 #include <string>
 #include <string_view>

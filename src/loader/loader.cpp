@@ -151,7 +151,7 @@ namespace {
 class Session {
 public:
     Session(const ImageFiles& files, const Options& options, const std::optional<LdCache>& cache,
-            const LdConf& conf, std::string root_real, Graph& graph)
+            const LdConf& conf, std::string root_real, const ExtraNeededByFile& extra, Graph& graph)
         : files_(files),
           options_(options),
           cache_(cache),
@@ -159,6 +159,7 @@ public:
           default_dirs_(graph.default_dirs),
           lib_dst_(graph.lib_dst),
           root_real_(std::move(root_real)),
+          extra_(extra),
           graph_(graph) {}
 
     // rtld.c: LD_PRELOAD (split on ' ' and ':'), then /etc/ld.so.preload (white
@@ -192,16 +193,24 @@ public:
             if (!graph_.objects[index].inspected || graph_.objects[index].host_provided) continue;
             const auto* info = files_.elf(graph_.objects[index].file);
             if (info == nullptr) continue;
-            for (const auto& name : info->needed) {
-                auto before = graph_.objects.size();
-                auto r = map_object(name, index);
-                graph_.objects[index].needs.push_back(r);
-                if (graph_.objects.size() > before) queue.push_back(graph_.objects.size() - 1);
-            }
+            const auto extra = extra_.find(graph_.objects[index].file);
+            if (extra != extra_.end())
+                for (const auto& name : extra->second.before) need(index, name, queue);
+            for (const auto& name : info->needed) need(index, name, queue);
+            if (extra != extra_.end())
+                for (const auto& name : extra->second.after) need(index, name, queue);
         }
     }
 
 private:
+    // One name `index` needs, mapped; a newly loaded object joins the queue.
+    void need(std::size_t index, const std::string& name, std::deque<std::size_t>& queue) {
+        auto before = graph_.objects.size();
+        auto r = map_object(name, index);
+        graph_.objects[index].needs.push_back(r);
+        if (graph_.objects.size() > before) queue.push_back(graph_.objects.size() - 1);
+    }
+
     struct Candidate {
         Attempt attempt;
         std::string file;  // data path when loadable
@@ -531,13 +540,14 @@ private:
     const std::vector<std::string>& default_dirs_;
     const std::string& lib_dst_;
     std::string root_real_;
+    const ExtraNeededByFile& extra_;
     Graph& graph_;
     std::vector<std::size_t> preloaded_;  // objects LD_PRELOAD and ld.so.preload mapped
 };
 
 }  // namespace
 
-Graph Loader::resolve(std::string_view program) const {
+Graph Loader::resolve(std::string_view program, const ExtraNeededByFile& extra) const {
     const auto& s = *state_;
     Graph graph;
     std::string path = program.empty() || program[0] != '/'
@@ -590,7 +600,8 @@ Graph Loader::resolve(std::string_view program) const {
     graph.default_dirs = std::move(dirs);
     graph.lib_dst = std::move(lib_dst);
 
-    Session session(s.files, s.options, s.cache, s.conf, s.files.tree->resolve(path).path, graph);
+    Session session(s.files, s.options, s.cache, s.conf, s.files.tree->resolve(path).path, extra,
+                    graph);
     auto ld_preload = s.options.ld_preload ? s.options.ld_preload : s.files.env_value("LD_PRELOAD");
     if (ld_preload) session.preload(*ld_preload, " :", "LD_PRELOAD");
     if (s.options.preload_file)

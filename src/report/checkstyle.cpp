@@ -13,8 +13,8 @@ public:
                 std::ostream& out) const override {
         // Checkstyle groups errors by file, in file order.
         std::map<std::string, std::vector<const Finding*>> by_file;
-        std::vector<Finding> sorted = sorted_for_report(findings);
-        for (const auto& finding : sorted) by_file[primary_location(finding, context).file].push_back(&finding);
+        for (const auto& finding : findings)
+            by_file[primary_location(finding, context).file].push_back(&finding);
         out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<checkstyle version=\"4.3\">\n";
         for (const auto& [file, list] : by_file) {
             out << "  <file name=\"" << xml_escape(file) << "\">\n";

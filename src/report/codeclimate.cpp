@@ -34,7 +34,7 @@ public:
     void render(const std::vector<Finding>& findings, const ReportContext& context,
                 std::ostream& out) const override {
         nlohmann::json issues = nlohmann::json::array();
-        for (const Finding& finding : sorted_for_report(findings)) {
+        for (const Finding& finding : findings) {
             const Location location = issue_location(finding, context);
             nlohmann::json lines = {{"begin", location.line}};
             if (location.end_line > location.line) lines["end"] = location.end_line;

@@ -10,7 +10,7 @@ class GnuRenderer : public Renderer {
 public:
     void render(const std::vector<Finding>& findings, const ReportContext& context,
                 std::ostream& out) const override {
-        for (const Finding& finding : sorted_for_report(findings)) {
+        for (const Finding& finding : findings) {
             Location where = primary_location(finding, context);
             std::string message = finding.message.empty() ? finding.title : finding.message;
             // One line per finding: later lines of a multi-line message are joined.

@@ -32,7 +32,7 @@ public:
         report["summary"] = summary;
         if (!context.summary.empty()) report["stack"] = context.summary;
         nlohmann::json list = nlohmann::json::array();
-        for (const Finding& finding : sorted_for_report(findings)) {
+        for (const Finding& finding : findings) {
             nlohmann::json locations = nlohmann::json::array();
             for (const auto& location : finding.locations) locations.push_back(location_json(location));
             nlohmann::json item = {{"id", finding.id},

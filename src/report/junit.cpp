@@ -37,7 +37,7 @@ public:
             cases += "    <testcase classname=\"cuvet." + xml_escape(rule.id) + "\" name=\"" +
                      xml_escape(rule.id + " " + rule.title) + "\"/>\n";
         }
-        for (const Finding& finding : sorted_for_report(findings)) {
+        for (const Finding& finding : findings) {
             ++tests;
             Location where = primary_location(finding, context);
             std::string name = finding.id + " " + finding.title;

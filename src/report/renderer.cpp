@@ -38,6 +38,8 @@ bool want_color(bool is_tty, const char* no_color_env) {
 
 bool stdout_wants_color() { return want_color(isatty(STDOUT_FILENO) == 1, std::getenv("NO_COLOR")); }
 
+// Applied once, where a report is built (cmd_validate, cmd_lint); the
+// renderers take the findings in this order and keep it.
 std::vector<Finding> sorted_for_report(std::vector<Finding> findings) {
     std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
         if (a.severity != b.severity) return static_cast<int>(a.severity) > static_cast<int>(b.severity);

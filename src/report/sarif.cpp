@@ -100,7 +100,7 @@ public:
             rule_ids.push_back(rule.id);
         }
         nlohmann::json results = nlohmann::json::array();
-        for (const Finding& finding : sorted_for_report(findings)) {
+        for (const Finding& finding : findings) {
             std::string text = finding.message.empty() ? finding.title : finding.message;
             nlohmann::json result = {{"ruleId", finding.id},
                                      {"level", sarif_level(finding.severity)},

@@ -30,7 +30,7 @@ public:
         if (!context.summary.empty()) out << printable(context.summary) << "; verdict: " << verdict(findings) << " — ";
         out << summary_line(findings) << "\n";
 
-        const std::vector<Finding> sorted = sorted_for_report(findings);
+        const std::vector<Finding>& sorted = findings;  // in report order (sorted_for_report)
         static const char* headings[3] = {"info", "warnings", "errors"};
         static const char* colors[3] = {"36", "33", "31"};
         int current = -1;

@@ -3,7 +3,7 @@
 #include <mutex>
 
 #include "cuvet/sbom/cyclonedx.hpp"
-#include "image/sha256.hpp"
+#include "image/storage/sha256.hpp"
 
 namespace cuvet::sbom {
 

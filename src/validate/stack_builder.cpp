@@ -254,22 +254,25 @@ void add_graph(const loader::Graph& graph, const std::map<std::string, std::set<
 // are resolved as its dlopen names, so what loads cuDNN loads the sub-libraries
 // ld.so really finds (LD_LIBRARY_PATH beats that RUNPATH). A main library
 // nothing else resolves is resolved on its own, for its problems as info.
-void add_cudnn_dlopens(inventory::Analysis& analysis, const rules::Database& db, std::vector<std::string>& roots,
-                       std::vector<const std::string*>& labels,
-                       std::map<std::string, std::vector<std::string>>& original_needed,
+void add_cudnn_dlopens(const inventory::Analysis& analysis, const rules::Database& db,
+                       std::vector<std::string>& roots, std::vector<const std::string*>& labels,
+                       loader::ExtraNeededByFile& extra,
                        std::map<std::string, std::set<std::string>>& dlopened) {
     const std::set<std::string> resolved(roots.begin(), roots.end());
-    for (auto& [path, elf] : analysis.elfs) {
+    for (const auto& [path, elf] : analysis.elfs) {
         const rules::CudnnSonames* set = nullptr;
         for (const auto& s : db.cudnn_soname_sets())
             if (s.main == elf.soname && s.sub_libraries_must_match) set = &s;
         if (set == nullptr) continue;
         std::set<std::string> have(elf.needed.begin(), elf.needed.end());
+        if (auto added = extra.find(path); added != extra.end()) {
+            have.insert(added->second.before.begin(), added->second.before.end());
+            have.insert(added->second.after.begin(), added->second.after.end());
+        }
         for (const auto& name : set->libraries) {
             // The install's own sub-libraries: one it lacks is its packaging's business, not a load.
             if (name == set->main || have.count(name) || !analysis.tree.entries().count(dir_name(path) + "/" + name)) continue;
-            original_needed.try_emplace(path, elf.needed);
-            elf.needed.push_back(name);
+            extra[path].after.push_back(name);
             dlopened[path].insert(name);
         }
         if (!resolved.count(path)) roots.push_back(path), labels.push_back(nullptr);
@@ -408,53 +411,44 @@ Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::s
     for (const auto& [path, elf] : analysis.elfs)
         if (!root_files.count(path) && wants_consumer(path, elf, stack.frameworks)) roots.push_back(path), labels.push_back(nullptr);
 
-    // dlopen names are resolved as DT_NEEDED of the object holding them, and
-    // what a framework dlopen()s before importing a module (CuPy's
-    // cuda-pathfinder) as DT_NEEDED ahead of the module's own; the additions are
-    // undone below so the Stack shows each file's real DT_NEEDED. A name the
-    // framework may do without counts as a dlopen: its failure stops nothing.
+    // The loader resolves dlopen names as DT_NEEDED of the object holding
+    // them, after its own, and what a framework dlopen()s before importing a
+    // module (CuPy's cuda-pathfinder) ahead of the module's own; the image's
+    // ELF facts stay as they are, so the Stack shows each file's real
+    // DT_NEEDED. A name the framework may do without counts as a dlopen: its
+    // failure stops nothing.
     std::map<std::string, std::set<std::string>> dlopened;
-    std::map<std::string, std::vector<std::string>> original_needed;
+    loader::ExtraNeededByFile extra;
     const auto imports = framework_import_models(analysis, stack.frameworks);
     for (const auto& root : roots) {
-        auto& elf = analysis.elfs.find(root)->second;
+        const auto& elf = analysis.elfs.find(root)->second;
         std::set<std::string> have(elf.needed.begin(), elf.needed.end());
         for (const auto& name : elf.dlopen_candidates) {
             if (!is_cuda_stack_name(name) || !versioned(name) || have.count(name)) continue;
-            original_needed.try_emplace(root, elf.needed);
-            elf.needed.push_back(name);
+            extra[root].after.push_back(name);
             have.insert(name);
             dlopened[root].insert(name);
         }
         auto model = imports.find(root);
         if (model == imports.end()) continue;
-        original_needed.try_emplace(root, elf.needed);
-        elf.needed.insert(elf.needed.begin(), model->second.preloads.begin(), model->second.preloads.end());
+        extra[root].before = model->second.preloads;
         dlopened[root].insert(model->second.preloads.begin(), model->second.preloads.end());
         dlopened[root].insert(model->second.optional.begin(), model->second.optional.end());
     }
-    if (db != nullptr) add_cudnn_dlopens(analysis, *db, roots, labels, original_needed, dlopened);
-    auto restore = [&] {
-        for (auto& [root, needed] : original_needed) analysis.elfs.find(root)->second.needed = needed;
-    };
+    if (db != nullptr) add_cudnn_dlopens(analysis, *db, roots, labels, extra, dlopened);
     std::map<std::string, std::size_t> seen;
-    try {
-        for (std::size_t i = 0; i < roots.size(); ++i) {
-            try {
-                add_graph(loader.resolve(roots[i]), dlopened, analysis, seen, stack, labels[i]);
-            } catch (const Error&) {
-                // A root the loader cannot start from (not an object it can load) has nothing to resolve.
-            }
+    for (std::size_t i = 0; i < roots.size(); ++i) {
+        try {
+            add_graph(loader.resolve(roots[i], extra), dlopened, analysis, seen, stack, labels[i]);
+        } catch (const Error&) {
+            // A root the loader cannot start from (not an object it can load) has nothing to
+            // resolve.
         }
-        // Each object's own DT_NEEDED again: what a framework dlopen()s loads
-        // what ld.so maps for it, not the names its dlopen strings could open later.
-        restore();
-        model_framework_loads(analysis, loader, stack);
-        label_framework_loads(stack);
-    } catch (...) {
-        restore();
-        throw;
     }
+    // Each object's own DT_NEEDED only: what a framework dlopen()s loads what
+    // ld.so maps for it, not the names its dlopen strings could open later.
+    model_framework_loads(analysis, loader, stack);
+    label_framework_loads(stack);
     // A preload is found by path; say whose search it was.
     for (auto& object : stack.objects) {
         auto model = imports.find(object.file);

@@ -6,8 +6,8 @@
 
 #include "cuvet/core/error.hpp"
 #include "cuvet/core/scan_limits.hpp"
-#include "image/layer_applier.hpp"
-#include "image/layer_reader.hpp"
+#include "image/layers/layer_applier.hpp"
+#include "image/layers/layer_reader.hpp"
 
 namespace {
 

@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cuvet/core/error.hpp"
-#include "image/blob_store.hpp"
-#include "image/formats.hpp"
+#include "image/storage/blob_store.hpp"
+#include "image/transports/formats.hpp"
 
 namespace {
 

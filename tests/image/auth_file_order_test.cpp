@@ -3,12 +3,11 @@
 // auth.json), then $XDG_CONFIG_HOME/containers/auth.json, then Docker's
 // config.json; the first file with an entry for the registry answers.
 #include <catch2/catch.hpp>
-
 #include <cstdlib>
 #include <map>
 #include <optional>
 
-#include "image/registry_auth.hpp"
+#include "image/registry/registry_auth.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 

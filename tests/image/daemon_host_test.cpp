@@ -1,17 +1,16 @@
 // The daemon cuvet reads is the one docker would: $DOCKER_HOST, else the
 // current Docker context. A tcp:// or ssh:// daemon is refused by name (exit 3).
 // And a rootless containers-storage failure shows skopeo's real cause.
-#include <catch2/catch.hpp>
-
 #include <unistd.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "image/sha256.hpp"
+#include "image/storage/sha256.hpp"
 #include "support/process.hpp"
-#include "support/temp_dir.hpp"
 #include "support/skip.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace cuvet;
 

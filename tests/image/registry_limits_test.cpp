@@ -3,8 +3,8 @@
 // different host getting no password without --cross-host-auth.
 #include <chrono>
 
+#include "image/registry/token_realm.hpp"
 #include "image/registry_fixtures.hpp"
-#include "image/token_realm.hpp"
 
 using namespace cuvet::test;
 

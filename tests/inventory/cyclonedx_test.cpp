@@ -2,11 +2,10 @@
 // schema (vendored in tests/report/data/cyclonedx), with purls, file hashes and
 // the properties docs/inventory-schema.md promises.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "image/sha256.hpp"
+#include "image/storage/sha256.hpp"
 #include "support/process.hpp"
 #include "support/skip.hpp"
 #include "support/temp_dir.hpp"

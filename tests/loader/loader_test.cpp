@@ -314,3 +314,31 @@ TEST_CASE("loader: the program must be an ELF the scan read", "[loader]") {
     CHECK_THROWS_AS(img.resolve("/app/script"), cuvet::Error);
     CHECK_THROWS_AS(img.resolve("/app/missing"), cuvet::Error);
 }
+
+TEST_CASE("loader: extra names per file are searched as its DT_NEEDED around its own", "[loader]") {
+    auto img = debian();
+    runpath(img.lib("/app/main", "", {"libc.so.6", "libdep.so.1"}), {"/opt/lib"});
+    runpath(img.lib("/opt/lib/libdep.so.1", "libdep.so.1"), {"/opt/lib"});
+    for (auto name : {"libpre.so.1", "libdl.so.1", "libsub.so.1"})
+        img.lib(std::string("/opt/lib/") + name, name);
+    loader::ExtraNeededByFile extra;
+    extra["/app/main"] = {{"libpre.so.1"}, {"libdl.so.1"}};
+    extra["/opt/lib/libdep.so.1"].after = {"libsub.so.1"};  // a dependency's own, not the program's
+
+    auto g = loader::Loader(img.files(), {}).resolve("/app/main", extra);
+    std::vector<std::string> main_needs;
+    for (auto index : g.objects[0].needs) main_needs.push_back(g.resolutions[index].name);
+    CHECK(main_needs ==
+          std::vector<std::string>{"libpre.so.1", "libc.so.6", "libdep.so.1", "libdl.so.1"});
+    CHECK(find(g, "libpre.so.1").rule == Rule::runpath);
+    const auto& sub = find(g, "libsub.so.1");
+    CHECK(sub.status == Status::found);
+    CHECK(g.objects[sub.requester].file == "/opt/lib/libdep.so.1");
+    CHECK(sub.rule == Rule::runpath);  // libdep's own RUNPATH, as for its DT_NEEDED
+    CHECK(g.ok());
+    // The ELF facts are not touched, and without the extras none of it loads.
+    CHECK(img.elfs.at("/app/main").needed == std::vector<std::string>{"libc.so.6", "libdep.so.1"});
+    auto plain = img.resolve("/app/main");
+    for (const auto& r : plain.resolutions) CHECK(r.name != "libsub.so.1");
+    CHECK(plain.objects[0].needs.size() == 2);
+}

@@ -56,7 +56,8 @@ inline report::ReportContext sample_context() {
 inline std::string render(std::string_view format, const std::vector<report::Finding>& findings,
                           const report::ReportContext& context) {
     std::ostringstream out;
-    report::make_renderer(format)->render(findings, context, out);
+    // As the CLI does: sorted once, where the report is built.
+    report::make_renderer(format)->render(report::sorted_for_report(findings), context, out);
     return out.str();
 }
 

@@ -18,6 +18,8 @@
 // the search goes on, as open_verify does.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -145,6 +147,16 @@ struct Options {
     bool host_driver = true;
 };
 
+// Names an object loads beyond its DT_NEEDED, resolved as if they were in it:
+// what a framework preloads before importing a module (`before` the object's
+// own DT_NEEDED) and what the object dlopen()s (`after` them). The image's
+// ELF facts are left as they are.
+struct ExtraNeeded {
+    std::vector<std::string> before;
+    std::vector<std::string> after;
+};
+using ExtraNeededByFile = std::map<std::string, ExtraNeeded, std::less<>>;  // by data file
+
 class Loader {
 public:
     Loader(ImageFiles files, Options options);
@@ -153,7 +165,8 @@ public:
 
     // Resolves `program` (an absolute path in the image) and everything it
     // loads. Throws cuvet::Error(input) when it is not an ELF object the scan read.
-    Graph resolve(std::string_view program) const;
+    // `extra`: names each file (the program or anything it loads) loads beyond its DT_NEEDED.
+    Graph resolve(std::string_view program, const ExtraNeededByFile& extra = {}) const;
 
     const std::optional<LdCache>& cache() const;
     const LdConf& conf() const;

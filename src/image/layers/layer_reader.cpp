@@ -1,0 +1,239 @@
+#include "image/layers/layer_reader.hpp"
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <exception>
+
+#include "cuvet/core/error.hpp"
+#include "cuvet/core/scan_limits.hpp"
+#include "cuvet/image/read_counter.hpp"
+
+namespace cuvet::image {
+namespace {
+
+constexpr std::string_view whiteout_prefix = ".wh.";
+constexpr std::string_view opaque_marker = ".wh..wh..opq";
+
+// libarchive is C: exceptions must not cross it, so the read callback parks
+// them here and read_layer rethrows once libarchive has returned.
+struct StreamContext {
+    ByteSource* source = nullptr;
+    const std::string* name = nullptr;
+    std::vector<char> buffer = std::vector<char>(1 << 20);
+    std::exception_ptr error;
+    std::uint64_t total = 0;
+};
+
+la_ssize_t read_callback(struct archive*, void* opaque, const void** out) {
+    auto* context = static_cast<StreamContext*>(opaque);
+    try {
+        std::size_t got = context->source->read(context->buffer.data(), context->buffer.size());
+        context->total += got;
+        count_layer_bytes(got);
+        // A few KB of zstd may inflate to terabytes: the count, not the
+        // blob's size, decides when to stop.
+        if (context->total > scan_limits().layer_bytes)
+            throw LimitExceeded("decompresses to more than " + std::to_string(scan_limits().layer_bytes) + " bytes",
+                                "layer-bytes")
+                .with_file(*context->name);
+        *out = context->buffer.data();
+        return static_cast<la_ssize_t>(got);
+    } catch (...) {
+        context->error = std::current_exception();
+        return -1;
+    }
+}
+
+struct ArchiveDeleter {
+    void operator()(struct archive* a) const { archive_read_free(a); }
+};
+
+class LayerParser {
+public:
+    LayerParser(const std::string& name, int layer_index, const ScanOptions& options)
+        : name_(name), layer_(layer_index), options_(options) {}
+
+    void parse(ByteSource& tar, LayerContents& out) {
+        context_.source = &tar;
+        context_.name = &name_;
+        std::unique_ptr<struct archive, ArchiveDeleter> reader(archive_read_new());
+        archive_read_support_format_tar(reader.get());
+        if (archive_read_open(reader.get(), &context_, nullptr, read_callback, nullptr) != ARCHIVE_OK)
+            fail(reader.get(), "cannot open");
+        struct archive_entry* header = nullptr;
+        while (true) {
+            int status = archive_read_next_header(reader.get(), &header);
+            if (status == ARCHIVE_EOF) break;
+            // ARCHIVE_RETRY is how libarchive reports a damaged header (bad
+            // checksum); skipping ahead would silently drop the rest of the layer.
+            if (status != ARCHIVE_OK && status != ARCHIVE_WARN) fail(reader.get(), "bad tar header");
+            handle(reader.get(), header, out);
+        }
+        reader.reset();
+        // libarchive stops at the end-of-archive blocks; the rest must still
+        // flow through so that the digest check sees every byte.
+        const void* ignored = nullptr;
+        while (read_callback(nullptr, &context_, &ignored) > 0) {
+        }
+        if (context_.error) std::rethrow_exception(context_.error);
+        out.tar_bytes = context_.total;
+    }
+
+private:
+    [[noreturn]] void fail(struct archive* reader, const std::string& what) {
+        if (context_.error) std::rethrow_exception(context_.error);
+        const char* detail = archive_error_string(reader);
+        std::string message = detail ? detail : what;
+        if (message.find("Unrecognized archive format") != std::string::npos)
+            fail_input(name_ + ": not a tar archive (layer data is neither tar, gzip nor zstd)");
+        fail_input(name_ + ": corrupt layer: " + message);
+    }
+
+    std::string entry_path(const char* raw) const {
+        std::string name = raw ? raw : "";
+        if (!name.empty() && name[0] == '/')
+            fail_input(name_ + ": absolute entry name '" + name + "' (path traversal)");
+        std::string normal = normalize_path(name, false);
+        if (normal.empty()) fail_input(name_ + ": entry '" + name + "' climbs out of the image root (path traversal)");
+        return normal;
+    }
+
+    void handle(struct archive* reader, struct archive_entry* header, LayerContents& out) {
+        std::string path = entry_path(archive_entry_pathname(header));
+        if (path == "/") return;
+        auto slash = path.rfind('/');
+        std::string dir = slash == 0 ? "/" : path.substr(0, slash);
+        std::string_view base = std::string_view(path).substr(slash + 1);
+        if (base.substr(0, whiteout_prefix.size()) == whiteout_prefix) {
+            if (base == opaque_marker) out.opaque_dirs.push_back(dir);
+            // Other ".wh..wh." names are reserved by the spec and carry nothing for us.
+            else if (base.substr(whiteout_prefix.size(), 4) != ".wh.")
+                out.whiteouts.push_back((dir == "/" ? "" : dir) + "/" +
+                                        std::string(base.substr(whiteout_prefix.size())));
+            return;
+        }
+        LayerEntry item;
+        FileEntry& entry = item.entry;
+        entry.path = path;
+        entry.layer = layer_;
+        entry.mode = archive_entry_perm(header);
+        entry.size = archive_entry_size_is_set(header) ? static_cast<std::uint64_t>(archive_entry_size(header)) : 0;
+        if (const char* hardlink = archive_entry_hardlink(header)) {
+            entry.type = FileType::hardlink;
+            entry.link_target = entry_path(hardlink);
+        } else {
+            switch (archive_entry_filetype(header)) {
+                case AE_IFREG: entry.type = FileType::regular; break;
+                case AE_IFDIR: entry.type = FileType::directory; break;
+                case AE_IFLNK:
+                    entry.type = FileType::symlink;
+                    entry.link_target = archive_entry_symlink(header) ? archive_entry_symlink(header) : "";
+                    // Resolving links copies targets around: Linux's own bound
+                    // keeps that cheap, and such a layer cannot be extracted anyway.
+                    if (entry.link_target.size() > max_link_target)
+                        fail_input(name_ + ": " + path + ": symbolic link target of " +
+                                   std::to_string(entry.link_target.size()) + " bytes (Linux allows " +
+                                   std::to_string(max_link_target) + ")");
+                    entry.size = entry.link_target.size();  // what lstat reports once extracted
+                    break;
+                default: entry.type = FileType::other; break;
+            }
+        }
+        if (entry.type == FileType::regular && options_.select && options_.select(entry))
+            item.content = read_content(reader, entry);
+        out.entries.push_back(std::move(item));
+    }
+
+    // Limits hit while a file is read name that file and its layer.
+    std::shared_ptr<const std::string> read_content(struct archive* reader, const FileEntry& entry) {
+        try {
+            return read_or_stream(reader, entry);
+        } catch (const LimitExceeded& error) {
+            throw error.with_file(name_ + ": " + entry.path);
+        }
+    }
+
+    std::shared_ptr<const std::string> read_or_stream(struct archive* reader, const FileEntry& entry) {
+        if (options_.open_sink) {
+            if (auto sink = options_.open_sink(entry)) {
+                stream_into(reader, entry, *sink);
+                return nullptr;
+            }
+        }
+        // A visitor only borrows the bytes, so one buffer per worker is reused:
+        // allocating (and page-faulting) a fresh 500 MB string per CUDA library
+        // cost more system time than the inflate itself.
+        if (options_.on_content) {
+            read_into(reader, entry, scratch_);
+            options_.on_content(entry, scratch_);
+            return nullptr;
+        }
+        auto bytes = std::make_shared<std::string>();
+        read_into(reader, entry, *bytes);
+        return bytes;
+    }
+
+    // libarchive's blocks of the current entry, in order, with their offsets
+    // (sparse entries skip ahead).
+    template <typename OnBlock>
+    void for_each_block(struct archive* reader, const FileEntry& entry, OnBlock&& on_block) {
+        const void* block = nullptr;
+        std::size_t length = 0;
+        la_int64_t offset = 0;
+        while (true) {
+            int status = archive_read_data_block(reader, &block, &length, &offset);
+            if (status == ARCHIVE_EOF) break;
+            if (status != ARCHIVE_OK && status != ARCHIVE_WARN) fail(reader, "cannot read " + entry.path);
+            on_block(std::string_view(static_cast<const char*>(block), length), static_cast<std::uint64_t>(offset));
+        }
+    }
+
+    // The blocks go straight from libarchive's buffer to the sink: no copy of
+    // the whole file is ever made here.
+    void stream_into(struct archive* reader, const FileEntry& entry, ContentSink& sink) {
+        for_each_block(reader, entry, [&](std::string_view block, std::uint64_t offset) { sink.write(block, offset); });
+        sink.finish();
+    }
+
+    void read_into(struct archive* reader, const FileEntry& entry, std::string& bytes) {
+        bytes.clear();
+        // The header's size is a hint, not a promise: cap what it may reserve.
+        bytes.reserve(static_cast<std::size_t>(std::min<std::uint64_t>({entry.size, 1u << 30, scan_limits().file_bytes})));
+        for_each_block(reader, entry, [&](std::string_view block, std::uint64_t offset) {
+            // Sparse holes are materialised here (the visitor wants the file
+            // as it is): the limit counts them, not the declared size.
+            check_limit(offset + block.size(), scan_limits().file_bytes, "file-bytes",
+                        "bytes to hold in memory");
+            if (offset > bytes.size()) bytes.resize(static_cast<std::size_t>(offset));
+            bytes.append(block);
+        });
+    }
+
+    const std::string& name_;
+    int layer_;
+    const ScanOptions& options_;
+    StreamContext context_;
+    std::string scratch_;
+};
+
+}  // namespace
+
+LayerContents read_layer(std::unique_ptr<ByteSource> blob, const std::string& name, int layer_index,
+                         const LayerCheck& check, const ScanOptions& options) {
+    if (!check.blob_digest.empty())
+        blob = std::make_unique<VerifyingSource>(std::move(blob), check.blob_digest, name);
+    LayerContents out;
+    out.name = name;
+    auto stream = open_decompressed(std::move(blob), name);
+    out.compression = stream.compression;
+    // An uncompressed blob whose digest was checked is its own diff_id check.
+    const bool same_bytes = stream.compression == Compression::none && check.diff_id == check.blob_digest;
+    if (!check.diff_id.empty() && !same_bytes)
+        stream.source = std::make_unique<VerifyingSource>(std::move(stream.source), check.diff_id,
+                                                          name + " (uncompressed, against the config's diff_id)");
+    LayerParser(name, layer_index, options).parse(*stream.source, out);
+    return out;
+}
+
+}  // namespace cuvet::image

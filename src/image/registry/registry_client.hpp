@@ -1,0 +1,66 @@
+#pragma once
+// One repository on one registry, spoken to through the OCI distribution API:
+// scheme and TLS decided once (GET /v2/), auth from the challenge, retries
+// with backoff on 429 and 5xx, and errors that name the reference.
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "cuvet/image/image.hpp"
+#include "image/registry/http_client.hpp"
+#include "image/registry/registry_auth.hpp"
+#include "image/registry/registry_reference.hpp"
+#include "image/storage/byte_source.hpp"
+
+namespace cuvet::image {
+
+class RegistryClient {
+public:
+    RegistryClient(RegistryReference reference, const Access& access);
+
+    struct Document {
+        std::string body;
+        std::string media_type;  // Content-Type
+    };
+    // A manifest or index by tag or digest (never more than a few MB).
+    Document manifest(const std::string& tag_or_digest);
+    // A blob as a stream of exactly `size` bytes; a dropped connection is
+    // resumed with a Range request. The digest is checked by the caller
+    // (read_layer's VerifyingSource), as for every other format.
+    std::unique_ptr<ByteSource> open_blob(const std::string& digest, std::uint64_t size);
+    // A small blob (the config), read whole and checked against its digest.
+    std::string small_blob(const std::string& digest, std::uint64_t size);
+
+    const RegistryReference& reference() const { return reference_; }
+    // "docker://127.0.0.1:5000/repo:tag", the name in every message.
+    std::string name() const { return "docker://" + reference_.str(); }
+
+    // GET base_url + path, after auth and retries; the response is 2xx or 206.
+    std::unique_ptr<HttpResponse> get(const std::string& path,
+                                      const std::vector<std::string>& headers,
+                                      std::uint64_t range_from, const std::string& what);
+
+private:
+    void ping();
+    void authenticate(const std::string& challenge_header);
+    std::string authorization();
+    HttpRequest request(const std::string& url, const std::vector<std::string>& headers,
+                        std::uint64_t range_from);
+    std::string withheld_note();  // "; the credentials … were not sent: …", or empty
+    [[noreturn]] void fail_status(HttpResponse& response, long status, const std::string& what);
+
+    RegistryReference reference_;
+    Credentials credentials_;
+    TlsOptions tls_;
+    bool insecure_ = false;
+    bool cross_host_auth_ = false;
+    unsigned timeout_seconds_ = 0;
+    // Why the credentials were not sent to the token realm; empty when they were (or none exist).
+    std::string withheld_;
+    std::string base_url_;  // "https://host:port"
+    std::mutex auth_mutex_;
+    std::string authorization_;  // "Authorization: …" or empty
+};
+
+}  // namespace cuvet::image
