@@ -98,7 +98,8 @@ Timing best_of(int repeat, bool children, const std::function<void()>& work) {
         const double cpu_start = cpu_seconds(children);
         work();
         best.cpu = std::min(best.cpu, cpu_seconds(children) - cpu_start);
-        best.wall = std::min(best.wall, std::chrono::duration<double>(Clock::now() - start).count());
+        best.wall =
+            std::min(best.wall, std::chrono::duration<double>(Clock::now() - start).count());
     }
     return best;
 }
@@ -146,9 +147,12 @@ int main(int argc, char** argv) {
     bool with_lief = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
-        if (arg == "--repeat" && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
-        else if (arg == "--lief") with_lief = true;
-        else dir = arg;
+        if (arg == "--repeat" && i + 1 < argc)
+            repeat = std::max(1, std::atoi(argv[++i]));
+        else if (arg == "--lief")
+            with_lief = true;
+        else
+            dir = arg;
     }
     if (!fs::is_directory(dir)) {
         std::fprintf(stderr, "elf_facts: %s is not a directory\n", dir.c_str());
@@ -163,7 +167,8 @@ int main(int argc, char** argv) {
     const Timing inspect = best_of(repeat, false, [&] {
         facts = 0;
         for (const auto& lib : libraries) {
-            if (auto info = cuvet::elf::inspect(lib.bytes)) facts += info->exported_symbols.size() + 1;
+            if (auto info = cuvet::elf::inspect(lib.bytes))
+                facts += info->exported_symbols.size() + 1;
         }
     });
     cuvet::ScratchBuffer buffer;
@@ -171,7 +176,8 @@ int main(int argc, char** argv) {
     const Timing stream = best_of(repeat, false, [&] {
         streamed_facts = 0;
         for (const auto& lib : libraries)
-            if (auto info = streamed(lib, buffer)) streamed_facts += info->exported_symbols.size() + 1;
+            if (auto info = streamed(lib, buffer))
+                streamed_facts += info->exported_symbols.size() + 1;
     });
     // Before ElfStream the scan copied every selected file whole, then ran inspect():
     // the copy alone, into a reused buffer, for comparison.
@@ -184,7 +190,8 @@ int main(int argc, char** argv) {
     std::size_t mismatches = 0;
     for (const auto& lib : libraries) {
         if (streamed(lib, buffer) != cuvet::elf::inspect(lib.bytes)) {
-            std::fprintf(stderr, "elf_facts: streamed facts differ from inspect() for %s\n", lib.path.c_str());
+            std::fprintf(stderr, "elf_facts: streamed facts differ from inspect() for %s\n",
+                         lib.path.c_str());
             ++mismatches;
         }
     }
@@ -195,8 +202,10 @@ int main(int argc, char** argv) {
     std::printf("%-14s %10.1f %10.1f  (1 MB blocks, fatbin payloads skipped; facts %s inspect's)\n",
                 "elf::ElfStream", stream.wall * 1e3, stream.cpu * 1e3,
                 mismatches == 0 && streamed_facts == facts ? "equal to" : "DIFFERENT from");
-    std::printf("%-14s %10.1f %10.1f  (the scan's copy of every whole file before ElfStream; inspect came on top)\n",
-                "whole copy", whole_copy.wall * 1e3, whole_copy.cpu * 1e3);
+    std::printf(
+        "%-14s %10.1f %10.1f  (the scan's copy of every whole file before ElfStream; inspect came "
+        "on top)\n",
+        "whole copy", whole_copy.wall * 1e3, whole_copy.cpu * 1e3);
     // Without igzip (a machine that only runs the check) the comparison is left out.
     if (std::system("command -v igzip >/dev/null 2>&1") == 0) {
         const fs::path layer = gzip_layer(libraries);

@@ -36,14 +36,16 @@ UBUNTU_CODENAME=jammy
 
 std::string dpkg_entry(const std::string& package, const std::string& version,
                        const std::string& section, const std::string& description) {
-    return "Package: " + package + "\nStatus: install ok installed\nPriority: optional\nSection: " +
-           section + "\nInstalled-Size: 1024\nMaintainer: cuvet sample <sample@cuvet.invalid>\n" +
+    return "Package: " + package +
+           "\nStatus: install ok installed\nPriority: optional\nSection: " + section +
+           "\nInstalled-Size: 1024\nMaintainer: cuvet sample <sample@cuvet.invalid>\n" +
            "Architecture: amd64\nVersion: " + version + "\nDescription: " + description + "\n\n";
 }
 
 std::string dpkg_base() {
     return dpkg_entry("libc6", "2.35-0ubuntu3.6", "libs", "GNU C Library: Shared libraries") +
-           dpkg_entry("libstdc++6", "12.3.0-1ubuntu1~22.04", "libs", "GNU Standard C++ Library v3") +
+           dpkg_entry("libstdc++6", "12.3.0-1ubuntu1~22.04", "libs",
+                      "GNU Standard C++ Library v3") +
            dpkg_entry("perl-base", "5.34.0-3ubuntu1.3", "perl", "minimal Perl system");
 }
 
@@ -59,14 +61,26 @@ std::string dpkg_cudnn() {
 Layer base_layer() {
     Layer layer;
     layer.created_by =
-        "/bin/sh -c #(nop) ADD file:63d5ab3ef0aab308c0e71cb67292c5467f60deafa9b0418cbb220affcd078444 in / ";
-    layer.empty_history_before = {"/bin/sh -c #(nop)  ARG RELEASE", "/bin/sh -c #(nop)  ARG LAUNCHPAD_BUILD_ARCH"};
+        "/bin/sh -c #(nop) ADD "
+        "file:63d5ab3ef0aab308c0e71cb67292c5467f60deafa9b0418cbb220affcd078444 in / ";
+    layer.empty_history_before = {"/bin/sh -c #(nop)  ARG RELEASE",
+                                  "/bin/sh -c #(nop)  ARG LAUNCHPAD_BUILD_ARCH"};
     const std::string perl = "#!/bin/sh\n# stand-in for perl, kept small\nexit 0\n";
     layer.entries = {
-        dir("etc/"), dir("usr/"), dir("usr/bin/"), dir("usr/lib/"), dir("usr/lib/x86_64-linux-gnu/"),
-        dir("usr/lib64/"), dir("var/"), dir("var/lib/"), dir("var/lib/dpkg/"), dir("tmp/", 01777),
+        dir("etc/"),
+        dir("usr/"),
+        dir("usr/bin/"),
+        dir("usr/lib/"),
+        dir("usr/lib/x86_64-linux-gnu/"),
+        dir("usr/lib64/"),
+        dir("var/"),
+        dir("var/lib/"),
+        dir("var/lib/dpkg/"),
+        dir("tmp/", 01777),
         // Ubuntu 22.04 has a merged /usr: /bin, /lib and /lib64 are symlinks.
-        soft_link("bin", "usr/bin"), soft_link("lib", "usr/lib"), soft_link("lib64", "usr/lib64"),
+        soft_link("bin", "usr/bin"),
+        soft_link("lib", "usr/lib"),
+        soft_link("lib64", "usr/lib64"),
         file("usr/lib/os-release", os_release),
         soft_link("etc/os-release", "../usr/lib/os-release"),
         file("etc/debian_version", "bookworm/sid\n"),
@@ -110,7 +124,8 @@ Layer cuda_layer(const fs::path& libdir) {
         dir("usr/local/cuda-12.1/targets/x86_64-linux/lib/"),
         file("usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudart.so.12.1.105",
              slurp(libdir / "libcudart.so.12.1.105"), 0644),
-        soft_link("usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudart.so.12", "libcudart.so.12.1.105"),
+        soft_link("usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudart.so.12",
+                  "libcudart.so.12.1.105"),
         soft_link("usr/local/cuda-12.1/lib64", "targets/x86_64-linux/lib"),
         file("usr/local/cuda-12.1/version.json", version_json),
         // As update-alternatives does it: an absolute link through /etc.
@@ -137,14 +152,17 @@ Layer cudnn_layer(const fs::path& libdir) {
     const std::string version_h =
         "#ifndef CUDNN_VERSION_H_\n#define CUDNN_VERSION_H_\n#define CUDNN_MAJOR 8\n"
         "#define CUDNN_MINOR 6\n#define CUDNN_PATCHLEVEL 0\n"
-        "#define CUDNN_VERSION (CUDNN_MAJOR * 1000 + CUDNN_MINOR * 100 + CUDNN_PATCHLEVEL)\n#endif\n";
+        "#define CUDNN_VERSION (CUDNN_MAJOR * 1000 + CUDNN_MINOR * 100 + "
+        "CUDNN_PATCHLEVEL)\n#endif\n";
     layer.entries = {
         file("usr/lib/x86_64-linux-gnu/libcudnn.so.8.6.0", slurp(libdir / "libcudnn.so.8.6.0")),
         soft_link("usr/lib/x86_64-linux-gnu/libcudnn.so.8", "libcudnn.so.8.6.0"),
         dir("usr/include/"),
         dir("usr/include/x86_64-linux-gnu/"),
         file("usr/include/x86_64-linux-gnu/cudnn_version_v8.h", version_h),
-        dir("var/cache/"), dir("var/cache/apt/"), dir("var/cache/apt/archives/"),
+        dir("var/cache/"),
+        dir("var/cache/apt/"),
+        dir("var/cache/apt/archives/"),
         // Left behind by this layer, deleted by the next one (a whiteout).
         file("var/cache/apt/archives/libcudnn8_8.6.0.163-1+cuda11.8_amd64.deb",
              "!<arch>\ndebian-binary   1700000000  0     0     100644  4         `\n2.0\n"),
@@ -155,8 +173,9 @@ Layer cudnn_layer(const fs::path& libdir) {
 
 Layer torch_layer(const fs::path& libdir) {
     Layer layer;
-    layer.empty_history_before = {"ENV PATH=/opt/venv/bin:/usr/local/nvidia/bin:/usr/local/cuda/bin:"
-                                  "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"};
+    layer.empty_history_before = {
+        "ENV PATH=/opt/venv/bin:/usr/local/nvidia/bin:/usr/local/cuda/bin:"
+        "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"};
     layer.created_by =
         "RUN /bin/sh -c python3 -m venv /opt/venv && pip install --no-cache-dir torch==2.1.0+cu121 "
         "nvidia-cudnn-cu12==8.9.2.26 && rm -rf /var/cache/apt/archives/*.deb /var/lib/apt/lists "
@@ -173,19 +192,28 @@ Layer torch_layer(const fs::path& libdir) {
         "Requires-Dist: nvidia-cudnn-cu12 (==8.9.2.26) ; platform_system == \"Linux\"\n";
     const std::string cudnn_metadata =
         "Metadata-Version: 2.1\nName: nvidia-cudnn-cu12\nVersion: 8.9.2.26\n"
-        "Summary: cuDNN runtime libraries\nRequires-Python: >=3\nRequires-Dist: nvidia-cublas-cu12\n";
+        "Summary: cuDNN runtime libraries\nRequires-Python: >=3\nRequires-Dist: "
+        "nvidia-cublas-cu12\n";
     layer.entries = {
-        dir("opt/"), dir("opt/venv/"), dir("opt/venv/bin/"), dir("opt/venv/lib/"),
-        dir("opt/venv/lib/python3.10/"), dir(sp),
-        file("opt/venv/pyvenv.cfg", "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.10.12\n"),
-        dir(sp + "torch/"), dir(sp + "torch/lib/"),
+        dir("opt/"),
+        dir("opt/venv/"),
+        dir("opt/venv/bin/"),
+        dir("opt/venv/lib/"),
+        dir("opt/venv/lib/python3.10/"),
+        dir(sp),
+        file("opt/venv/pyvenv.cfg",
+             "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.10.12\n"),
+        dir(sp + "torch/"),
+        dir(sp + "torch/lib/"),
         file(sp + "torch/__init__.py", "from .version import __version__\n"),
         file(sp + "torch/version.py", version_py),
         file(sp + "torch/lib/libtorch_cuda.so", slurp(libdir / "libtorch_cuda.so"), 0755),
         dir(sp + "torch-2.1.0+cu121.dist-info/"),
         file(sp + "torch-2.1.0+cu121.dist-info/METADATA", torch_metadata),
         file(sp + "torch-2.1.0+cu121.dist-info/INSTALLER", "pip\n"),
-        dir(sp + "nvidia/"), dir(sp + "nvidia/cudnn/"), dir(sp + "nvidia/cudnn/lib/"),
+        dir(sp + "nvidia/"),
+        dir(sp + "nvidia/cudnn/"),
+        dir(sp + "nvidia/cudnn/lib/"),
         file(sp + "nvidia/__init__.py", ""),
         file(sp + "nvidia/cudnn/__init__.py", ""),
         file(sp + "nvidia/cudnn/lib/libcudnn.so.8", slurp(libdir / "libcudnn.so.8.9.2"), 0755),
@@ -211,10 +239,12 @@ int main(int argc, char** argv) {
         spec.repo_tags = {"cuvet/sample-pytorch:2.1.0-cuda12.1"};
         spec.layers = {base_layer(), cuda_layer(libdir), cudnn_layer(libdir), torch_layer(libdir)};
         spec.env = {
-            "PATH=/opt/venv/bin:/usr/local/nvidia/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:"
+            "PATH=/opt/venv/bin:/usr/local/nvidia/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/"
+            "local/bin:"
             "/usr/sbin:/usr/bin:/sbin:/bin",
             "NVARCH=x86_64",
-            "NVIDIA_REQUIRE_CUDA=cuda>=12.1 brand=tesla,driver>=470,driver<471 brand=tesla,driver>=525,driver<526",
+            "NVIDIA_REQUIRE_CUDA=cuda>=12.1 brand=tesla,driver>=470,driver<471 "
+            "brand=tesla,driver>=525,driver<526",
             "NV_CUDA_CUDART_VERSION=12.1.105-1",
             "CUDA_VERSION=12.1.1",
             // The trap: the system lib dir listed here beats torch's RUNPATH, so

@@ -56,7 +56,8 @@ std::optional<std::string> read_exactly(int fd, std::size_t count) {
 // Opens directory `name` under `at`, creating it 0700 when absent, and checks it.
 std::string open_checked_dir(int at, const std::string& name, const std::string& path, int flags,
                              UniqueFd& out) {
-    if (::mkdirat(at, name.c_str(), 0700) != 0 && errno != EEXIST) return path + ": " + errno_text();
+    if (::mkdirat(at, name.c_str(), 0700) != 0 && errno != EEXIST)
+        return path + ": " + errno_text();
     out.reset(::openat(at, name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | flags));
     if (!out) return path + ": " + errno_text();
     struct stat info {};
@@ -74,8 +75,8 @@ std::string create_key(int dir) {
     std::string temp = "key.tmp." + std::to_string(::getpid()) + ".";
     for (unsigned char c : salt) temp += std::to_string(c);
     {
-        UniqueFd fd(::openat(dir, temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                       0600));
+        UniqueFd fd(::openat(dir, temp.c_str(),
+                             O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
         if (!fd) return errno_text();
         if (::write(fd.get(), key, sizeof key) != static_cast<ssize_t>(sizeof key) ||
             ::fsync(fd.get()) != 0) {
@@ -129,8 +130,7 @@ OpenedDir open_cache_dir(const fs::path& dir, const std::optional<std::string>& 
         fs::create_directories(dir.parent_path(), ignored);  // ~/.cache, as any tool makes it
         UniqueFd top(-1), layers(-1);
         // The cache dir itself may be a link (to a larger disk): what it leads to is checked.
-        if (auto why = open_checked_dir(AT_FDCWD, dir.string(), dir.string(), 0, top);
-            !why.empty())
+        if (auto why = open_checked_dir(AT_FDCWD, dir.string(), dir.string(), 0, top); !why.empty())
             return refuse(why);
         if (auto why = open_checked_dir(top.get(), layers_name, (dir / layers_name).string(),
                                         O_NOFOLLOW, layers);

@@ -123,7 +123,8 @@ std::optional<std::string> explicit_key(const std::string& key_file) {
     std::string source;
     if (!key_file.empty()) {
         auto bytes = detail::read_regular_file(key_file, 4096);
-        if (!bytes) fail_input(key_file + ": cannot read the cache key (a regular file of at most 4 KiB)");
+        if (!bytes)
+            fail_input(key_file + ": cannot read the cache key (a regular file of at most 4 KiB)");
         key = std::move(*bytes);
         if (!key.empty() && key.back() == '\n') key.pop_back();
         source = key_file;

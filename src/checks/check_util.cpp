@@ -26,14 +26,18 @@ std::string cite(const rules::Provenance& p) {
 
 void add_trace(report::Finding& finding, const Resolution& r, std::size_t max_lines) {
     std::string how = "ld.so search for " + r.name + ": ";
-    if (r.provided_by_host) how += "provided by the host driver";
-    else if (r.path.empty()) how += "not found";
-    else how += r.path + " via " + r.rule + (r.source.empty() ? "" : " (" + r.source + ")");
+    if (r.provided_by_host)
+        how += "provided by the host driver";
+    else if (r.path.empty())
+        how += "not found";
+    else
+        how += r.path + " via " + r.rule + (r.source.empty() ? "" : " (" + r.source + ")");
     finding.evidence.push_back(how);
     std::size_t shown = 0;
     for (const auto& line : r.trace) {
         if (shown++ == max_lines) {
-            finding.evidence.push_back("  … " + std::to_string(r.trace.size() - max_lines) + " more candidates");
+            finding.evidence.push_back("  … " + std::to_string(r.trace.size() - max_lines) +
+                                       " more candidates");
             break;
         }
         finding.evidence.push_back("  tried " + line);
@@ -56,12 +60,15 @@ std::optional<std::string> printed(const rules::Version& v, const std::string& f
     if (format == "tuple") return "(" + part(0) + ", " + part(1) + ", " + part(2) + ")";
     // cudnnGetVersion(): major*1000+minor*100+patch up to cuDNN 8, major*10000+… from 9.
     if (format == "encoded" && v.size() >= 3)
-        return std::to_string(v.major() * (v.major() >= 9 ? 10000 : 1000) + v.part(1) * 100 + v.part(2));
+        return std::to_string(v.major() * (v.major() >= 9 ? 10000 : 1000) + v.part(1) * 100 +
+                              v.part(2));
     return std::nullopt;
 }
 
 // TensorFlow 1.x's "compatibility version" of an encoded cuDNN version: (v / 100) * 100.
-std::string compat_of(const std::string& encoded) { return std::to_string(std::stol(encoded) / 100 * 100); }
+std::string compat_of(const std::string& encoded) {
+    return std::to_string(std::stol(encoded) / 100 * 100);
+}
 
 }  // namespace
 
@@ -107,7 +114,9 @@ std::vector<const ElfObject*> objects_of(const Stack& stack, const FrameworkInst
     return out;
 }
 
-std::vector<std::string> load_closure(const Stack& stack, const std::vector<const ElfObject*>& roots, bool follow_dlopen) {
+std::vector<std::string> load_closure(const Stack& stack,
+                                      const std::vector<const ElfObject*>& roots,
+                                      bool follow_dlopen) {
     std::map<std::string_view, const ElfObject*> by_file;
     for (const auto& o : stack.objects) by_file.emplace(o.file, &o);
     std::vector<std::string> order;
@@ -115,7 +124,8 @@ std::vector<std::string> load_closure(const Stack& stack, const std::vector<cons
     std::vector<const ElfObject*> queue = roots;
     for (std::size_t i = 0; i < queue.size(); ++i) {
         for (const auto& r : queue[i]->resolutions) {
-            if ((r.from_dlopen && !follow_dlopen) || r.file.empty() || !seen.insert(r.file).second) continue;
+            if ((r.from_dlopen && !follow_dlopen) || r.file.empty() || !seen.insert(r.file).second)
+                continue;
             order.push_back(r.file);
             if (auto it = by_file.find(r.file); it != by_file.end()) queue.push_back(it->second);
         }
@@ -146,7 +156,8 @@ std::string first_unresolved(const Stack& stack, const ElfObject& root) {
 std::vector<std::string> roots_loading(const Stack& stack, const std::vector<std::string>& files) {
     std::vector<std::string> out;
     for (const auto& file : files)
-        if (const auto* root = stack.root_of(file); root && std::find(out.begin(), out.end(), *root) == out.end())
+        if (const auto* root = stack.root_of(file);
+            root && std::find(out.begin(), out.end(), *root) == out.end())
             out.push_back(*root);
     return out;
 }
@@ -154,11 +165,14 @@ std::vector<std::string> roots_loading(const Stack& stack, const std::vector<std
 void name_roots(report::Finding& finding, const std::vector<std::string>& roots) {
     if (roots.empty()) return;
     finding.loaded_by = roots.front();
-    for (std::size_t i = 1; i < roots.size(); ++i) finding.evidence.push_back("also loaded: " + roots[i]);
+    for (std::size_t i = 1; i < roots.size(); ++i)
+        finding.evidence.push_back("also loaded: " + roots[i]);
 }
 
-std::vector<report::Finding> unloaded_findings(std::string_view id, const std::vector<UnloadedProblem>& problems,
-                                               std::string_view singular, std::string_view plural, std::string fix) {
+std::vector<report::Finding> unloaded_findings(std::string_view id,
+                                               const std::vector<UnloadedProblem>& problems,
+                                               std::string_view singular, std::string_view plural,
+                                               std::string fix) {
     // Directories in path order: a directory below one already seen joins its group.
     std::map<std::string, std::vector<const UnloadedProblem*>> by_dir;
     for (const auto& p : problems) by_dir[dir_name(p.file)].push_back(&p);
@@ -176,28 +190,39 @@ std::vector<report::Finding> unloaded_findings(std::string_view id, const std::v
     for (const auto& [dir, list] : groups) {
         std::vector<std::string> details;
         for (const auto* p : list)
-            if (!p->detail.empty() && std::find(details.begin(), details.end(), p->detail) == details.end()) details.push_back(p->detail);
+            if (!p->detail.empty() &&
+                std::find(details.begin(), details.end(), p->detail) == details.end())
+                details.push_back(p->detail);
         std::set<std::string_view> files;
         for (const auto* p : list) files.insert(p->file);
         std::string detail_text;
-        for (std::size_t i = 0; i < details.size() && i < 4; ++i) detail_text += (i ? ", " : "") + details[i];
-        if (details.size() > 4) detail_text += " and " + std::to_string(details.size() - 4) + " more";
+        for (std::size_t i = 0; i < details.size() && i < 4; ++i)
+            detail_text += (i ? ", " : "") + details[i];
+        if (details.size() > 4)
+            detail_text += " and " + std::to_string(details.size() - 4) + " more";
         report::Finding f;
         f.id = std::string(id);
         f.severity = report::Severity::info;
         if (files.size() == 1)
-            f.message = list.front()->file + " " + std::string(singular) + (detail_text.empty() ? "" : " (" + detail_text + ")") +
+            f.message = list.front()->file + " " + std::string(singular) +
+                        (detail_text.empty() ? "" : " (" + detail_text + ")") +
                         "; nothing in the image loads it";
         else
-            f.message = std::to_string(files.size()) + " files under " + dir + " " + std::string(plural) +
-                        (detail_text.empty() ? "" : " (" + detail_text + ")") + "; nothing in the image loads them";
+            f.message = std::to_string(files.size()) + " files under " + dir + " " +
+                        std::string(plural) +
+                        (detail_text.empty() ? "" : " (" + detail_text + ")") +
+                        "; nothing in the image loads them";
         f.locations = {{files.size() == 1 ? list.front()->file : dir}};
         constexpr std::size_t shown = 16;
         for (std::size_t i = 0; i < list.size() && i < shown; ++i)
-            f.evidence.push_back(list[i]->file + (list[i]->detail.empty() ? "" : ": " + list[i]->detail));
-        if (list.size() > shown) f.evidence.push_back("… " + std::to_string(list.size() - shown) + " more");
-        f.evidence.push_back("no ENTRYPOINT/CMD program, framework, Python extension module or interpreter on PATH maps " +
-                             std::string(files.size() == 1 ? "it" : "them") + " (DT_NEEDED and known dlopen names)");
+            f.evidence.push_back(list[i]->file +
+                                 (list[i]->detail.empty() ? "" : ": " + list[i]->detail));
+        if (list.size() > shown)
+            f.evidence.push_back("… " + std::to_string(list.size() - shown) + " more");
+        f.evidence.push_back(
+            "no ENTRYPOINT/CMD program, framework, Python extension module or interpreter on PATH "
+            "maps " +
+            std::string(files.size() == 1 ? "it" : "them") + " (DT_NEEDED and known dlopen names)");
         f.fix = fix;
         out.push_back(std::move(f));
     }
@@ -206,7 +231,8 @@ std::vector<report::Finding> unloaded_findings(std::string_view id, const std::v
 
 namespace {
 
-RuntimeCuda runtime_of(const rules::Version& version, std::string source, std::vector<std::string> provenance = {}) {
+RuntimeCuda runtime_of(const rules::Version& version, std::string source,
+                       std::vector<std::string> provenance = {}) {
     RuntimeCuda out{version, version.size() < 2, std::move(source), std::move(provenance)};
     return out;
 }
@@ -219,20 +245,28 @@ std::optional<RuntimeCuda> runtime_cuda(const Stack& stack) {
         for (const auto& file : load_closure(stack, roots, true)) {
             const auto* copy = stack.library(file);
             if (copy == nullptr || copy->family != "cudart" || !copy->version) continue;
-            return runtime_of(*copy->version, "the libcudart " + base_name(fw.root) + " loads, " + copy->path, copy->provenance);
+            return runtime_of(*copy->version,
+                              "the libcudart " + base_name(fw.root) + " loads, " + copy->path,
+                              copy->provenance);
         }
     }
     for (const auto& fw : stack.frameworks)
         if (fw.built_cuda)
-            return runtime_of(*fw.built_cuda, base_name(fw.root) + " " + fw.version.str() + "'s build metadata", fw.provenance);
-    if (stack.cuda_version) return runtime_of(*stack.cuda_version, "the CUDA toolkit of the image", stack.cuda_version_provenance);
+            return runtime_of(*fw.built_cuda,
+                              base_name(fw.root) + " " + fw.version.str() + "'s build metadata",
+                              fw.provenance);
+    if (stack.cuda_version)
+        return runtime_of(*stack.cuda_version, "the CUDA toolkit of the image",
+                          stack.cuda_version_provenance);
     for (const auto& copy : stack.libraries)
         if (copy.family == "cudart" && copy.version)
             return runtime_of(*copy.version, describe(copy), copy.provenance);
     for (const auto& copy : stack.libraries)
         if (copy.cuda_major && !copy.owner.empty())
-            return runtime_of(rules::Version::parse(std::to_string(*copy.cuda_major)).value(),
-                              copy.owner + ", a package for CUDA " + std::to_string(*copy.cuda_major), copy.provenance);
+            return runtime_of(
+                rules::Version::parse(std::to_string(*copy.cuda_major)).value(),
+                copy.owner + ", a package for CUDA " + std::to_string(*copy.cuda_major),
+                copy.provenance);
     return std::nullopt;
 }
 
@@ -241,10 +275,14 @@ bool is_cudart(std::string_view name) { return starts_with(name, "libcudart.so."
 
 std::string pip_package(std::string_view family, std::optional<int> cuda_major) {
     std::string base = std::string(family);
-    if (starts_with(base, "cudnn")) base = "cudnn";
-    else if (starts_with(base, "cublas")) base = "cublas";
-    else if (base == "cudart") base = "cuda-runtime";
-    else if (base == "nvrtc") base = "cuda-nvrtc";
+    if (starts_with(base, "cudnn"))
+        base = "cudnn";
+    else if (starts_with(base, "cublas"))
+        base = "cublas";
+    else if (base == "cudart")
+        base = "cuda-runtime";
+    else if (base == "nvrtc")
+        base = "cuda-nvrtc";
     std::string name = "nvidia-" + base;
     if (cuda_major) name += "-cu" + std::to_string(*cuda_major);
     return name;

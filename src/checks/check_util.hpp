@@ -12,7 +12,9 @@
 
 namespace cuvet::checks::util {
 
-inline bool starts_with(std::string_view s, std::string_view head) { return s.substr(0, head.size()) == head; }
+inline bool starts_with(std::string_view s, std::string_view head) {
+    return s.substr(0, head.size()) == head;
+}
 inline bool under(std::string_view path, std::string_view dir) {
     return path.size() > dir.size() && starts_with(path, dir) && path[dir.size()] == '/';
 }
@@ -58,7 +60,9 @@ std::vector<const ElfObject*> objects_of(const Stack& stack, const FrameworkInst
 // reached again: their DT_NEEDED closure, and the dlopen()ed names' when
 // `follow_dlopen` (a dlopen()ed library is loaded, but RTLD_LOCAL keeps its
 // symbols from binding the others').
-std::vector<std::string> load_closure(const Stack& stack, const std::vector<const ElfObject*>& roots, bool follow_dlopen);
+std::vector<std::string> load_closure(const Stack& stack,
+                                      const std::vector<const ElfObject*>& roots,
+                                      bool follow_dlopen);
 // The first DT_NEEDED ld.so cannot find in its breadth-first walk from `root`, the name
 // dlerror() reports; "" when every one resolves.
 std::string first_unresolved(const Stack& stack, const ElfObject& root);
@@ -74,8 +78,10 @@ struct UnloadedProblem {
 // (a directory and the ones below it): "147 files under /usr/lib32 are built
 // for Intel 80386 (…); nothing in the image loads them". `singular` and
 // `plural` are the predicates ("is built for …", "are built for …").
-std::vector<report::Finding> unloaded_findings(std::string_view id, const std::vector<UnloadedProblem>& problems,
-                                               std::string_view singular, std::string_view plural, std::string fix);
+std::vector<report::Finding> unloaded_findings(std::string_view id,
+                                               const std::vector<UnloadedProblem>& problems,
+                                               std::string_view singular, std::string_view plural,
+                                               std::string fix);
 
 // The CUDA runtime the image runs, best known first: the libcudart a
 // framework really loads, the framework's build metadata, the toolkit the
@@ -83,7 +89,7 @@ std::vector<report::Finding> unloaded_findings(std::string_view id, const std::v
 struct RuntimeCuda {
     rules::Version version;  // "12.1.105", or only the major ("12") when that is all that is known
     bool major_only = false;
-    std::string source;      // "libcudart.so.12 that torch loads (/usr/…/libcudart.so.12.1.105)"
+    std::string source;  // "libcudart.so.12 that torch loads (/usr/…/libcudart.so.12.1.105)"
     std::vector<std::string> provenance;
 };
 std::optional<RuntimeCuda> runtime_cuda(const Stack& stack);
@@ -110,8 +116,7 @@ struct ImportedBy {
     const FrameworkInstall& fw;
     std::size_t first = out.size();
     ~ImportedBy() {
-        for (auto i = first; i < out.size(); ++i)
-            out[i].loaded_by = import_label(fw);
+        for (auto i = first; i < out.size(); ++i) out[i].loaded_by = import_label(fw);
     }
 };
 

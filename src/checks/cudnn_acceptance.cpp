@@ -8,11 +8,13 @@ std::optional<BuiltCudnn> built_cudnn(const rules::Database& db, const Framework
     const auto* row = build_row(db, fw);
     auto built = fw.built_cudnn;
     std::string from =
-        "the install's own metadata (a wheel's Requires-Dist cuDNN pin, TensorFlow's build_info.py)";
-    // TensorFlow's build_info says only the major ("8"); the rules row knows the minor it was built with.
-    bool row_is_finer = row && row->cudnn &&
-                        (!built || (built->size() < row->cudnn->size() &&
-                                    built->major() == row->cudnn->major()));
+        "the install's own metadata (a wheel's Requires-Dist cuDNN pin, TensorFlow's "
+        "build_info.py)";
+    // TensorFlow's build_info says only the major ("8"); the rules row knows the minor it was built
+    // with.
+    bool row_is_finer =
+        row && row->cudnn &&
+        (!built || (built->size() < row->cudnn->size() && built->major() == row->cudnn->major()));
     if (row_is_finer) built = row->cudnn, from = cite(row->provenance);
     if (!built) return std::nullopt;  // unknown stays unknown
     return BuiltCudnn{*built, from};
@@ -39,21 +41,25 @@ std::optional<FrameworkWords> refusal(const rules::Database& db, const Stack& st
     else if (built.major() != runtime.major() &&
              db.framework_error_text(fw.name, "cudnn_major_mismatch", fw.version))
         kind = "cudnn_major_mismatch";
-    return framework_says(db, fw, kind, values, built, runtime, stack.env.count("LD_LIBRARY_PATH") > 0);
+    return framework_says(db, fw, kind, values, built, runtime,
+                          stack.env.count("LD_LIBRARY_PATH") > 0);
 }
 
 }  // namespace cuvet::checks::util
 
 namespace cuvet::checks {
 
-// The public face of the helpers above (cuvet/checks/stack_facts.hpp), for `cuvet freeze` and `cuvet diff`.
-std::optional<BuiltCudnnFact> built_cudnn_of(const rules::Database& db, const FrameworkInstall& fw) {
+// The public face of the helpers above (cuvet/checks/stack_facts.hpp), for `cuvet freeze` and
+// `cuvet diff`.
+std::optional<BuiltCudnnFact> built_cudnn_of(const rules::Database& db,
+                                             const FrameworkInstall& fw) {
     auto built = util::built_cudnn(db, fw);
     if (!built) return std::nullopt;
     return BuiltCudnnFact{std::move(built->version), std::move(built->from)};
 }
 
-bool cudnn_refused(const rules::Version& loaded, const rules::Version& built, const std::string& rule) {
+bool cudnn_refused(const rules::Version& loaded, const rules::Version& built,
+                   const std::string& rule) {
     return util::refuses(loaded, built, rule);
 }
 

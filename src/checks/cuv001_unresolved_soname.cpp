@@ -16,7 +16,8 @@ bool another_dlopen_resolved(const ElfObject& o, const Resolution& missing) {
     // Frameworks carry several dlopen names for one library (libcudnn.so.8 and .9); one is enough.
     auto family = missing.name.substr(0, missing.name.find(".so"));
     for (const auto& r : o.resolutions)
-        if (r.from_dlopen && (!r.path.empty() || r.provided_by_host) && util::starts_with(r.name, family + ".so"))
+        if (r.from_dlopen && (!r.path.empty() || r.provided_by_host) &&
+            util::starts_with(r.name, family + ".so"))
             return true;
     return false;
 }
@@ -34,31 +35,35 @@ std::vector<std::string> copies_named(const Stack& stack, const std::string& nam
 
 // What the framework that needs a cuDNN library prints without it, for its release
 // (rules error_texts): TensorFlow 2.11 "Could not load dynamic library 'libcudnn.so.8'…".
-std::string framework_words(const Stack& stack, const rules::Database& db, const std::string& loaded_by,
-                            const std::string& name) {
+std::string framework_words(const Stack& stack, const rules::Database& db,
+                            const std::string& loaded_by, const std::string& name) {
     if (!util::starts_with(name, "libcudnn")) return "";
     const auto* fw = util::framework_labelled(stack, loaded_by);
     if (fw == nullptr) return "";
     rules::MessageValues values;
     values.library = name;
     auto words = util::framework_says(db, *fw, "cudnn_library_missing", values);
-    return words ? "; " + fw->name + " " + fw->version.str() + " prints \"" + words->text + "\"" : "";
+    return words ? "; " + fw->name + " " + fw->version.str() + " prints \"" + words->text + "\""
+                 : "";
 }
 
 // `import torch` without a library torch._C needs: Python raises ImportError with dlerror()'s
 // text, which names the first library missing in ld.so's walk (torch 2.11 on the H100:
 // testdata/gpu/agreement/run6). When libtorch_global_deps.so misses one already, torch's own
 // preloading raises a ValueError naming sys.path instead, so nothing is quoted then.
-std::string torch_import_error(const Stack& stack, const std::string& loaded_by, const std::string& name) {
+std::string torch_import_error(const Stack& stack, const std::string& loaded_by,
+                               const std::string& name) {
     const auto* fw = util::framework_labelled(stack, loaded_by);
     if (fw == nullptr || fw->name != "pytorch") return "";
     const ElfObject* module = nullptr;
     const ElfObject* global_deps = nullptr;
     for (const auto& o : stack.objects) {
-        if (util::dir_name(o.path) == fw->root && util::starts_with(util::base_name(o.path), "_C.")) module = &o;
+        if (util::dir_name(o.path) == fw->root && util::starts_with(util::base_name(o.path), "_C."))
+            module = &o;
         if (o.path == fw->root + "/lib/libtorch_global_deps.so") global_deps = &o;
     }
-    if (module == nullptr || (global_deps && !util::first_unresolved(stack, *global_deps).empty()) ||
+    if (module == nullptr ||
+        (global_deps && !util::first_unresolved(stack, *global_deps).empty()) ||
         util::first_unresolved(stack, *module) != name)
         return "";
     return "; import torch raises \"ImportError: " + name +
@@ -68,7 +73,8 @@ std::string torch_import_error(const Stack& stack, const std::string& loaded_by,
 // File → the frameworks whose import maps it: each framework's files and their whole
 // DT_NEEDED closure. A file's root (loaded_by) is only the first root that maps it; a
 // library torch needs through libtorch_cuda.so is torch's problem too when CuPy maps it first.
-std::map<std::string, std::vector<std::string>, std::less<>> framework_closures(const Stack& stack) {
+std::map<std::string, std::vector<std::string>, std::less<>> framework_closures(
+    const Stack& stack) {
     std::map<std::string, std::vector<std::string>, std::less<>> out;
     for (const auto& fw : stack.frameworks) {
         const auto label = util::import_label(fw);
@@ -77,7 +83,8 @@ std::map<std::string, std::vector<std::string>, std::less<>> framework_closures(
         for (const auto* o : objects) files.push_back(o->file);
         for (const auto& file : files) {
             auto& labels = out[file];
-            if (std::find(labels.begin(), labels.end(), label) == labels.end()) labels.push_back(label);
+            if (std::find(labels.begin(), labels.end(), label) == labels.end())
+                labels.push_back(label);
         }
     }
     return out;
@@ -100,8 +107,10 @@ std::vector<report::Finding> start_findings(const Stack& stack) {
             if (note.empty() || r.path.empty()) continue;
             auto& d = by_dir[util::dir_name(r.path)];
             if (d.first == nullptr) d.first = &r, d.note = note;
-            if (std::find(d.names.begin(), d.names.end(), r.name) == d.names.end()) d.names.push_back(r.name);
-            if (root && std::find(d.roots.begin(), d.roots.end(), *root) == d.roots.end()) d.roots.push_back(*root);
+            if (std::find(d.names.begin(), d.names.end(), r.name) == d.names.end())
+                d.names.push_back(r.name);
+            if (root && std::find(d.roots.begin(), d.roots.end(), *root) == d.roots.end())
+                d.roots.push_back(*root);
         }
     }
     std::vector<report::Finding> out;
@@ -111,15 +120,19 @@ std::vector<report::Finding> start_findings(const Stack& stack) {
         f.id = "CUV001";
         f.severity = report::Severity::info;
         std::string names;
-        for (std::size_t i = 0; i < d.names.size() && i < 6; ++i) names += (i ? ", " : "") + d.names[i];
+        for (std::size_t i = 0; i < d.names.size() && i < 6; ++i)
+            names += (i ? ", " : "") + d.names[i];
         if (d.names.size() > 6) names += ", …";
-        f.message = names + " from " + dir +
-                    " load only because the NVIDIA container runtime runs ldconfig at start: " + d.note;
+        f.message =
+            names + " from " + dir +
+            " load only because the NVIDIA container runtime runs ldconfig at start: " + d.note;
         f.locations.push_back({dir});
         util::add_trace(f, *d.first);
         util::name_roots(f, d.roots);
-        f.fix = "Run ldconfig in the image's last layer (RUN ldconfig) so that /etc/ld.so.cache matches " +
-                std::string("/etc/ld.so.conf.d, or put ") + dir + " on LD_LIBRARY_PATH.";
+        f.fix =
+            "Run ldconfig in the image's last layer (RUN ldconfig) so that /etc/ld.so.cache "
+            "matches " +
+            std::string("/etc/ld.so.conf.d, or put ") + dir + " on LD_LIBRARY_PATH.";
         out.push_back(std::move(f));
     }
     return out;
@@ -141,8 +154,11 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             if (r.from_dlopen && another_dlopen_resolved(o, r)) continue;
             const auto elsewhere = copies_named(stack, r.name);
             if (root == nullptr) {
-                unloaded.push_back({o.path, r.name + (elsewhere.empty() ? "" : " (the image has it at " + elsewhere.front() +
-                                                                                      ", outside that object's search path)")});
+                unloaded.push_back(
+                    {o.path,
+                     r.name + (elsewhere.empty() ? ""
+                                                 : " (the image has it at " + elsewhere.front() +
+                                                       ", outside that object's search path)")});
                 continue;
             }
             // A dlopen() that may fail apart from a DT_NEEDED that must not: never one finding.
@@ -150,24 +166,34 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             report::Finding& f = it->second;
             if (inserted) {
                 order.push_back(it->first);
-                // A dlopen() failure does not stop the process: the framework falls back or fails later.
+                // A dlopen() failure does not stop the process: the framework falls back or fails
+                // later.
                 if (r.from_dlopen) f.severity = report::Severity::warning, f.id = "CUV001";
                 f.loaded_by = *root;
-                f.message = r.name + (r.from_dlopen ? " (dlopen()ed)" : "") + " is needed by " + o.path +
-                            (elsewhere.empty() ? " but nothing in the image provides it"
-                                               : " but ld.so does not find it from there: the image has it at " +
-                                                     elsewhere.front() + ", outside that object's search path") +
+                f.message = r.name + (r.from_dlopen ? " (dlopen()ed)" : "") + " is needed by " +
+                            o.path +
+                            (elsewhere.empty()
+                                 ? " but nothing in the image provides it"
+                                 : " but ld.so does not find it from there: the image has it at " +
+                                       elsewhere.front() + ", outside that object's search path") +
                             framework_words(stack, db, *root, r.name);
                 missing_name[it->first] = r.name;
-                for (const auto& copy : elsewhere) f.evidence.push_back("a copy not on the search path: " + copy);
+                for (const auto& copy : elsewhere)
+                    f.evidence.push_back("a copy not on the search path: " + copy);
                 util::add_trace(f, r);
-                bool cuda_stack = util::starts_with(r.name, "libcu") || util::starts_with(r.name, "libnv") ||
+                bool cuda_stack = util::starts_with(r.name, "libcu") ||
+                                  util::starts_with(r.name, "libnv") ||
                                   util::starts_with(r.name, "libnccl");
-                f.fix = "Install the package that ships " + r.name +
-                        (cuda_stack ? " (the pip wheel " + util::pip_package(r.name.substr(3, r.name.find(".so") - 3), std::nullopt) +
-                                          "-cuXX, the matching apt package, or a -cudnn/-runtime nvidia/cuda base image)"
-                                    : std::string()) +
-                        ", or put the directory holding it on " + o.path + "'s RUNPATH or on LD_LIBRARY_PATH.";
+                f.fix =
+                    "Install the package that ships " + r.name +
+                    (cuda_stack ? " (the pip wheel " +
+                                      util::pip_package(r.name.substr(3, r.name.find(".so") - 3),
+                                                        std::nullopt) +
+                                      "-cuXX, the matching apt package, or a -cudnn/-runtime "
+                                      "nvidia/cuda base image)"
+                                : std::string()) +
+                    ", or put the directory holding it on " + o.path +
+                    "'s RUNPATH or on LD_LIBRARY_PATH.";
             } else if (f.locations.size() < 8) {
                 f.evidence.push_back("also needed by " + o.path);
             }
@@ -176,7 +202,8 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             if (std::find(roots.begin(), roots.end(), *root) == roots.end()) roots.push_back(*root);
             if (auto c = closures.find(o.file); c != closures.end())
                 for (const auto& label : c->second)
-                    if (std::find(roots.begin(), roots.end(), label) == roots.end()) roots.push_back(label);
+                    if (std::find(roots.begin(), roots.end(), label) == roots.end())
+                        roots.push_back(label);
         }
     }
     std::vector<report::Finding> out;
@@ -187,7 +214,8 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
         // What `import torch` raises, whichever root the finding names first.
         if (!key.ends_with(" (dlopen)"))
             for (const auto& label : roots)
-                if (auto quote = torch_import_error(stack, label, missing_name[key]); !quote.empty()) {
+                if (auto quote = torch_import_error(stack, label, missing_name[key]);
+                    !quote.empty()) {
                     f.message += quote;
                     break;
                 }
@@ -195,9 +223,11 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
     }
     auto started = start_findings(stack);
     out.insert(out.end(), started.begin(), started.end());
-    auto grouped = util::unloaded_findings("CUV001", unloaded, "needs a library ld.so does not find from it",
-                                           "need libraries ld.so does not find from them",
-                                           "Nothing breaks while nothing loads them; install the missing library before something does.");
+    auto grouped =
+        util::unloaded_findings("CUV001", unloaded, "needs a library ld.so does not find from it",
+                                "need libraries ld.so does not find from them",
+                                "Nothing breaks while nothing loads them; install the missing "
+                                "library before something does.");
     out.insert(out.end(), grouped.begin(), grouped.end());
     return out;
 }
@@ -209,10 +239,31 @@ const ValidateCheck cuv001_unresolved_soname{
         .id = "CUV001",
         .severity = report::Severity::error,
         .title = "A needed library the loader cannot find",
-        .rationale = "The dynamic loader searches DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, /etc/ld.so.cache and the default directories for every DT_NEEDED name (and frameworks dlopen() cuDNN and cuBLAS by name). When no copy exists the process dies at start with \"error while loading shared libraries: libcudnn.so.8: cannot open shared object file\", or TensorFlow logs \"Could not load dynamic library 'libcudnn.so.8'\" and silently runs on the CPU. Host-injected driver libraries (libcuda.so.1, libnvidia-ml.so.1) are provided by the container runtime and are not reported. When a copy exists elsewhere in the image the finding names it (the fix is a search path, not a package). Only files inside the load closure of something the image runs (ENTRYPOINT/CMD, a framework, a Python extension module, an interpreter on PATH) are errors; a library nothing loads (an optional nvshmem or libfabric provider, libcusolverMg beside the libcusolver torch uses) is info, one finding per directory: it fails only when something loads it on its own.",
-        .failing_example = "FROM nvidia/cuda:12.2.2-runtime-ubuntu22.04\nRUN pip install tensorflow==2.15.0\n# libtensorflow_framework dlopens libcudnn.so.8; the runtime flavour has no cuDNN\n# → CUV001 libcudnn.so.8 needed by .../libtensorflow_cc.so.2: not found (search trace follows)",
-        .passing_example = "FROM nvidia/cuda:12.2.2-cudnn8-runtime-ubuntu22.04\nRUN pip install tensorflow==2.15.0\n# libcudnn.so.8 resolves via /etc/ld.so.cache → /usr/lib/x86_64-linux-gnu/libcudnn.so.8",
-        .fix = "Install the library the consumer needs (the pip wheel nvidia-cudnn-cu12, the apt package libcudnn8, or a -cudnn base image), or add the directory that holds it to the consumer's RUNPATH or to LD_LIBRARY_PATH. The search trace shows every directory that was tried.",
+        .rationale =
+            "The dynamic loader searches DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, /etc/ld.so.cache "
+            "and the default directories for every DT_NEEDED name (and frameworks dlopen() cuDNN "
+            "and cuBLAS by name). When no copy exists the process dies at start with \"error while "
+            "loading shared libraries: libcudnn.so.8: cannot open shared object file\", or "
+            "TensorFlow logs \"Could not load dynamic library 'libcudnn.so.8'\" and silently runs "
+            "on the CPU. Host-injected driver libraries (libcuda.so.1, libnvidia-ml.so.1) are "
+            "provided by the container runtime and are not reported. When a copy exists elsewhere "
+            "in the image the finding names it (the fix is a search path, not a package). Only "
+            "files inside the load closure of something the image runs (ENTRYPOINT/CMD, a "
+            "framework, a Python extension module, an interpreter on PATH) are errors; a library "
+            "nothing loads (an optional nvshmem or libfabric provider, libcusolverMg beside the "
+            "libcusolver torch uses) is info, one finding per directory: it fails only when "
+            "something loads it on its own.",
+        .failing_example = "FROM nvidia/cuda:12.2.2-runtime-ubuntu22.04\nRUN pip install "
+                           "tensorflow==2.15.0\n# libtensorflow_framework dlopens libcudnn.so.8; "
+                           "the runtime flavour has no cuDNN\n# → CUV001 libcudnn.so.8 needed by "
+                           ".../libtensorflow_cc.so.2: not found (search trace follows)",
+        .passing_example = "FROM nvidia/cuda:12.2.2-cudnn8-runtime-ubuntu22.04\nRUN pip install "
+                           "tensorflow==2.15.0\n# libcudnn.so.8 resolves via /etc/ld.so.cache → "
+                           "/usr/lib/x86_64-linux-gnu/libcudnn.so.8",
+        .fix = "Install the library the consumer needs (the pip wheel nvidia-cudnn-cu12, the apt "
+               "package libcudnn8, or a -cudnn base image), or add the directory that holds it to "
+               "the consumer's RUNPATH or to LD_LIBRARY_PATH. The search trace shows every "
+               "directory that was tried.",
         .name = "unresolved-soname",
     },
     &run,

@@ -20,7 +20,8 @@ std::vector<std::string> intended_dirs(const Stack& stack, const ElfObject& o) {
         for (auto dir : *list) {
             for (const char* token : {"$ORIGIN", "${ORIGIN}"}) {
                 auto at = dir.find(token);
-                if (at != std::string::npos) dir.replace(at, std::string_view(token).size(), origin);
+                if (at != std::string::npos)
+                    dir.replace(at, std::string_view(token).size(), origin);
             }
             dirs.push_back(dir);
         }
@@ -38,8 +39,10 @@ std::string normalise(const std::string& path) {
     while (at <= path.size()) {
         auto slash = path.find('/', at);
         auto part = path.substr(at, slash == std::string::npos ? std::string::npos : slash - at);
-        if (part == "..") { if (!parts.empty()) parts.pop_back(); }
-        else if (!part.empty() && part != ".") parts.push_back(part);
+        if (part == "..") {
+            if (!parts.empty()) parts.pop_back();
+        } else if (!part.empty() && part != ".")
+            parts.push_back(part);
         if (slash == std::string::npos) break;
         at = slash + 1;
     }
@@ -62,19 +65,23 @@ report::Finding finding_for(const Stack& stack, const std::vector<Edge>& edges) 
     const auto* lost = stack.library(first.hidden);
     const auto hidden_dir = util::dir_name(first.hidden);
     report::Finding f;
-    f.message = first.consumer->path + " loads " + r.name + " from " + (won ? util::describe(*won) : r.path) + " (found via " +
-                r.rule + ") instead of the copy it ships, " + (lost ? util::describe(*lost) : first.hidden);
+    f.message = first.consumer->path + " loads " + r.name + " from " +
+                (won ? util::describe(*won) : r.path) + " (found via " + r.rule +
+                ") instead of the copy it ships, " + (lost ? util::describe(*lost) : first.hidden);
     if (edges.size() > 1) {
-        f.message += "; " + std::to_string(edges.size() - 1) + " more load" + (edges.size() == 2 ? "s" : "") + " from " +
-                     util::dir_name(r.path) + " instead of " + hidden_dir + ":";
+        f.message += "; " + std::to_string(edges.size() - 1) + " more load" +
+                     (edges.size() == 2 ? "s" : "") + " from " + util::dir_name(r.path) +
+                     " instead of " + hidden_dir + ":";
         for (std::size_t i = 1; i < edges.size() && i < 9; ++i)
-            f.message += (i == 1 ? " " : ", ") + util::base_name(edges[i].consumer->path) + " → " + edges[i].resolution->name;
+            f.message += (i == 1 ? " " : ", ") + util::base_name(edges[i].consumer->path) + " → " +
+                         edges[i].resolution->name;
         if (edges.size() > 9) f.message += " and " + std::to_string(edges.size() - 9) + " more";
     }
     f.locations = {{first.consumer->path}, {r.path}, {first.hidden}};
     for (const auto& e : edges)
-        f.evidence.push_back(e.consumer->path + ": " + e.resolution->name + " → " + e.resolution->path + " (via " +
-                             e.resolution->rule + "), not " + e.hidden);
+        f.evidence.push_back(e.consumer->path + ": " + e.resolution->name + " → " +
+                             e.resolution->path + " (via " + e.resolution->rule + "), not " +
+                             e.hidden);
     util::add_trace(f, r);
     if (const auto* root = stack.root_of(first.consumer->file)) f.loaded_by = *root;
     if (r.rule == "ld-library-path") {
@@ -82,10 +89,12 @@ report::Finding finding_for(const Stack& stack, const std::vector<Edge>& edges) 
         const std::string where = origin != stack.env_origin.end()
                                       ? "`export LD_LIBRARY_PATH` at " + origin->second
                                       : "ENV LD_LIBRARY_PATH in the Dockerfile or the base image";
-        f.fix = "Drop " + util::dir_name(r.path) + " from LD_LIBRARY_PATH (" + where + "), or remove the other copy, so the framework's own " + hidden_dir + " wins.";
-    }
-    else
-        f.fix = "Remove the copy in " + util::dir_name(r.path) + " (or its ld.so.conf entry) so the framework's " + hidden_dir + " wins, or make both copies the same version.";
+        f.fix = "Drop " + util::dir_name(r.path) + " from LD_LIBRARY_PATH (" + where +
+                "), or remove the other copy, so the framework's own " + hidden_dir + " wins.";
+    } else
+        f.fix = "Remove the copy in " + util::dir_name(r.path) +
+                " (or its ld.so.conf entry) so the framework's " + hidden_dir +
+                " wins, or make both copies the same version.";
     return f;
 }
 
@@ -99,7 +108,8 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
         for (const auto& r : o.resolutions) {
             if (r.path.empty() || r.shadowed.empty() || stack.library(r.file) == nullptr) continue;
             bool trusted = false;
-            for (const auto& t : stack.targets.trusted_dirs) trusted = trusted || util::under(r.file, t) || util::under(r.path, t);
+            for (const auto& t : stack.targets.trusted_dirs)
+                trusted = trusted || util::under(r.file, t) || util::under(r.path, t);
             if (trusted) continue;
             for (const auto& hidden : r.shadowed) {
                 auto hidden_dir = normalise(util::dir_name(hidden));
@@ -126,10 +136,23 @@ const ValidateCheck cuv002_shadowed_library{
         .id = "CUV002",
         .severity = report::Severity::warning,
         .title = "A library resolves to a different copy than the one the framework ships",
-        .rationale = "pip wheels bundle their CUDA libraries (torch loads nvidia/cudnn/lib/libcudnn.so.9 through its RPATH). An LD_LIBRARY_PATH entry or an ld.so.cache entry that the loader consults first makes another copy win, usually an older system cuDNN. The process then runs with a library the framework was never tested with, and fails later with \"CUDNN_STATUS_NOT_INITIALIZED\", version-mismatch errors or wrong results.",
-        .failing_example = "FROM nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04\nENV LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu\nRUN pip install torch==2.1.2 --index-url https://download.pytorch.org/whl/cu118\n# torch expects site-packages/nvidia/cudnn/lib/libcudnn.so.8 (8.7.0); LD_LIBRARY_PATH makes\n# the system 8.6.0 copy win → CUV002",
-        .passing_example = "FROM nvidia/cuda:11.8.0-base-ubuntu22.04\nRUN pip install torch==2.1.2 --index-url https://download.pytorch.org/whl/cu118\n# no system cuDNN and no LD_LIBRARY_PATH override: torch gets the copy it ships",
-        .fix = "Remove the directory from LD_LIBRARY_PATH (or put the framework's own library dir first), or drop the system copy (use a -base or -runtime image without cuDNN when the framework brings its own).",
+        .rationale =
+            "pip wheels bundle their CUDA libraries (torch loads nvidia/cudnn/lib/libcudnn.so.9 "
+            "through its RPATH). An LD_LIBRARY_PATH entry or an ld.so.cache entry that the loader "
+            "consults first makes another copy win, usually an older system cuDNN. The process "
+            "then runs with a library the framework was never tested with, and fails later with "
+            "\"CUDNN_STATUS_NOT_INITIALIZED\", version-mismatch errors or wrong results.",
+        .failing_example = "FROM nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04\nENV "
+                           "LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu\nRUN pip install "
+                           "torch==2.1.2 --index-url https://download.pytorch.org/whl/cu118\n# "
+                           "torch expects site-packages/nvidia/cudnn/lib/libcudnn.so.8 (8.7.0); "
+                           "LD_LIBRARY_PATH makes\n# the system 8.6.0 copy win → CUV002",
+        .passing_example = "FROM nvidia/cuda:11.8.0-base-ubuntu22.04\nRUN pip install torch==2.1.2 "
+                           "--index-url https://download.pytorch.org/whl/cu118\n# no system cuDNN "
+                           "and no LD_LIBRARY_PATH override: torch gets the copy it ships",
+        .fix = "Remove the directory from LD_LIBRARY_PATH (or put the framework's own library dir "
+               "first), or drop the system copy (use a -base or -runtime image without cuDNN when "
+               "the framework brings its own).",
         .name = "shadowed-library",
     },
     &run,

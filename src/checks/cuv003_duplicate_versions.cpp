@@ -15,14 +15,16 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
     // Main libraries only: sub-libraries follow their main one (CUV005 judges those).
     std::map<std::string, std::vector<const LibraryCopy*>> by_family;
     for (const auto& copy : stack.libraries)
-        if (copy.family.find('_') == std::string::npos && copy.version) by_family[copy.family].push_back(&copy);
+        if (copy.family.find('_') == std::string::npos && copy.version)
+            by_family[copy.family].push_back(&copy);
     std::vector<report::Finding> out;
     for (const auto& [family, copies] : by_family) {
         std::set<std::string> versions;
         for (const auto* c : copies) versions.insert(c->version->truncated(3).str());
         if (versions.size() < 2) continue;
         report::Finding f;
-        f.message = std::to_string(copies.size()) + " copies of " + family + " with different versions:";
+        f.message =
+            std::to_string(copies.size()) + " copies of " + family + " with different versions:";
         for (const auto* c : copies) {
             f.message += " " + util::describe(*c) + ";";
             f.locations.push_back({c->path});
@@ -35,7 +37,8 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
             for (const auto& r : o.resolutions) {
                 const auto* c = stack.library(r.file);
                 if (c == nullptr || c->family != family) continue;
-                f.evidence.push_back(o.path + " loads " + r.name + " → " + r.file + " (" + r.rule + ")");
+                f.evidence.push_back(o.path + " loads " + r.name + " → " + r.file + " (" + r.rule +
+                                     ")");
                 loaded.insert(r.file);
             }
         }
@@ -59,15 +62,19 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
         } else if (loaded_versions.size() < 2) {
             f.id = "CUV003";
             f.severity = report::Severity::info;
-            f.message += " What the image runs maps only " + loaded_copies.front() + "; nothing maps the others.";
+            f.message += " What the image runs maps only " + loaded_copies.front() +
+                         "; nothing maps the others.";
         }
         util::name_roots(f, roots);
-        if (!loaded.empty()) f.message += " Consumers load: " + [&] {
-            std::string s;
-            for (const auto& l : loaded) s += (s.empty() ? "" : ", ") + l;
-            return s;
-        }() + ".";
-        f.fix = "Keep one " + family + " (the version your framework was built with) and remove the others (apt-get purge the package, pip uninstall the wheel), or pin both to the same version.";
+        if (!loaded.empty())
+            f.message += " Consumers load: " + [&] {
+                std::string s;
+                for (const auto& l : loaded) s += (s.empty() ? "" : ", ") + l;
+                return s;
+            }() + ".";
+        f.fix = "Keep one " + family +
+                " (the version your framework was built with) and remove the others (apt-get purge "
+                "the package, pip uninstall the wheel), or pin both to the same version.";
         out.push_back(std::move(f));
     }
     return out;
@@ -80,10 +87,23 @@ const ValidateCheck cuv003_duplicate_versions{
         .id = "CUV003",
         .severity = report::Severity::warning,
         .title = "Several copies of cuDNN or the CUDA runtime with different versions",
-        .rationale = "Two cuDNN or cudart copies of different versions in one image mean that which one a process gets depends on search order, and two consumers in one process can end up with different copies, or the first one loaded wins for both. This is the root of many \"works in one entrypoint, fails in another\" reports. The finding lists every copy with its version, which consumer loads which and the root (ENTRYPOINT, framework) that maps one; copies nothing the image runs loads are info.",
-        .failing_example = "FROM nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04   # /usr/lib/x86_64-linux-gnu/libcudnn.so.8 (8.9.0)\nRUN pip install torch==2.1.2                        # site-packages/nvidia/cudnn/lib/libcudnn.so.8 (8.9.2)\n# → CUV003 two libcudnn.so.8 copies: 8.9.0 and 8.9.2",
-        .passing_example = "FROM nvidia/cuda:12.1.1-base-ubuntu22.04\nRUN pip install torch==2.1.2   # the only cuDNN is the wheel's",
-        .fix = "Keep one copy: choose a base image without cuDNN when the framework's wheel brings its own, or pin the system package to the version the framework was built with and remove the wheel's copy.",
+        .rationale =
+            "Two cuDNN or cudart copies of different versions in one image mean that which one a "
+            "process gets depends on search order, and two consumers in one process can end up "
+            "with different copies, or the first one loaded wins for both. This is the root of "
+            "many \"works in one entrypoint, fails in another\" reports. The finding lists every "
+            "copy with its version, which consumer loads which and the root (ENTRYPOINT, "
+            "framework) that maps one; copies nothing the image runs loads are info.",
+        .failing_example =
+            "FROM nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04   # "
+            "/usr/lib/x86_64-linux-gnu/libcudnn.so.8 (8.9.0)\nRUN pip install torch==2.1.2         "
+            "               # site-packages/nvidia/cudnn/lib/libcudnn.so.8 (8.9.2)\n# → CUV003 two "
+            "libcudnn.so.8 copies: 8.9.0 and 8.9.2",
+        .passing_example = "FROM nvidia/cuda:12.1.1-base-ubuntu22.04\nRUN pip install torch==2.1.2 "
+                           "  # the only cuDNN is the wheel's",
+        .fix = "Keep one copy: choose a base image without cuDNN when the framework's wheel brings "
+               "its own, or pin the system package to the version the framework was built with and "
+               "remove the wheel's copy.",
         .name = "duplicate-versions",
     },
     &run,

@@ -5,9 +5,9 @@
 #include <set>
 
 #include "check_util.hpp"
+#include "checks.hpp"
 #include "cudnn_acceptance.hpp"
 #include "cuvet/rules/packages.hpp"
-#include "checks.hpp"
 
 namespace cuvet::checks {
 
@@ -26,30 +26,38 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
         std::set<std::string> reported;
         for (const auto* o : util::objects_of(stack, fw)) {
             for (const auto& r : o->resolutions) {
-                if (!util::is_main_cudnn(r.name) || r.file.empty() || reported.count(r.file)) continue;
+                if (!util::is_main_cudnn(r.name) || r.file.empty() || reported.count(r.file))
+                    continue;
                 const auto* copy = stack.library(r.file);
-                if (copy == nullptr || !copy->version || !util::refuses(*copy->version, *built, rule->rule)) continue;
+                if (copy == nullptr || !copy->version ||
+                    !util::refuses(*copy->version, *built, rule->rule))
+                    continue;
                 reported.insert(r.file);
                 report::Finding f;
                 const auto words = util::refusal(db, stack, fw, *built, *copy->version);
-                f.message = fw.name + " " + fw.version.str() + (fw.variant.empty() ? "" : "+" + fw.variant) +
-                            " (" + fw.root + ") was built with cuDNN " + built->str() + " but " + o->path +
-                            " loads " + util::describe(*copy) +
-                            (words ? ": \"" + words->text + "\""
-                                   : ", which it refuses (the words this release prints are not recorded)");
+                f.message =
+                    fw.name + " " + fw.version.str() +
+                    (fw.variant.empty() ? "" : "+" + fw.variant) + " (" + fw.root +
+                    ") was built with cuDNN " + built->str() + " but " + o->path + " loads " +
+                    util::describe(*copy) +
+                    (words ? ": \"" + words->text + "\""
+                           : ", which it refuses (the words this release prints are not recorded)");
                 f.locations = {{o->path}, {copy->path}};
                 f.evidence.push_back("built with cuDNN " + built->str() + " per " + from);
-                f.evidence.push_back("load rule: " + rule->rule + " (" + util::cite(rule->provenance) + ")");
+                f.evidence.push_back("load rule: " + rule->rule + " (" +
+                                     util::cite(rule->provenance) + ")");
                 if (words)
-                    f.evidence.push_back("what " + fw.name + " " + fw.version.str() + " prints: " +
-                                         util::cite(words->row->provenance));
+                    f.evidence.push_back("what " + fw.name + " " + fw.version.str() +
+                                         " prints: " + util::cite(words->row->provenance));
                 for (const auto& p : copy->provenance) f.evidence.push_back(copy->path + ": " + p);
                 util::add_trace(f, r);
-                f.fix = "Install cuDNN " + std::to_string(built->major()) + "." + std::to_string(built->minor()) +
-                        " or newer " + std::to_string(built->major()) + ".x in place of " + copy->path +
-                        " (e.g. pip install '" + util::pip_package("cudnn", copy->cuda_major) + ">=" + built->str() +
-                        "' or apt-get install libcudnn" + std::to_string(built->major()) + "=" + built->str() +
-                        ".*), or use the " + fw.name + " release built for cuDNN " + copy->version->str() + ".";
+                f.fix = "Install cuDNN " + std::to_string(built->major()) + "." +
+                        std::to_string(built->minor()) + " or newer " +
+                        std::to_string(built->major()) + ".x in place of " + copy->path +
+                        " (e.g. pip install '" + util::pip_package("cudnn", copy->cuda_major) +
+                        ">=" + built->str() + "' or apt-get install libcudnn" +
+                        std::to_string(built->major()) + "=" + built->str() + ".*), or use the " +
+                        fw.name + " release built for cuDNN " + copy->version->str() + ".";
                 out.push_back(std::move(f));
             }
         }
@@ -64,10 +72,25 @@ const ValidateCheck cuv004_cudnn_older_than_build{
         .id = "CUV004",
         .severity = report::Severity::error,
         .title = "cuDNN older than the framework was built with",
-        .rationale = "Frameworks check the cuDNN they load against the one they were compiled with. TensorFlow refuses an older minor: \"Loaded runtime CuDNN library: 8.1.0 but source was compiled with: 8.6.0. CuDNN library needs to have matching major version and equal or higher minor version.\" PyTorch's check is the same (\"cuDNN version incompatibility: PyTorch was compiled against … but found runtime version …\"); ONNX Runtime needs the same major. The check compares the version the loader will actually map with the framework's build version from the rules database or the install's build info.",
-        .failing_example = "FROM nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04\nRUN apt-get install -y --allow-downgrades libcudnn8=8.4.1.50-1+cuda11.6\nRUN pip install tensorflow==2.12.0                  # built with cuDNN 8.6\n# → CUV004 tensorflow 2.12.0 was built with cuDNN 8.6; the image loads 8.4.1",
-        .passing_example = "FROM nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04\nRUN apt-get install -y libcudnn8=8.6.0.163-1+cuda11.8\nRUN pip install tensorflow==2.12.0",
-        .fix = "Install a cuDNN of the same major with an equal or newer minor than the framework's build (TensorFlow 2.12: cuDNN 8.6 or newer 8.x), or move to the framework release built for the cuDNN you have.",
+        .rationale = "Frameworks check the cuDNN they load against the one they were compiled "
+                     "with. TensorFlow refuses an older minor: \"Loaded runtime CuDNN library: "
+                     "8.1.0 but source was compiled with: 8.6.0. CuDNN library needs to have "
+                     "matching major version and equal or higher minor version.\" PyTorch's check "
+                     "is the same (\"cuDNN version incompatibility: PyTorch was compiled against … "
+                     "but found runtime version …\"); ONNX Runtime needs the same major. The check "
+                     "compares the version the loader will actually map with the framework's build "
+                     "version from the rules database or the install's build info.",
+        .failing_example =
+            "FROM nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04\nRUN apt-get install -y "
+            "--allow-downgrades libcudnn8=8.4.1.50-1+cuda11.6\nRUN pip install tensorflow==2.12.0  "
+            "                # built with cuDNN 8.6\n# → CUV004 tensorflow 2.12.0 was built with "
+            "cuDNN 8.6; the image loads 8.4.1",
+        .passing_example =
+            "FROM nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04\nRUN apt-get install -y "
+            "libcudnn8=8.6.0.163-1+cuda11.8\nRUN pip install tensorflow==2.12.0",
+        .fix = "Install a cuDNN of the same major with an equal or newer minor than the "
+               "framework's build (TensorFlow 2.12: cuDNN 8.6 or newer 8.x), or move to the "
+               "framework release built for the cuDNN you have.",
         .name = "cudnn-older-than-build",
     },
     &run,

@@ -5,8 +5,8 @@
 #include <set>
 
 #include "check_util.hpp"
-#include "cudnn_acceptance.hpp"
 #include "checks.hpp"
+#include "cudnn_acceptance.hpp"
 
 namespace cuvet::checks {
 
@@ -21,13 +21,14 @@ namespace {
 // framework whose cuDNN loads another release's graph library sees that
 // release: torch 2.11 with the pip 9.19 cuDNN and LD_LIBRARY_PATH to a dpkg
 // 9.14 refused "(9, 14, 0)" on the H100. Its words, when it refuses it.
-std::string framework_refusal(const Stack& stack, const rules::Database& db, const std::string& root,
-                              const LibraryCopy& graph) {
+std::string framework_refusal(const Stack& stack, const rules::Database& db,
+                              const std::string& root, const LibraryCopy& graph) {
     const auto* fw = util::framework_labelled(stack, root);
     if (fw == nullptr) return "";
     const auto* rule = db.cudnn_load_rule(fw->name);
     const auto built = util::built_cudnn(db, *fw);
-    if (rule == nullptr || !built || !util::refuses(*graph.version, built->version, rule->rule)) return "";
+    if (rule == nullptr || !built || !util::refuses(*graph.version, built->version, rule->rule))
+        return "";
     const auto words = util::refusal(db, stack, *fw, built->version, *graph.version);
     return " " + fw->name + " " + fw->version.str() + " (built with cuDNN " + built->version.str() +
            ") then sees cuDNN " + graph.version->truncated(3).str() + " and refuses it" +
@@ -45,7 +46,9 @@ void loaded_mix(const Stack& stack, const rules::Database& db, std::vector<repor
     std::map<std::pair<std::string, std::string>, std::pair<std::string, std::string>> versions;
     for (const auto& o : stack.objects) {
         const auto* self = stack.library(o.file);
-        if (self == nullptr || !util::starts_with(self->family, "cudnn") || !self->version || self->version->size() < 3) continue;
+        if (self == nullptr || !util::starts_with(self->family, "cudnn") || !self->version ||
+            self->version->size() < 3)
+            continue;
         for (const auto& r : o.resolutions) {
             if (r.file.empty() || !util::starts_with(r.name, "libcudnn")) continue;
             const auto* loaded = stack.library(r.file);
@@ -54,27 +57,31 @@ void loaded_mix(const Stack& stack, const rules::Database& db, std::vector<repor
             if (loaded->dir() == self->dir()) continue;  // one directory's mix: the check below
             // A library nothing the image runs maps mixes nothing: at most info.
             if (stack.root_of(o.file) == nullptr) {
-                unloaded.push_back({o.path, "cuDNN " + self->version->truncated(3).str() + " -> " + r.name + " " +
-                                                loaded->version->truncated(3).str() + " in " + loaded->dir()});
+                unloaded.push_back({o.path, "cuDNN " + self->version->truncated(3).str() + " -> " +
+                                                r.name + " " + loaded->version->truncated(3).str() +
+                                                " in " + loaded->dir()});
                 continue;
             }
             auto key = std::pair{self->dir(), loaded->dir()};
             by_dirs[key].push_back({&o, &r, loaded});
-            versions[key] = {self->version->truncated(3).str(), loaded->version->truncated(3).str()};
+            versions[key] = {self->version->truncated(3).str(),
+                             loaded->version->truncated(3).str()};
         }
     }
     for (const auto& [dirs, crossings] : by_dirs) {
         const auto& [own, other] = versions[dirs];
         report::Finding f;
-        f.message = "cuDNN " + own + " in " + dirs.first + " loads parts of cuDNN " + other + " from " + dirs.second +
-                    " at run time:";
+        f.message = "cuDNN " + own + " in " + dirs.first + " loads parts of cuDNN " + other +
+                    " from " + dirs.second + " at run time:";
         std::vector<std::string> files;
         for (const auto& c : crossings) {
             if (files.size() < 4)
-                f.message += " " + util::base_name(c.object->path) + " -> " + c.loaded->path + " (via " + c.resolution->rule + ");";
+                f.message += " " + util::base_name(c.object->path) + " -> " + c.loaded->path +
+                             " (via " + c.resolution->rule + ");";
             files.push_back(c.object->file);
         }
-        if (crossings.size() > 4) f.message += " and " + std::to_string(crossings.size() - 4) + " more;";
+        if (crossings.size() > 4)
+            f.message += " and " + std::to_string(crossings.size() - 4) + " more;";
         f.message.back() = '.';
         for (const auto& c : crossings)
             if (f.locations.size() < 8) f.locations.push_back({c.object->path});
@@ -115,12 +122,16 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             auto roots = util::roots_loading(stack, files);
             if (roots.empty()) {
                 std::string releases;
-                for (const auto& [version, list] : by_version) releases += (releases.empty() ? "" : " and ") + version;
-                for (const auto* c : group) unloaded.push_back({c->path, "cuDNN " + std::to_string(major) + " releases " + releases});
+                for (const auto& [version, list] : by_version)
+                    releases += (releases.empty() ? "" : " and ") + version;
+                for (const auto* c : group)
+                    unloaded.push_back(
+                        {c->path, "cuDNN " + std::to_string(major) + " releases " + releases});
                 continue;
             }
             report::Finding f;
-            f.message = "cuDNN " + std::to_string(major) + " libraries of different releases in " + dir + ":";
+            f.message = "cuDNN " + std::to_string(major) + " libraries of different releases in " +
+                        dir + ":";
             for (const auto& [version, list] : by_version) {
                 f.message += " " + version + " (";
                 for (std::size_t i = 0; i < list.size(); ++i)
@@ -130,17 +141,22 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             }
             f.message.back() = '.';
             util::name_roots(f, roots);
-            f.evidence.push_back("cuDNN " + std::to_string(major) + " sub-libraries must come from one release: " + util::cite(sonames->provenance));
+            f.evidence.push_back(
+                "cuDNN " + std::to_string(major) +
+                " sub-libraries must come from one release: " + util::cite(sonames->provenance));
             auto newest = by_version.rbegin()->first;
-            f.fix = "Reinstall every cuDNN " + std::to_string(major) + " library in " + dir + " from one release (e.g. all " + newest +
-                    "): install the whole libcudnn" + std::to_string(major) + " package or wheel instead of copying single files.";
+            f.fix = "Reinstall every cuDNN " + std::to_string(major) + " library in " + dir +
+                    " from one release (e.g. all " + newest + "): install the whole libcudnn" +
+                    std::to_string(major) + " package or wheel instead of copying single files.";
             out.push_back(std::move(f));
         }
     }
     loaded_mix(stack, db, out, unloaded);
-    auto grouped = util::unloaded_findings("CUV005", unloaded, "is a cuDNN library mixed with another release",
-                                           "are cuDNN libraries mixed with another release",
-                                           "Nothing breaks while nothing loads them; install cuDNN from one package before something does.");
+    auto grouped =
+        util::unloaded_findings("CUV005", unloaded, "is a cuDNN library mixed with another release",
+                                "are cuDNN libraries mixed with another release",
+                                "Nothing breaks while nothing loads them; install cuDNN from one "
+                                "package before something does.");
     out.insert(out.end(), grouped.begin(), grouped.end());
     return out;
 }
@@ -152,10 +168,27 @@ const ValidateCheck cuv005_cudnn_mixed_sublibraries{
         .id = "CUV005",
         .severity = report::Severity::error,
         .title = "cuDNN sub-libraries of different versions",
-        .rationale = "libcudnn.so.8 and .so.9 load their sub-libraries (libcudnn_ops_infer, libcudnn_cnn_infer, … in 8; libcudnn_graph, libcudnn_engines_*, … in 9) at run time, and require them to be the same release. A partial upgrade or a copied file leaves libcudnn.so.8.9.x next to libcudnn_cnn_infer.so.8.6.x; the first convolution then fails with CUDNN_STATUS_VERSION_MISMATCH or a symbol lookup error. The same mix happens at run time when LD_LIBRARY_PATH names another cuDNN's directory: it beats the main library's RUNPATH, so a pip libcudnn.so.9 loads the system's sub-libraries (seen on the H100 test machine: 9.19 main, 9.14 sub-libraries). It is an error when something the image runs (an ENTRYPOINT program, a framework, an extension module) loads that cuDNN, and names it; a mixed cuDNN nothing loads is info, one finding per directory.",
-        .failing_example = "/usr/lib/x86_64-linux-gnu/libcudnn.so.8 -> libcudnn.so.8.9.2\n/usr/lib/x86_64-linux-gnu/libcudnn_cnn_infer.so.8 -> libcudnn_cnn_infer.so.8.6.0\n# → CUV005 libcudnn_cnn_infer.so.8.6.0 is not the release of libcudnn.so.8.9.2",
-        .passing_example = "/usr/lib/x86_64-linux-gnu/libcudnn.so.8 -> libcudnn.so.8.9.2\n/usr/lib/x86_64-linux-gnu/libcudnn_cnn_infer.so.8 -> libcudnn_cnn_infer.so.8.9.2",
-        .fix = "Install all of cuDNN from one package (apt libcudnn8 or the pip wheel nvidia-cudnn-cuXX), never by copying single files; remove the stray sub-libraries.",
+        .rationale =
+            "libcudnn.so.8 and .so.9 load their sub-libraries (libcudnn_ops_infer, "
+            "libcudnn_cnn_infer, … in 8; libcudnn_graph, libcudnn_engines_*, … in 9) at run time, "
+            "and require them to be the same release. A partial upgrade or a copied file leaves "
+            "libcudnn.so.8.9.x next to libcudnn_cnn_infer.so.8.6.x; the first convolution then "
+            "fails with CUDNN_STATUS_VERSION_MISMATCH or a symbol lookup error. The same mix "
+            "happens at run time when LD_LIBRARY_PATH names another cuDNN's directory: it beats "
+            "the main library's RUNPATH, so a pip libcudnn.so.9 loads the system's sub-libraries "
+            "(seen on the H100 test machine: 9.19 main, 9.14 sub-libraries). It is an error when "
+            "something the image runs (an ENTRYPOINT program, a framework, an extension module) "
+            "loads that cuDNN, and names it; a mixed cuDNN nothing loads is info, one finding per "
+            "directory.",
+        .failing_example = "/usr/lib/x86_64-linux-gnu/libcudnn.so.8 -> "
+                           "libcudnn.so.8.9.2\n/usr/lib/x86_64-linux-gnu/libcudnn_cnn_infer.so.8 "
+                           "-> libcudnn_cnn_infer.so.8.6.0\n# → CUV005 libcudnn_cnn_infer.so.8.6.0 "
+                           "is not the release of libcudnn.so.8.9.2",
+        .passing_example = "/usr/lib/x86_64-linux-gnu/libcudnn.so.8 -> "
+                           "libcudnn.so.8.9.2\n/usr/lib/x86_64-linux-gnu/libcudnn_cnn_infer.so.8 "
+                           "-> libcudnn_cnn_infer.so.8.9.2",
+        .fix = "Install all of cuDNN from one package (apt libcudnn8 or the pip wheel "
+               "nvidia-cudnn-cuXX), never by copying single files; remove the stray sub-libraries.",
         .name = "cudnn-mixed-sublibraries",
     },
     &run,

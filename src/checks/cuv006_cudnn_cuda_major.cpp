@@ -13,7 +13,8 @@ namespace {
 
 // The CUDA major a cuDNN copy was built for: its package, else the CUDA
 // sonames it or its sibling sub-libraries link (libcublasLt.so.11 → 11).
-std::optional<int> cudnn_cuda_major(const Stack& stack, const LibraryCopy& copy, const rules::Database& db) {
+std::optional<int> cudnn_cuda_major(const Stack& stack, const LibraryCopy& copy,
+                                    const rules::Database& db) {
     if (copy.cuda_major) return copy.cuda_major;
     for (const auto& other : stack.libraries) {
         if (other.dir() != copy.dir() || !util::starts_with(other.family, "cudnn")) continue;
@@ -25,7 +26,8 @@ std::optional<int> cudnn_cuda_major(const Stack& stack, const LibraryCopy& copy,
 }
 
 // The CUDA major of the runtime a consumer loads with it.
-std::optional<std::pair<int, std::string>> runtime_major(const ElfObject& o, const rules::Database& db) {
+std::optional<std::pair<int, std::string>> runtime_major(const ElfObject& o,
+                                                         const rules::Database& db) {
     for (const auto& r : o.resolutions)
         if (util::is_cudart(r.name) && !r.path.empty())
             if (auto major = db.cuda_major_for_soname(r.name)) return std::pair{*major, r.path};
@@ -49,17 +51,19 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             if (!runtime || runtime->first == *built) continue;
             files.push_back(o.file);
             if (f.message.empty()) {
-                f.message = util::describe(copy) + " is built for CUDA " + std::to_string(*built) + " but " + o.path +
-                            " loads it together with the CUDA " + std::to_string(runtime->first) + " runtime " + runtime->second;
+                f.message = util::describe(copy) + " is built for CUDA " + std::to_string(*built) +
+                            " but " + o.path + " loads it together with the CUDA " +
+                            std::to_string(runtime->first) + " runtime " + runtime->second;
                 f.locations = {{copy.path}};
             }
             f.locations.push_back({o.path});
         }
         if (f.message.empty() && stack.cuda_version && stack.cuda_version->major() != *built) {
-            f.message = util::describe(copy) + " is built for CUDA " + std::to_string(*built) + " but the image's CUDA is " +
-                        stack.cuda_version->str();
+            f.message = util::describe(copy) + " is built for CUDA " + std::to_string(*built) +
+                        " but the image's CUDA is " + stack.cuda_version->str();
             f.locations = {{copy.path}};
-            for (const auto& p : stack.cuda_version_provenance) f.evidence.push_back("image CUDA: " + p);
+            for (const auto& p : stack.cuda_version_provenance)
+                f.evidence.push_back("image CUDA: " + p);
         }
         if (f.message.empty()) continue;
         // Only a cuDNN something the image runs loads meets a runtime; the rest is info, grouped.
@@ -71,15 +75,17 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
         util::name_roots(f, roots);
         for (const auto& p : copy.provenance) f.evidence.push_back(copy.path + ": " + p);
         int want = stack.cuda_version ? stack.cuda_version->major() : *built;
-        f.fix = "Install the cuDNN build for CUDA " + std::to_string(want) + " instead (pip " + util::pip_package("cudnn", want) +
-                ", or the libcudnn package with +cuda" + std::to_string(want) + ".x), or use a base image whose CUDA major is " +
+        f.fix = "Install the cuDNN build for CUDA " + std::to_string(want) + " instead (pip " +
+                util::pip_package("cudnn", want) + ", or the libcudnn package with +cuda" +
+                std::to_string(want) + ".x), or use a base image whose CUDA major is " +
                 std::to_string(*built) + ".";
         out.push_back(std::move(f));
     }
     auto grouped = util::unloaded_findings(
         "CUV006", unloaded, "is a cuDNN for another CUDA major than the image's",
         "are cuDNN builds for another CUDA major than the image's",
-        "Nothing breaks while nothing loads them; install the cuDNN build for the image's CUDA major before something does.");
+        "Nothing breaks while nothing loads them; install the cuDNN build for the image's CUDA "
+        "major before something does.");
     out.insert(out.end(), grouped.begin(), grouped.end());
     return out;
 }
@@ -91,10 +97,19 @@ const ValidateCheck cuv006_cudnn_cuda_major{
         .id = "CUV006",
         .severity = report::Severity::error,
         .title = "cuDNN built for a different CUDA major than the runtime it will load",
-        .rationale = "cuDNN is published per CUDA major (\"cuDNN 8.9.7 for CUDA 11.x\", \"… for CUDA 12.x\") and links that major's libcublas/libcudart. A cuDNN for CUDA 11 next to a CUDA 12 runtime either fails to load (libcublasLt.so.11 not found) or loads a second CUDA runtime into the process. It is an error when something the image runs (an ENTRYPOINT program, a framework) loads that cuDNN; a copy nothing loads is info, one finding per directory.",
-        .failing_example = "FROM nvidia/cuda:12.2.2-runtime-ubuntu22.04\nRUN apt-get install -y libcudnn8=8.9.7.29-1+cuda11.8\n# → CUV006 libcudnn.so.8 (8.9.7 for CUDA 11) next to libcudart.so.12",
-        .passing_example = "FROM nvidia/cuda:12.2.2-runtime-ubuntu22.04\nRUN apt-get install -y libcudnn8=8.9.7.29-1+cuda12.2",
-        .fix = "Install the cuDNN build for the image's CUDA major: apt libcudnnN-cuda-X / the +cudaX.Y package version, or pip nvidia-cudnn-cu12 (not -cu11) for CUDA 12.",
+        .rationale = "cuDNN is published per CUDA major (\"cuDNN 8.9.7 for CUDA 11.x\", \"… for "
+                     "CUDA 12.x\") and links that major's libcublas/libcudart. A cuDNN for CUDA 11 "
+                     "next to a CUDA 12 runtime either fails to load (libcublasLt.so.11 not found) "
+                     "or loads a second CUDA runtime into the process. It is an error when "
+                     "something the image runs (an ENTRYPOINT program, a framework) loads that "
+                     "cuDNN; a copy nothing loads is info, one finding per directory.",
+        .failing_example = "FROM nvidia/cuda:12.2.2-runtime-ubuntu22.04\nRUN apt-get install -y "
+                           "libcudnn8=8.9.7.29-1+cuda11.8\n# → CUV006 libcudnn.so.8 (8.9.7 for "
+                           "CUDA 11) next to libcudart.so.12",
+        .passing_example = "FROM nvidia/cuda:12.2.2-runtime-ubuntu22.04\nRUN apt-get install -y "
+                           "libcudnn8=8.9.7.29-1+cuda12.2",
+        .fix = "Install the cuDNN build for the image's CUDA major: apt libcudnnN-cuda-X / the "
+               "+cudaX.Y package version, or pip nvidia-cudnn-cu12 (not -cu11) for CUDA 12.",
         .name = "cudnn-cuda-major",
     },
     &run,

@@ -21,11 +21,13 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
         std::string from = "the install's build info";
         if (!built && row && row->cuda) built = row->cuda, from = util::cite(row->provenance);
         if (!built || built->major() == image_major) continue;
-        // A framework that finds its own runtime of its major (pip nvidia-* wheels) does not use the image's.
+        // A framework that finds its own runtime of its major (pip nvidia-* wheels) does not use
+        // the image's.
         bool own_runtime = false, needs_runtime = false;
         for (const auto* o : util::objects_of(stack, fw))
             for (const auto& r : o->resolutions)
-                if (auto major = db.cuda_major_for_soname(r.name); major && *major == built->major()) {
+                if (auto major = db.cuda_major_for_soname(r.name);
+                    major && *major == built->major()) {
                     needs_runtime = true;
                     own_runtime = own_runtime || (!r.path.empty() && !r.provided_by_host);
                 }
@@ -35,20 +37,25 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
         if (own_runtime) continue;
         util::ImportedBy by{out, fw};  // its import is what fails
         report::Finding f;
-        f.message = fw.name + " " + fw.version.str() + (fw.variant.empty() ? "" : "+" + fw.variant) + " (" + fw.root +
-                    ") is built for CUDA " + built->str() + " but the image holds CUDA " + stack.cuda_version->str() +
-                    (needs_runtime ? " and no CUDA " + std::to_string(built->major()) + " runtime" : "");
+        f.message =
+            fw.name + " " + fw.version.str() + (fw.variant.empty() ? "" : "+" + fw.variant) + " (" +
+            fw.root + ") is built for CUDA " + built->str() + " but the image holds CUDA " +
+            stack.cuda_version->str() +
+            (needs_runtime ? " and no CUDA " + std::to_string(built->major()) + " runtime" : "");
         f.locations = {{fw.root}};
         f.evidence.push_back("built with CUDA " + built->str() + " per " + from);
-        for (const auto& p : stack.cuda_version_provenance) f.evidence.push_back("image CUDA: " + p);
+        for (const auto& p : stack.cuda_version_provenance)
+            f.evidence.push_back("image CUDA: " + p);
         std::string variant;
         for (const auto* other : db.framework_builds(fw.name, fw.version))
-            if (other->cuda && other->cuda->major() == image_major && !other->variant.empty()) variant = other->variant;
-        f.fix = variant.empty() ? "Use a base image with CUDA " + std::to_string(built->major()) + ".x, or a " + fw.name +
-                                      " build for CUDA " + std::to_string(image_major) + "."
-                                : "Install the " + variant + " build of " + fw.name + " " + fw.version.str() +
-                                      " (matches the image's CUDA " + std::to_string(image_major) + "), or use a base image with CUDA " +
-                                      built->str() + ".";
+            if (other->cuda && other->cuda->major() == image_major && !other->variant.empty())
+                variant = other->variant;
+        f.fix = variant.empty()
+                    ? "Use a base image with CUDA " + std::to_string(built->major()) + ".x, or a " +
+                          fw.name + " build for CUDA " + std::to_string(image_major) + "."
+                    : "Install the " + variant + " build of " + fw.name + " " + fw.version.str() +
+                          " (matches the image's CUDA " + std::to_string(image_major) +
+                          "), or use a base image with CUDA " + built->str() + ".";
         out.push_back(std::move(f));
     }
     return out;
@@ -61,10 +68,19 @@ const ValidateCheck cuv007_cuda_runtime_major{
         .id = "CUV007",
         .severity = report::Severity::error,
         .title = "A framework built for another CUDA major than the image provides",
-        .rationale = "A framework built against CUDA 12 needs libcudart.so.12, libcublas.so.12 and friends; CUDA majors are not interchangeable (the sonames differ). When the framework does not bundle them and the image holds CUDA 11, the import fails with \"libcudart.so.12: cannot open shared object file\", or the framework falls back to the CPU.",
-        .failing_example = "FROM nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04\nRUN pip install tensorflow==2.15.0   # built for CUDA 12.2\n# → CUV007 tensorflow 2.15.0 needs CUDA 12; the image provides CUDA 11.8",
-        .passing_example = "FROM nvidia/cuda:12.2.2-cudnn8-runtime-ubuntu22.04\nRUN pip install tensorflow==2.15.0",
-        .fix = "Use a base image of the framework's CUDA major (or the framework variant for the image's CUDA: torch+cu118 on a CUDA 11.8 image), or install the framework's CUDA wheels (tensorflow[and-cuda], nvidia-*-cu12).",
+        .rationale =
+            "A framework built against CUDA 12 needs libcudart.so.12, libcublas.so.12 and friends; "
+            "CUDA majors are not interchangeable (the sonames differ). When the framework does not "
+            "bundle them and the image holds CUDA 11, the import fails with \"libcudart.so.12: "
+            "cannot open shared object file\", or the framework falls back to the CPU.",
+        .failing_example = "FROM nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04\nRUN pip install "
+                           "tensorflow==2.15.0   # built for CUDA 12.2\n# → CUV007 tensorflow "
+                           "2.15.0 needs CUDA 12; the image provides CUDA 11.8",
+        .passing_example = "FROM nvidia/cuda:12.2.2-cudnn8-runtime-ubuntu22.04\nRUN pip install "
+                           "tensorflow==2.15.0",
+        .fix = "Use a base image of the framework's CUDA major (or the framework variant for the "
+               "image's CUDA: torch+cu118 on a CUDA 11.8 image), or install the framework's CUDA "
+               "wheels (tensorflow[and-cuda], nvidia-*-cu12).",
         .name = "cuda-runtime-major",
     },
     &run,

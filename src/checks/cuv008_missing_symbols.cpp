@@ -28,7 +28,8 @@ std::string_view api_library(std::string_view symbol) {
         const std::string_view prefix = libraries[i].api;
         if (prefix.empty() || !util::starts_with(symbol, prefix) || symbol.size() == prefix.size())
             continue;
-        // cudaMalloc, cudnnCreate, cublasLtMatmul: the API prefix is followed by an upper-case letter.
+        // cudaMalloc, cudnnCreate, cublasLtMatmul: the API prefix is followed by an upper-case
+        // letter.
         const char next = symbol[prefix.size()];
         if (next >= 'A' && next <= 'Z') return file_names[i];
     }
@@ -38,7 +39,8 @@ std::string_view api_library(std::string_view symbol) {
 bool names_library(std::string_view soname, std::string_view library) {
     if (!util::starts_with(soname, library)) return false;
     const char next = soname.size() > library.size() ? soname[library.size()] : '\0';
-    return next == '.' || next == '_';  // libcudnn.so.9, libcudnn_ops.so.9; not libcublasLt for libcublas
+    return next == '.' ||
+           next == '_';  // libcudnn.so.9, libcudnn_ops.so.9; not libcublasLt for libcublas
 }
 
 bool exports(const elf::ElfInfo& lib, const std::string& symbol) {
@@ -61,73 +63,86 @@ void check_symbols(const Stack& stack, const ElfObject& o, std::vector<Problem>&
     for (const auto& symbol : o.elf->imported_symbols) {
         const auto library = api_library(symbol);
         if (library.empty() || std::binary_search(weak.begin(), weak.end(), symbol)) continue;
-        const bool needs_it = std::any_of(o.resolutions.begin(), o.resolutions.end(), [&](const Resolution& r) {
-            return !r.from_dlopen && !r.file.empty() && names_library(r.name, library);
-        });
+        const bool needs_it =
+            std::any_of(o.resolutions.begin(), o.resolutions.end(), [&](const Resolution& r) {
+                return !r.from_dlopen && !r.file.empty() && names_library(r.name, library);
+            });
         if (!needs_it) continue;
         if (!closure_known) closure = util::load_closure(stack, {&o}, false), closure_known = true;
-        const bool defined = std::any_of(closure.begin(), closure.end(), [&](const std::string& file) {
-            const auto* lib = stack.elf(file);
-            return lib != nullptr && exports(*lib, symbol);
-        });
+        const bool defined =
+            std::any_of(closure.begin(), closure.end(), [&](const std::string& file) {
+                const auto* lib = stack.elf(file);
+                return lib != nullptr && exports(*lib, symbol);
+            });
         if (!defined) missing_by_library[library].push_back(symbol);
     }
     for (const auto& [library, missing] : missing_by_library) {
         const Resolution* r = nullptr;
         for (const auto& res : o.resolutions)
-            if (!res.from_dlopen && !res.file.empty() && names_library(res.name, library)) r = r ? r : &res;
+            if (!res.from_dlopen && !res.file.empty() && names_library(res.name, library))
+                r = r ? r : &res;
         const auto* copy = stack.library(r->file);
         std::string list;
         constexpr std::size_t shown = 8;
-        for (std::size_t i = 0; i < missing.size() && i < shown; ++i) list += (i ? ", " : "") + missing[i];
-        if (missing.size() > shown) list += " and " + std::to_string(missing.size() - shown) + " more";
+        for (std::size_t i = 0; i < missing.size() && i < shown; ++i)
+            list += (i ? ", " : "") + missing[i];
+        if (missing.size() > shown)
+            list += " and " + std::to_string(missing.size() - shown) + " more";
         report::Finding f;
         f.message = o.path + " imports " + list + " but " + r->name + " resolves to " +
                     (copy ? util::describe(*copy) : r->file) + ", which does not define " +
-                    (missing.size() == 1 ? "it" : "them") + ": the process dies with \"undefined symbol: " +
-                    missing.front() + "\" (at load time, or at the first call with lazy binding)";
+                    (missing.size() == 1 ? "it" : "them") +
+                    ": the process dies with \"undefined symbol: " + missing.front() +
+                    "\" (at load time, or at the first call with lazy binding)";
         f.locations = {{o.path}, {r->file}};
         f.evidence.push_back(std::to_string(missing.size()) + " undefined " + std::string(library) +
-                             " symbol(s) of " + o.path + " are defined by none of the libraries it maps");
+                             " symbol(s) of " + o.path +
+                             " are defined by none of the libraries it maps");
         util::add_trace(f, *r);
         f.fix = "Install the " + std::string(library) + " release " + o.path +
                 " was built against (its package pin) so that " + r->name +
-                " resolves to a copy that exports " + missing.front() + ", or use a build of " + o.path +
-                " made for the release the image has.";
+                " resolves to a copy that exports " + missing.front() + ", or use a build of " +
+                o.path + " made for the release the image has.";
         out.push_back({std::move(f), "undefined " + missing.front()});
     }
 }
 
 // Symbol versions `o` needs that the library it maps does not define.
 void check_versions(const Stack& stack, const ElfObject& o, std::vector<Problem>& out) {
-        for (const auto& need : o.elf->version_needs) {
-            const Resolution* r = nullptr;
-            for (const auto& res : o.resolutions) if (res.name == need.file) r = &res;
-            if (r == nullptr || r->file.empty()) continue;
-            const auto* lib = stack.elf(r->file);
-            // A library without version definitions only draws a warning from ld.so.
-            if (lib == nullptr || lib->version_definitions.empty()) continue;
-            std::vector<std::string> missing;
-            for (const auto& v : need.versions) {
-                if (util::starts_with(v, "GLIBC_")) continue;  // CUV012 judges those against the image glibc
-                if (std::find(lib->version_definitions.begin(), lib->version_definitions.end(), v) == lib->version_definitions.end())
-                    missing.push_back(v);
-            }
-            if (missing.empty()) continue;
-            report::Finding f;
-            std::string list;
-            for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
-            f.message = o.path + " needs version " + list + " of " + need.file + " but the copy that loads, " + r->file +
-                        ", does not define it: ld.so stops with \"version `" + missing.front() + "' not found\"";
-            f.locations = {{o.path}, {r->file}};
-            std::string defined;
-            for (const auto& d : lib->version_definitions) defined += (defined.empty() ? "" : " ") + d;
-            f.evidence.push_back(r->file + " defines: " + defined);
-            util::add_trace(f, *r);
-            f.fix = "Make " + need.file + " resolve to a copy that defines " + missing.front() +
-                    " (the release " + o.path + " was linked against), or rebuild/reinstall " + o.path + " for the library the image has.";
-            out.push_back({std::move(f), missing.front() + " of " + need.file});
+    for (const auto& need : o.elf->version_needs) {
+        const Resolution* r = nullptr;
+        for (const auto& res : o.resolutions)
+            if (res.name == need.file) r = &res;
+        if (r == nullptr || r->file.empty()) continue;
+        const auto* lib = stack.elf(r->file);
+        // A library without version definitions only draws a warning from ld.so.
+        if (lib == nullptr || lib->version_definitions.empty()) continue;
+        std::vector<std::string> missing;
+        for (const auto& v : need.versions) {
+            if (util::starts_with(v, "GLIBC_"))
+                continue;  // CUV012 judges those against the image glibc
+            if (std::find(lib->version_definitions.begin(), lib->version_definitions.end(), v) ==
+                lib->version_definitions.end())
+                missing.push_back(v);
         }
+        if (missing.empty()) continue;
+        report::Finding f;
+        std::string list;
+        for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
+        f.message = o.path + " needs version " + list + " of " + need.file +
+                    " but the copy that loads, " + r->file +
+                    ", does not define it: ld.so stops with \"version `" + missing.front() +
+                    "' not found\"";
+        f.locations = {{o.path}, {r->file}};
+        std::string defined;
+        for (const auto& d : lib->version_definitions) defined += (defined.empty() ? "" : " ") + d;
+        f.evidence.push_back(r->file + " defines: " + defined);
+        util::add_trace(f, *r);
+        f.fix = "Make " + need.file + " resolve to a copy that defines " + missing.front() +
+                " (the release " + o.path + " was linked against), or rebuild/reinstall " + o.path +
+                " for the library the image has.";
+        out.push_back({std::move(f), missing.front() + " of " + need.file});
+    }
 }
 
 std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
@@ -147,7 +162,8 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
             out.push_back(std::move(p.finding));
         }
     }
-    auto grouped = util::unloaded_findings("CUV008", unloaded, "lacks symbols it imports from the libraries it maps",
+    auto grouped = util::unloaded_findings("CUV008", unloaded,
+                                           "lacks symbols it imports from the libraries it maps",
                                            "lack symbols they import from the libraries they map",
                                            "Nothing breaks while nothing loads them.");
     out.insert(out.end(), grouped.begin(), grouped.end());
@@ -161,10 +177,22 @@ const ValidateCheck cuv008_missing_symbols{
         .id = "CUV008",
         .severity = report::Severity::error,
         .title = "Symbols a consumer imports that the library it will load does not export",
-        .rationale = "The loader binds every undefined symbol (and every GLIBCXX_/CUDNN_ version it needs) to the libraries it mapped. A library of the right soname but an older release lacks newer entry points, and the process dies with \"undefined symbol: cudnnGetLibConfig\" or \"version `libcublasLt.so.12' not found\" at load time or, for lazy binding, at the first call.",
-        .failing_example = "torch/lib/libtorch_cuda.so imports cudnnGetLibConfig (built against a newer cuDNN 9)\nlibcudnn.so.9 resolves to /usr/lib/x86_64-linux-gnu/libcudnn.so.9.0.0, which does not define it\n# → CUV008: \"undefined symbol: cudnnGetLibConfig\"\n\nlibfoo.so needs version libcublasLt.so.12 of libcublasLt.so.12; the copy that loads defines none\n# → CUV008: \"version `libcublasLt.so.12' not found\"",
-        .passing_example = "every strong cudnn*/cublas*/cuda* symbol libtorch_cuda.so imports is defined by a library it maps\n(weak imports may stay unresolved: the caller tests them)",
-        .fix = "Upgrade the library to at least the release the consumer was built against (its package pin), or install the consumer build made for the older library.",
+        .rationale = "The loader binds every undefined symbol (and every GLIBCXX_/CUDNN_ version "
+                     "it needs) to the libraries it mapped. A library of the right soname but an "
+                     "older release lacks newer entry points, and the process dies with "
+                     "\"undefined symbol: cudnnGetLibConfig\" or \"version `libcublasLt.so.12' not "
+                     "found\" at load time or, for lazy binding, at the first call.",
+        .failing_example =
+            "torch/lib/libtorch_cuda.so imports cudnnGetLibConfig (built against a newer cuDNN "
+            "9)\nlibcudnn.so.9 resolves to /usr/lib/x86_64-linux-gnu/libcudnn.so.9.0.0, which does "
+            "not define it\n# → CUV008: \"undefined symbol: cudnnGetLibConfig\"\n\nlibfoo.so needs "
+            "version libcublasLt.so.12 of libcublasLt.so.12; the copy that loads defines none\n# → "
+            "CUV008: \"version `libcublasLt.so.12' not found\"",
+        .passing_example =
+            "every strong cudnn*/cublas*/cuda* symbol libtorch_cuda.so imports is defined by a "
+            "library it maps\n(weak imports may stay unresolved: the caller tests them)",
+        .fix = "Upgrade the library to at least the release the consumer was built against (its "
+               "package pin), or install the consumer build made for the older library.",
         .name = "missing-symbols",
     },
     &run,

@@ -13,7 +13,8 @@ namespace cuvet::checks {
 namespace {
 
 // The newest CUDA release the driver runs without compat packages.
-std::optional<rules::Version> newest_cuda_for(const rules::Database& db, const rules::Version& driver) {
+std::optional<rules::Version> newest_cuda_for(const rules::Database& db,
+                                              const rules::Version& driver) {
     std::optional<rules::Version> best;
     for (const auto& e : db.driver_entries())
         if (e.min_driver && *e.min_driver <= driver && (!best || *best < e.cuda)) best = e.cuda;
@@ -23,7 +24,8 @@ std::optional<rules::Version> newest_cuda_for(const rules::Database& db, const r
 // The lowest driver that runs `cuda`, and whether minor version compatibility gives it.
 struct Need {
     rules::Version lowest;
-    std::optional<rules::DriverRequirement> full;  // the release-notes row, when the version is full
+    std::optional<rules::DriverRequirement>
+        full;  // the release-notes row, when the version is full
     const rules::MinorVersionCompat* minor = nullptr;
 };
 
@@ -36,9 +38,12 @@ std::optional<Need> need_for(const rules::Database& db, const util::RuntimeCuda&
         if (need.full && !need.full->min_driver) need.full.reset();
     }
     // Only the major known: any release of it runs from the major's floor on.
-    if (need.full && (!has_minor || *need.full->min_driver <= *need.minor->min_driver)) need.lowest = *need.full->min_driver;
-    else if (has_minor) need.lowest = *need.minor->min_driver;
-    else return std::nullopt;  // unknown stays unknown
+    if (need.full && (!has_minor || *need.full->min_driver <= *need.minor->min_driver))
+        need.lowest = *need.full->min_driver;
+    else if (has_minor)
+        need.lowest = *need.minor->min_driver;
+    else
+        return std::nullopt;  // unknown stays unknown
     return need;
 }
 
@@ -49,24 +54,33 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
     if (!cuda) return out;
     const auto need = need_for(db, *cuda);
     if (!need) return out;
-    const std::string cuda_text = cuda->major_only ? std::to_string(cuda->version.major()) + ".x (minor unknown)" : cuda->version.str();
+    const std::string cuda_text = cuda->major_only
+                                      ? std::to_string(cuda->version.major()) + ".x (minor unknown)"
+                                      : cuda->version.str();
     for (const auto& driver : stack.targets.drivers) {
         if (driver >= need->lowest) continue;
         report::Finding f;
         const bool via_minor = need->full && need->lowest < *need->full->min_driver;
-        f.message = "The image runs CUDA " + cuda_text + " (from " + cuda->source + "), which needs driver >= " + need->lowest.str() +
-                    (via_minor ? " (" + need->full->min_driver->str() + " for full compatibility)" : "") + "; the fleet driver " +
-                    driver.str() + " is older: CUDA calls fail with \"CUDA driver version is insufficient for CUDA runtime version\"";
+        f.message =
+            "The image runs CUDA " + cuda_text + " (from " + cuda->source +
+            "), which needs driver >= " + need->lowest.str() +
+            (via_minor ? " (" + need->full->min_driver->str() + " for full compatibility)" : "") +
+            "; the fleet driver " + driver.str() +
+            " is older: CUDA calls fail with \"CUDA driver version is insufficient for CUDA "
+            "runtime version\"";
         if (const auto pools = pools_with_driver(stack.targets, driver); !pools.empty())
             f.message += "; node pools that cannot run it: " + pools;
         f.evidence.push_back("CUDA version used: " + cuda->source);
         for (const auto& p : cuda->provenance) f.evidence.push_back("  " + p);
         if (need->full)
-            f.evidence.push_back("CUDA " + need->full->matched_cuda.str() + " needs driver >= " + need->full->min_driver->str() + ": " +
+            f.evidence.push_back("CUDA " + need->full->matched_cuda.str() +
+                                 " needs driver >= " + need->full->min_driver->str() + ": " +
                                  util::cite(need->full->provenance));
         if (need->minor && need->minor->min_driver)
-            f.evidence.push_back("minor version compatibility for CUDA " + std::to_string(cuda->version.major()) +
-                                 ".x needs driver >= " + need->minor->min_driver->str() + ": " + util::cite(need->minor->provenance));
+            f.evidence.push_back("minor version compatibility for CUDA " +
+                                 std::to_string(cuda->version.major()) +
+                                 ".x needs driver >= " + need->minor->min_driver->str() + ": " +
+                                 util::cite(need->minor->provenance));
         if (!stack.compat_libraries.empty()) {
             // cuda-compat makes a newer CUDA run on an older driver, on data-center GPUs only.
             f.severity = report::Severity::warning;
@@ -74,11 +88,15 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             f.message += "; the image ships " + stack.compat_libraries.front().path +
                          " (cuda-compat), which lifts this on data-center GPUs only";
             for (const auto& c : stack.compat_libraries) f.locations.push_back({c.path});
-            f.evidence.push_back("forward compatibility: " + util::cite(db.forward_compat().provenance));
+            f.evidence.push_back("forward compatibility: " +
+                                 util::cite(db.forward_compat().provenance));
         }
         auto fits = newest_cuda_for(db, driver);
         f.fix = "Upgrade the fleet driver to " + need->lowest.str() + " or newer" +
-                (fits ? ", or build on a base image with CUDA " + fits->str() + " or older (e.g. nvidia/cuda:" + fits->str() + "-…)" : "") + ".";
+                (fits ? ", or build on a base image with CUDA " + fits->str() +
+                            " or older (e.g. nvidia/cuda:" + fits->str() + "-…)"
+                      : "") +
+                ".";
         out.push_back(std::move(f));
     }
     return out;
@@ -103,7 +121,8 @@ std::optional<DriverFloor> driver_floor(const Stack& stack, const rules::Databas
         out.full = need->full->min_driver;
         out.provenance.push_back(util::cite(need->full->provenance));
     }
-    if (need->minor && need->minor->min_driver) out.provenance.push_back(util::cite(need->minor->provenance));
+    if (need->minor && need->minor->min_driver)
+        out.provenance.push_back(util::cite(need->minor->provenance));
     return out;
 }
 
@@ -112,10 +131,25 @@ const ValidateCheck cuv009_driver_too_old{
         .id = "CUV009",
         .severity = report::Severity::error,
         .title = "The target driver is older than the image's CUDA requires",
-        .rationale = "Each CUDA toolkit needs a minimum driver (CUDA 12.4.1: 550.54.15). With an older driver the first CUDA call fails with \"CUDA driver version is insufficient for CUDA runtime version\" (error 35), unless minor-version compatibility applies (same major, driver ≥ the major's floor, no PTX JIT of newer code) or the image carries the cuda-compat package (datacenter GPUs only). The targets come from --driver or the drivers listed in .cuvet.yaml. The CUDA judged is the libcudart a framework really loads, else its build metadata, else the image's toolkit, else a libcudart soname or a package for a CUDA major; when only the major is known, the major's minor-version-compatibility floor decides (CUDA 12: 525.60.13, CUDA 13: 580.65.06), so an image known only by libcudart.so.12 still fails a 470 driver.",
-        .failing_example = "cuvet validate image.tar --driver 535.104.05\n# image: CUDA 12.4.1 (needs 550.54.15); no cuda-compat in the image\n# → CUV009 (minor-version compatibility would allow it, PTX JIT of 12.4 code would fail)",
+        .rationale =
+            "Each CUDA toolkit needs a minimum driver (CUDA 12.4.1: 550.54.15). With an older "
+            "driver the first CUDA call fails with \"CUDA driver version is insufficient for CUDA "
+            "runtime version\" (error 35), unless minor-version compatibility applies (same major, "
+            "driver ≥ the major's floor, no PTX JIT of newer code) or the image carries the "
+            "cuda-compat package (datacenter GPUs only). The targets come from --driver or the "
+            "drivers listed in .cuvet.yaml. The CUDA judged is the libcudart a framework really "
+            "loads, else its build metadata, else the image's toolkit, else a libcudart soname or "
+            "a package for a CUDA major; when only the major is known, the major's "
+            "minor-version-compatibility floor decides (CUDA 12: 525.60.13, CUDA 13: 580.65.06), "
+            "so an image known only by libcudart.so.12 still fails a 470 driver.",
+        .failing_example =
+            "cuvet validate image.tar --driver 535.104.05\n# image: CUDA 12.4.1 (needs 550.54.15); "
+            "no cuda-compat in the image\n# → CUV009 (minor-version compatibility would allow it, "
+            "PTX JIT of 12.4 code would fail)",
         .passing_example = "cuvet validate image.tar --driver 550.54.15",
-        .fix = "Upgrade the fleet driver to at least the required version, build on an older CUDA base (12.2.2 for a 535 driver), or add cuda-compat-X-Y to the image for datacenter GPUs.",
+        .fix = "Upgrade the fleet driver to at least the required version, build on an older CUDA "
+               "base (12.2.2 for a 535 driver), or add cuda-compat-X-Y to the image for datacenter "
+               "GPUs.",
         .name = "driver-too-old",
     },
     &run,

@@ -12,7 +12,8 @@ namespace cuvet::checks {
 
 namespace {
 
-// SASS runs on the same major with an equal or higher minor; PTX is JIT-compiled for anything newer.
+// SASS runs on the same major with an equal or higher minor; PTX is JIT-compiled for anything
+// newer.
 bool runs_on(const elf::ElfInfo& elf, int sm) {
     for (int s : elf.sass_archs)
         if (s / 10 == sm / 10 && s <= sm) return true;
@@ -29,19 +30,24 @@ std::string arch_list(const std::vector<int>& archs, const char* prefix) {
 
 // The image's CUDA release dropped the GPU: none of the toolkit's own
 // libraries has code for it any more (CUDA 13 on a V100).
-std::optional<report::Finding> release_dropped(const Stack& stack, const rules::GpuArch& gpu, const std::string& name) {
+std::optional<report::Finding> release_dropped(const Stack& stack, const rules::GpuArch& gpu,
+                                               const std::string& name) {
     if (!stack.cuda_version || gpu.still_supported || !gpu.last_cuda) return std::nullopt;
     const rules::Version& cuda = *stack.cuda_version;
     const rules::Version& last = *gpu.last_cuda;
-    if (cuda.major() < last.major() || (cuda.major() == last.major() && cuda.minor() <= last.minor())) return std::nullopt;
+    if (cuda.major() < last.major() ||
+        (cuda.major() == last.major() && cuda.minor() <= last.minor()))
+        return std::nullopt;
     report::Finding f;
-    f.message = "The image's CUDA " + cuda.str() + " no longer supports " + name + " (" + gpu.architecture +
-                ", compute capability " + gpu.compute_capability.str() + "): the last CUDA release for it is " + last.str() +
+    f.message = "The image's CUDA " + cuda.str() + " no longer supports " + name + " (" +
+                gpu.architecture + ", compute capability " + gpu.compute_capability.str() +
+                "): the last CUDA release for it is " + last.str() +
                 ", so cuBLAS, cuDNN and the framework's kernels have no code for it";
     f.evidence.push_back(name + ": last CUDA " + last.str() + " per " + util::cite(gpu.provenance));
     for (const auto& p : stack.cuda_version_provenance) f.evidence.push_back("image CUDA: " + p);
-    f.fix = "Run this image on newer GPUs only, or build the " + name + " variant from a CUDA " + last.str() +
-            " base image with a framework build for CUDA " + std::to_string(last.major()) + ".";
+    f.fix = "Run this image on newer GPUs only, or build the " + name + " variant from a CUDA " +
+            last.str() + " base image with a framework build for CUDA " +
+            std::to_string(last.major()) + ".";
     return f;
 }
 
@@ -58,7 +64,8 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
         const auto* gpu = db.gpu(name);
         if (gpu == nullptr) continue;
         const auto pools = pools_with_gpu(stack.targets, name);
-        const std::string on_pools = pools.empty() ? "" : "; node pools that cannot run it: " + pools;
+        const std::string on_pools =
+            pools.empty() ? "" : "; node pools that cannot run it: " + pools;
         if (auto dropped = release_dropped(stack, *gpu, name)) {
             dropped->message += on_pools;
             out.push_back(std::move(*dropped));
@@ -67,23 +74,29 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
         int sm = gpu->sm();
         std::vector<util::UnloadedProblem> unloaded;
         for (const auto& [path, elf] : *stack.elfs) {
-            if (!elf.has_fatbin || (elf.sass_archs.empty() && elf.ptx_archs.empty()) || runs_on(elf, sm)) continue;
+            if (!elf.has_fatbin || (elf.sass_archs.empty() && elf.ptx_archs.empty()) ||
+                runs_on(elf, sm))
+                continue;
             if (nvidia_libraries.count(path) != 0) continue;
             const auto* root = stack.root_of(path);
             if (root == nullptr) {
-                unloaded.push_back({path, "SASS " + arch_list(elf.sass_archs, "sm_") + ", PTX " + arch_list(elf.ptx_archs, "compute_")});
+                unloaded.push_back({path, "SASS " + arch_list(elf.sass_archs, "sm_") + ", PTX " +
+                                              arch_list(elf.ptx_archs, "compute_")});
                 continue;
             }
             report::Finding f;
             f.loaded_by = *root;
-            f.message = path + " has GPU code for SASS " + arch_list(elf.sass_archs, "sm_") + ", PTX " +
-                        arch_list(elf.ptx_archs, "compute_") + " but none that runs on " + name + " (sm_" + std::to_string(sm) +
-                        "): \"no kernel image is available for execution on the device\"" + on_pools;
+            f.message = path + " has GPU code for SASS " + arch_list(elf.sass_archs, "sm_") +
+                        ", PTX " + arch_list(elf.ptx_archs, "compute_") +
+                        " but none that runs on " + name + " (sm_" + std::to_string(sm) +
+                        "): \"no kernel image is available for execution on the device\"" +
+                        on_pools;
             f.locations = {{path}};
-            f.evidence.push_back(name + " is compute capability " + gpu->compute_capability.str() + " (" + gpu->architecture +
-                                 "): " + util::cite(gpu->provenance));
-            f.fix = "Rebuild with -gencode arch=compute_" + std::to_string(sm) + ",code=sm_" + std::to_string(sm) +
-                    " (or ship PTX for compute_" + std::to_string(sm) + " or older), or install a framework build whose wheel covers sm_" +
+            f.evidence.push_back(name + " is compute capability " + gpu->compute_capability.str() +
+                                 " (" + gpu->architecture + "): " + util::cite(gpu->provenance));
+            f.fix = "Rebuild with -gencode arch=compute_" + std::to_string(sm) + ",code=sm_" +
+                    std::to_string(sm) + " (or ship PTX for compute_" + std::to_string(sm) +
+                    " or older), or install a framework build whose wheel covers sm_" +
                     std::to_string(sm) + ".";
             out.push_back(std::move(f));
         }
@@ -102,10 +115,22 @@ const ValidateCheck cuv010_no_kernel_for_gpu{
         .id = "CUV010",
         .severity = report::Severity::error,
         .title = "No SASS or JIT-able PTX for a target GPU",
-        .rationale = "GPU code ships as SASS for given architectures (sm_80 runs on 8.x GPUs with minor ≥ 0) and optionally PTX the driver can JIT for newer GPUs. A framework build without either for the target GPU dies with \"no kernel image is available for execution on the device\" (e.g. torch 2.7.0+cu128 dropped sm_50–sm_70). Targets come from --gpu (\"H100\", \"sm_90\", \"8.6\") or .cuvet.yaml. Only files the image runs or loads are errors (NPP in a full toolkit that nothing links is info, one finding per directory). NVIDIA's own libraries are judged by their CUDA release instead: a release past the GPU's last supported CUDA (CUDA 13 on Maxwell, Pascal or Volta) is one finding.",
-        .failing_example = "cuvet validate image.tar --gpu V100\n# libtorch_cuda.so fatbin: sm_75 sm_80 sm_86 sm_90 sm_100 sm_120, no PTX\n# → CUV010 no kernel for sm_70",
+        .rationale =
+            "GPU code ships as SASS for given architectures (sm_80 runs on 8.x GPUs with minor ≥ "
+            "0) and optionally PTX the driver can JIT for newer GPUs. A framework build without "
+            "either for the target GPU dies with \"no kernel image is available for execution on "
+            "the device\" (e.g. torch 2.7.0+cu128 dropped sm_50–sm_70). Targets come from --gpu "
+            "(\"H100\", \"sm_90\", \"8.6\") or .cuvet.yaml. Only files the image runs or loads are "
+            "errors (NPP in a full toolkit that nothing links is info, one finding per directory). "
+            "NVIDIA's own libraries are judged by their CUDA release instead: a release past the "
+            "GPU's last supported CUDA (CUDA 13 on Maxwell, Pascal or Volta) is one finding.",
+        .failing_example =
+            "cuvet validate image.tar --gpu V100\n# libtorch_cuda.so fatbin: sm_75 sm_80 sm_86 "
+            "sm_90 sm_100 sm_120, no PTX\n# → CUV010 no kernel for sm_70",
         .passing_example = "cuvet validate image.tar --gpu H100   # sm_90 SASS present",
-        .fix = "Install a framework build that targets the GPU (an older CUDA variant such as cu126 that still has sm_50–sm_70, or build with TORCH_CUDA_ARCH_LIST including it, or add +PTX for forward compatibility).",
+        .fix = "Install a framework build that targets the GPU (an older CUDA variant such as "
+               "cu126 that still has sm_50–sm_70, or build with TORCH_CUDA_ARCH_LIST including it, "
+               "or add +PTX for forward compatibility).",
         .name = "no-kernel-for-gpu",
     },
     &run,

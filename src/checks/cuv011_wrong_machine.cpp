@@ -13,7 +13,8 @@ namespace {
 
 std::optional<std::uint16_t> expected_machine(const std::string& architecture) {
     static const std::map<std::string, std::uint16_t> machines = {
-        {"amd64", 62}, {"arm64", 183}, {"ppc64le", 21}, {"s390x", 22}, {"386", 3}, {"arm", 40}, {"riscv64", 243}};
+        {"amd64", 62}, {"arm64", 183}, {"ppc64le", 21}, {"s390x", 22},
+        {"386", 3},    {"arm", 40},    {"riscv64", 243}};
     auto it = machines.find(architecture);
     if (it == machines.end()) return std::nullopt;
     return it->second;
@@ -37,19 +38,23 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
             continue;
         }
         report::Finding f;
-        f.message = path + " is built for " + elf::machine_name(elf.machine) + " but the image is " + stack.platform.str() +
-                    " (" + elf::machine_name(*want) + "): ld.so skips it (\"wrong ELF class\") or exec fails with \"Exec format error\"";
+        f.message =
+            path + " is built for " + elf::machine_name(elf.machine) + " but the image is " +
+            stack.platform.str() + " (" + elf::machine_name(*want) +
+            "): ld.so skips it (\"wrong ELF class\") or exec fails with \"Exec format error\"";
         f.locations = {{path}};
         f.loaded_by = *root;
-        f.fix = "Install the " + stack.platform.architecture + " build of this file (pip/apt pick it by platform: build with --platform " +
+        f.fix = "Install the " + stack.platform.architecture +
+                " build of this file (pip/apt pick it by platform: build with --platform " +
                 stack.platform.str() + "), or remove it.";
         out.push_back(std::move(f));
     }
     for (const auto& [machine, problems] : unloaded) {
-        const std::string what = "built for " + std::string(elf::machine_name(machine)) + ", not the image's " +
-                                 std::string(elf::machine_name(*want));
-        auto grouped = util::unloaded_findings("CUV011", problems, "is " + what, "are " + what,
-                                               "Nothing breaks while nothing loads them; remove them to slim the image.");
+        const std::string what = "built for " + std::string(elf::machine_name(machine)) +
+                                 ", not the image's " + std::string(elf::machine_name(*want));
+        auto grouped = util::unloaded_findings(
+            "CUV011", problems, "is " + what, "are " + what,
+            "Nothing breaks while nothing loads them; remove them to slim the image.");
         out.insert(out.end(), grouped.begin(), grouped.end());
     }
     return out;
@@ -62,10 +67,19 @@ const ValidateCheck cuv011_wrong_machine{
         .id = "CUV011",
         .severity = report::Severity::error,
         .title = "An ELF file of the wrong machine for the image's platform",
-        .rationale = "An x86-64 library in a linux/arm64 image (or the reverse) is skipped by the loader (\"wrong ELF class\" / \"cannot open shared object file\"), so a wheel copied from another platform or a multi-arch build that mixed stages leaves a library that silently never loads. It is an error only for what the image runs (an ENTRYPOINT program, an extension module, a file a root maps); files nothing loads (the i386 multilib in /usr/lib32, a CUDA toolkit's 32-bit compute-sanitizer helpers) are one info finding per directory.",
-        .failing_example = "image platform linux/arm64\n/opt/app/libkernels.so: ELF x86-64\n# → CUV011",
+        .rationale = "An x86-64 library in a linux/arm64 image (or the reverse) is skipped by the "
+                     "loader (\"wrong ELF class\" / \"cannot open shared object file\"), so a "
+                     "wheel copied from another platform or a multi-arch build that mixed stages "
+                     "leaves a library that silently never loads. It is an error only for what the "
+                     "image runs (an ENTRYPOINT program, an extension module, a file a root maps); "
+                     "files nothing loads (the i386 multilib in /usr/lib32, a CUDA toolkit's "
+                     "32-bit compute-sanitizer helpers) are one info finding per directory.",
+        .failing_example =
+            "image platform linux/arm64\n/opt/app/libkernels.so: ELF x86-64\n# → CUV011",
         .passing_example = "image platform linux/arm64, /opt/app/libkernels.so: ELF AArch64",
-        .fix = "Install the package for the image's architecture (pip --platform manylinux2014_aarch64, the arm64 apt package) or build that stage with the right --platform.",
+        .fix = "Install the package for the image's architecture (pip --platform "
+               "manylinux2014_aarch64, the arm64 apt package) or build that stage with the right "
+               "--platform.",
         .name = "wrong-machine",
     },
     &run,

@@ -33,16 +33,20 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
         }
         report::Finding f;
         f.loaded_by = *root;
-        f.message = path + " needs " + newest_text + " but the image's glibc is " + stack.glibc_version->str() +
-                    ": it fails with \"version `" + newest_text + "' not found (required by " + util::base_name(path) + ")\"";
+        f.message = path + " needs " + newest_text + " but the image's glibc is " +
+                    stack.glibc_version->str() + ": it fails with \"version `" + newest_text +
+                    "' not found (required by " + util::base_name(path) + ")\"";
         f.locations = {{path}};
-        f.fix = "Use a base image with glibc " + newest->str() + " or newer (a newer distribution release), or install a build of " +
-                util::base_name(path) + " made for glibc " + stack.glibc_version->str() + " (manylinux wheels name their glibc floor).";
+        f.fix = "Use a base image with glibc " + newest->str() +
+                " or newer (a newer distribution release), or install a build of " +
+                util::base_name(path) + " made for glibc " + stack.glibc_version->str() +
+                " (manylinux wheels name their glibc floor).";
         out.push_back(std::move(f));
     }
     const std::string what = "a newer glibc than the image's " + stack.glibc_version->str();
-    auto grouped = util::unloaded_findings("CUV012", unloaded, "needs " + what, "need " + what,
-                                           "Nothing breaks while nothing loads them; use a newer base image before you do.");
+    auto grouped = util::unloaded_findings(
+        "CUV012", unloaded, "needs " + what, "need " + what,
+        "Nothing breaks while nothing loads them; use a newer base image before you do.");
     out.insert(out.end(), grouped.begin(), grouped.end());
     return out;
 }
@@ -54,10 +58,16 @@ const ValidateCheck cuv012_glibc_too_new{
         .id = "CUV012",
         .severity = report::Severity::error,
         .title = "A library needs a GLIBC version newer than the image's glibc",
-        .rationale = "Binaries record the glibc symbol versions they need (GLIBC_2.34). On an older distribution the loader stops with \"version `GLIBC_2.34' not found (required by …)\". It happens when a wheel built on a newer manylinux or a binary copied from a newer base lands on an old base image.",
-        .failing_example = "FROM ubuntu:20.04                      # glibc 2.31\nCOPY --from=builder /out/libfoo.so /usr/lib/   # built on ubuntu:22.04, needs GLIBC_2.34\n# → CUV012",
+        .rationale = "Binaries record the glibc symbol versions they need (GLIBC_2.34). On an "
+                     "older distribution the loader stops with \"version `GLIBC_2.34' not found "
+                     "(required by …)\". It happens when a wheel built on a newer manylinux or a "
+                     "binary copied from a newer base lands on an old base image.",
+        .failing_example =
+            "FROM ubuntu:20.04                      # glibc 2.31\nCOPY --from=builder "
+            "/out/libfoo.so /usr/lib/   # built on ubuntu:22.04, needs GLIBC_2.34\n# → CUV012",
         .passing_example = "FROM ubuntu:22.04                      # glibc 2.35",
-        .fix = "Build the binary on the oldest base you ship (or a manylinux image), or move the image to a distribution with a newer glibc.",
+        .fix = "Build the binary on the oldest base you ship (or a manylinux image), or move the "
+               "image to a distribution with a newer glibc.",
         .name = "glibc-too-new",
     },
     &run,

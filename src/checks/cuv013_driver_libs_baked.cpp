@@ -30,17 +30,23 @@ std::vector<report::Finding> stubs_on_the_path(const Stack& stack) {
         std::vector<std::string> files = {stub};
         for (const auto* o : objects) files.push_back(o->file);
         report::Finding f;
-        f.message = objects.front()->path + " maps the CUDA toolkit's stub " + r.path + " (through " +
-                    (r.source.empty() ? r.rule : r.source) + ") instead of the host driver's " + r.name +
-                    ": every CUDA call fails with CUDA_ERROR_STUB_LIBRARY (\"CUDA driver is a stub library\")";
+        f.message = objects.front()->path + " maps the CUDA toolkit's stub " + r.path +
+                    " (through " + (r.source.empty() ? r.rule : r.source) +
+                    ") instead of the host driver's " + r.name +
+                    ": every CUDA call fails with CUDA_ERROR_STUB_LIBRARY (\"CUDA driver is a stub "
+                    "library\")";
         f.locations = {{stub}};
         // Every CUDA library maps libcuda.so.1: a few users say enough.
         for (std::size_t i = 0; i < objects.size() && i < 6; ++i)
             f.evidence.push_back(objects[i]->path + " resolves " + r.name + " to " + r.path);
-        if (objects.size() > 6) f.evidence.push_back("and " + std::to_string(objects.size() - 6) + " more");
+        if (objects.size() > 6)
+            f.evidence.push_back("and " + std::to_string(objects.size() - 6) + " more");
         util::name_roots(f, util::roots_loading(stack, files));
-        f.fix = "Keep the stubs directory off the run-time search path (LD_LIBRARY_PATH, RPATH): it is for linking only "
-                "(LIBRARY_PATH or -L at build time); the NVIDIA container toolkit mounts the real " + r.name + ".";
+        f.fix =
+            "Keep the stubs directory off the run-time search path (LD_LIBRARY_PATH, RPATH): it is "
+            "for linking only "
+            "(LIBRARY_PATH or -L at build time); the NVIDIA container toolkit mounts the real " +
+            r.name + ".";
         out.push_back(std::move(f));
     }
     return out;
@@ -49,8 +55,9 @@ std::vector<report::Finding> stubs_on_the_path(const Stack& stack) {
 // The dirs nvidia-container-toolkit mounts the host's driver libraries into.
 bool in_mount_dir(const std::string& path) {
     const auto dir = path.substr(0, path.rfind('/'));
-    return dir == "/usr/lib/x86_64-linux-gnu" || dir == "/lib/x86_64-linux-gnu" || dir == "/usr/lib64" ||
-           dir == "/usr/lib/aarch64-linux-gnu" || dir == "/lib/aarch64-linux-gnu";
+    return dir == "/usr/lib/x86_64-linux-gnu" || dir == "/lib/x86_64-linux-gnu" ||
+           dir == "/usr/lib64" || dir == "/usr/lib/aarch64-linux-gnu" ||
+           dir == "/lib/aarch64-linux-gnu";
 }
 
 // A versioned copy in the mount dir loses to the host's only while the host's is newer: the toolkit
@@ -62,14 +69,23 @@ std::optional<report::Finding> fleet_conflict(const Stack& stack, const LibraryC
         if (driver > *copy.version) continue;
         report::Finding f;
         const bool same = driver == *copy.version;
-        f.message = "Driver library " + copy.path + " (driver " + copy.version->str() + ") is baked into the image; on the fleet driver " +
-                    driver.str() +
-                    (same ? " the container toolkit cannot mount the host's copy over it: \"nvidia-container-cli: mount error: file creation failed: … file exists\""
-                          : " ldconfig links " + copy.soname + ".1 to this newer copy instead of the host's mounted one: \"Failed to initialize NVML: Driver/library version mismatch\" or \"CUDA driver version is insufficient\"");
+        f.message =
+            "Driver library " + copy.path + " (driver " + copy.version->str() +
+            ") is baked into the image; on the fleet driver " + driver.str() +
+            (same ? " the container toolkit cannot mount the host's copy over it: "
+                    "\"nvidia-container-cli: mount error: file creation failed: … file exists\""
+                  : " ldconfig links " + copy.soname +
+                        ".1 to this newer copy instead of the host's mounted one: \"Failed to "
+                        "initialize NVML: Driver/library version mismatch\" or \"CUDA driver "
+                        "version is insufficient\"");
         f.locations = {{copy.path}};
-        f.evidence.push_back("the toolkit mounts the host's " + copy.soname + "." + driver.str() + " into " +
-                             copy.path.substr(0, copy.path.rfind('/')) + " and runs ldconfig, which links the soname to the highest version");
-        f.fix = "Remove " + copy.path + " from the image (do not install nvidia-driver-* / libnvidia-compute-* or COPY the host's driver in); the NVIDIA container toolkit mounts the matching driver at run time.";
+        f.evidence.push_back("the toolkit mounts the host's " + copy.soname + "." + driver.str() +
+                             " into " + copy.path.substr(0, copy.path.rfind('/')) +
+                             " and runs ldconfig, which links the soname to the highest version");
+        f.fix = "Remove " + copy.path +
+                " from the image (do not install nvidia-driver-* / libnvidia-compute-* or COPY the "
+                "host's driver in); the NVIDIA container toolkit mounts the matching driver at run "
+                "time.";
         return f;
     }
     return std::nullopt;
@@ -80,7 +96,8 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
     std::vector<util::UnloadedProblem> unloaded;
     for (const auto& copy : stack.driver_libraries) {
         // Which objects something the image runs maps would get the image's copy instead of the
-        // host's (the loader: only RPATH, LD_LIBRARY_PATH or RUNPATH reach it before the mounted driver).
+        // host's (the loader: only RPATH, LD_LIBRARY_PATH or RUNPATH reach it before the mounted
+        // driver).
         std::vector<std::string> users, files = {copy.path};
         for (const auto& o : stack.objects)
             for (const auto& r : o.resolutions)
@@ -94,25 +111,34 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
                 out.push_back(std::move(*conflict));
                 continue;
             }
-            // The host's copy is what loads (the toolkit mounts it into the system lib dir and runs ldconfig).
-            unloaded.push_back({copy.path, copy.soname + (copy.version ? " " + copy.version->str() : "")});
+            // The host's copy is what loads (the toolkit mounts it into the system lib dir and runs
+            // ldconfig).
+            unloaded.push_back(
+                {copy.path, copy.soname + (copy.version ? " " + copy.version->str() : "")});
             continue;
         }
         report::Finding f;
-        f.message = "Driver library " + copy.path + (copy.version ? " (driver " + copy.version->str() + ")" : "") +
-                    " is baked into the image and shadows the host driver's " + copy.soname + ".* for " + users.front() +
-                    (users.size() > 1 ? " and others" : "") +
-                    ": \"CUDA driver version is insufficient\" or \"forward compatibility was attempted on non supported HW\"";
+        f.message = "Driver library " + copy.path +
+                    (copy.version ? " (driver " + copy.version->str() + ")" : "") +
+                    " is baked into the image and shadows the host driver's " + copy.soname +
+                    ".* for " + users.front() + (users.size() > 1 ? " and others" : "") +
+                    ": \"CUDA driver version is insufficient\" or \"forward compatibility was "
+                    "attempted on non supported HW\"";
         f.locations = {{copy.path}};
         for (const auto& u : users) f.evidence.push_back(u + " resolves to " + copy.path);
         util::name_roots(f, roots);
-        f.fix = "Remove " + copy.path + " from the image (RUN rm, or do not COPY the host's driver in); the NVIDIA container toolkit mounts the matching driver at run time. Use the cuda-compat package in /usr/local/cuda/compat for forward compatibility.";
+        f.fix = "Remove " + copy.path +
+                " from the image (RUN rm, or do not COPY the host's driver in); the NVIDIA "
+                "container toolkit mounts the matching driver at run time. Use the cuda-compat "
+                "package in /usr/local/cuda/compat for forward compatibility.";
         out.push_back(std::move(f));
     }
     auto grouped = util::unloaded_findings(
-        "CUV013", unloaded, "is a driver library baked into the image; the host's copy is mounted and found first",
+        "CUV013", unloaded,
+        "is a driver library baked into the image; the host's copy is mounted and found first",
         "are driver libraries baked into the image; the host's copies are mounted and found first",
-        "Nothing breaks while the host's copy wins; remove them (they go stale, and an RPATH or LD_LIBRARY_PATH to their directory would make them win).");
+        "Nothing breaks while the host's copy wins; remove them (they go stale, and an RPATH or "
+        "LD_LIBRARY_PATH to their directory would make them win).");
     out.insert(out.end(), grouped.begin(), grouped.end());
     return out;
 }
@@ -124,10 +150,25 @@ const ValidateCheck cuv013_driver_libs_baked{
         .id = "CUV013",
         .severity = report::Severity::error,
         .title = "Driver libraries baked into the image",
-        .rationale = "libcuda.so.1, libnvidia-ml.so.1 and the other user-mode driver libraries must come from the host: the NVIDIA container runtime mounts the host driver's copies. A copy baked into the image can be found first and mismatch the kernel module (\"CUDA driver version is insufficient\", \"Failed to initialize NVML: Driver/library version mismatch\"). The cuda-compat package under /usr/local/cuda/compat is the one intended exception and is not reported. It is an error when something the image runs reaches the baked copy before the host's (through RPATH, LD_LIBRARY_PATH or RUNPATH: the toolkit mounts the host's copies into the system lib dir and runs ldconfig, so there they win while the host's driver is newer: ldconfig links the soname to the highest version, so with --driver a fleet driver not newer than a baked copy in that dir is an error too); otherwise info, one finding per directory.",
-        .failing_example = "COPY libcuda.so.535.104.05 /usr/lib/x86_64-linux-gnu/libcuda.so.1\n# → CUV013",
-        .passing_example = "# no libcuda.so.1 in the image; the container runtime injects the host's",
-        .fix = "Remove the driver libraries from the image (apt: do not install nvidia-driver-* or libnvidia-compute-*; for builds needing libcuda.so link against the stubs in /usr/local/cuda/lib64/stubs).",
+        .rationale =
+            "libcuda.so.1, libnvidia-ml.so.1 and the other user-mode driver libraries must come "
+            "from the host: the NVIDIA container runtime mounts the host driver's copies. A copy "
+            "baked into the image can be found first and mismatch the kernel module (\"CUDA driver "
+            "version is insufficient\", \"Failed to initialize NVML: Driver/library version "
+            "mismatch\"). The cuda-compat package under /usr/local/cuda/compat is the one intended "
+            "exception and is not reported. It is an error when something the image runs reaches "
+            "the baked copy before the host's (through RPATH, LD_LIBRARY_PATH or RUNPATH: the "
+            "toolkit mounts the host's copies into the system lib dir and runs ldconfig, so there "
+            "they win while the host's driver is newer: ldconfig links the soname to the highest "
+            "version, so with --driver a fleet driver not newer than a baked copy in that dir is "
+            "an error too); otherwise info, one finding per directory.",
+        .failing_example =
+            "COPY libcuda.so.535.104.05 /usr/lib/x86_64-linux-gnu/libcuda.so.1\n# → CUV013",
+        .passing_example =
+            "# no libcuda.so.1 in the image; the container runtime injects the host's",
+        .fix = "Remove the driver libraries from the image (apt: do not install nvidia-driver-* or "
+               "libnvidia-compute-*; for builds needing libcuda.so link against the stubs in "
+               "/usr/local/cuda/lib64/stubs).",
         .name = "driver-libs-baked",
     },
     &run,

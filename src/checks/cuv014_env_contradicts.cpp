@@ -16,7 +16,8 @@ std::string env(const Stack& stack, const char* key) {
     return it == stack.env.end() ? "" : it->second;
 }
 
-report::Finding contradiction(const std::string& key, const std::string& value, const std::string& what, std::string fix) {
+report::Finding contradiction(const std::string& key, const std::string& value,
+                              const std::string& what, std::string fix) {
     report::Finding f;
     f.message = "ENV " + key + "=" + value + " contradicts the image: " + what;
     f.evidence.push_back("image config Env: " + key + "=" + value);
@@ -24,11 +25,14 @@ report::Finding contradiction(const std::string& key, const std::string& value, 
     return f;
 }
 
-// The copies of `family` (of the image CUDA's major.minor when `cuda` is set) something the image runs loads.
-std::vector<std::string> loaded_roots(const Stack& stack, const std::string& family, const std::optional<rules::Version>& cuda) {
+// The copies of `family` (of the image CUDA's major.minor when `cuda` is set) something the image
+// runs loads.
+std::vector<std::string> loaded_roots(const Stack& stack, const std::string& family,
+                                      const std::optional<rules::Version>& cuda) {
     std::vector<std::string> files;
     for (const auto& copy : stack.libraries)
-        if (copy.family == family && (!cuda || (copy.version && copy.version->truncated(2) == cuda->truncated(2))))
+        if (copy.family == family &&
+            (!cuda || (copy.version && copy.version->truncated(2) == cuda->truncated(2))))
             files.push_back(copy.path);
     return util::roots_loading(stack, files);
 }
@@ -46,26 +50,38 @@ void scope(report::Finding& f, const std::vector<std::string>& roots, const std:
 std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
     std::vector<report::Finding> out;
     const auto runtime_roots = loaded_roots(stack, "cudart", stack.cuda_version);
-    const std::string runtime_what = stack.cuda_version ? "its CUDA " + stack.cuda_version->truncated(2).str() + " runtime" : "";
+    const std::string runtime_what =
+        stack.cuda_version ? "its CUDA " + stack.cuda_version->truncated(2).str() + " runtime" : "";
     std::string cuda_env = env(stack, "CUDA_VERSION");
     auto cuda = rules::Version::parse(cuda_env);
     if (cuda && stack.cuda_version && cuda->truncated(2) != stack.cuda_version->truncated(2)) {
-        auto f = contradiction("CUDA_VERSION", cuda_env, "the CUDA toolkit in the image is " + stack.cuda_version->str(),
-                               "Set ENV CUDA_VERSION=" + stack.cuda_version->str() + " (or drop it): tools and entrypoints read it to pick libraries.");
-        for (const auto& p : stack.cuda_version_provenance) f.evidence.push_back("image CUDA: " + p);
+        auto f =
+            contradiction("CUDA_VERSION", cuda_env,
+                          "the CUDA toolkit in the image is " + stack.cuda_version->str(),
+                          "Set ENV CUDA_VERSION=" + stack.cuda_version->str() +
+                              " (or drop it): tools and entrypoints read it to pick libraries.");
+        for (const auto& p : stack.cuda_version_provenance)
+            f.evidence.push_back("image CUDA: " + p);
         scope(f, runtime_roots, runtime_what);
         out.push_back(std::move(f));
     }
     std::string require = env(stack, "NVIDIA_REQUIRE_CUDA");
     if (auto at = require.find("cuda>="); at != std::string::npos && stack.cuda_version) {
-        auto text = require.substr(at + 6, require.find(' ', at) == std::string::npos ? std::string::npos : require.find(' ', at) - at - 6);
+        auto text = require.substr(at + 6, require.find(' ', at) == std::string::npos
+                                               ? std::string::npos
+                                               : require.find(' ', at) - at - 6);
         auto wanted = rules::Version::parse(text);
         if (wanted && wanted->truncated(2) != stack.cuda_version->truncated(2)) {
-            auto f = contradiction("NVIDIA_REQUIRE_CUDA", require,
-                                   "it asks the host for CUDA >= " + wanted->str() + " but the image holds CUDA " + stack.cuda_version->str() +
-                                       ": the container toolkit admits hosts whose driver may be too old (or rejects good ones)",
-                                   "Set NVIDIA_REQUIRE_CUDA=\"cuda>=" + stack.cuda_version->truncated(2).str() + "\" to match the toolkit, or drop the override inherited from the base image.");
-            for (const auto& p : stack.cuda_version_provenance) f.evidence.push_back("image CUDA: " + p);
+            auto f = contradiction(
+                "NVIDIA_REQUIRE_CUDA", require,
+                "it asks the host for CUDA >= " + wanted->str() + " but the image holds CUDA " +
+                    stack.cuda_version->str() +
+                    ": the container toolkit admits hosts whose driver may be too old (or rejects "
+                    "good ones)",
+                "Set NVIDIA_REQUIRE_CUDA=\"cuda>=" + stack.cuda_version->truncated(2).str() +
+                    "\" to match the toolkit, or drop the override inherited from the base image.");
+            for (const auto& p : stack.cuda_version_provenance)
+                f.evidence.push_back("image CUDA: " + p);
             scope(f, runtime_roots, runtime_what);
             out.push_back(std::move(f));
         }
@@ -81,9 +97,11 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
             match = match || copy.version->truncated(n) == cudnn->truncated(n);
         }
         if (!match) {
-            auto f = contradiction("NV_CUDNN_VERSION", cudnn_env,
-                                   have.empty() ? "the image holds no cuDNN" : "the image holds " + have,
-                                   "Set ENV NV_CUDNN_VERSION to the cuDNN the image installs, or drop it (it was inherited from a -cudnn base image whose cuDNN was replaced).");
+            auto f = contradiction(
+                "NV_CUDNN_VERSION", cudnn_env,
+                have.empty() ? "the image holds no cuDNN" : "the image holds " + have,
+                "Set ENV NV_CUDNN_VERSION to the cuDNN the image installs, or drop it (it was "
+                "inherited from a -cudnn base image whose cuDNN was replaced).");
             scope(f, loaded_roots(stack, "cudnn", std::nullopt), "a cuDNN");
             out.push_back(std::move(f));
         }
@@ -98,10 +116,21 @@ const ValidateCheck cuv014_env_contradicts{
         .id = "CUV014",
         .severity = report::Severity::warning,
         .title = "CUDA env variables that contradict what the image contains",
-        .rationale = "NVIDIA_REQUIRE_CUDA is checked by the container runtime against the host driver; CUDA_VERSION and NV_CUDNN_VERSION are read by scripts and tools. An image that installs a different CUDA or cuDNN than these say (a base image's env left behind after an upgrade) makes the runtime accept hosts whose driver is too old, or reject good ones. It is a warning when something the image runs (an ENTRYPOINT program, a framework) loads the CUDA runtime or cuDNN the variable describes, else info: a framework that brings its own runtime does not use the toolkit's.",
-        .failing_example = "FROM nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04   # CUDA_VERSION=11.8.0, NVIDIA_REQUIRE_CUDA=cuda>=11.8\nRUN apt-get install -y cuda-runtime-12-2\n# → CUV014 CUDA_VERSION says 11.8.0, the image's runtime is 12.2",
+        .rationale =
+            "NVIDIA_REQUIRE_CUDA is checked by the container runtime against the host driver; "
+            "CUDA_VERSION and NV_CUDNN_VERSION are read by scripts and tools. An image that "
+            "installs a different CUDA or cuDNN than these say (a base image's env left behind "
+            "after an upgrade) makes the runtime accept hosts whose driver is too old, or reject "
+            "good ones. It is a warning when something the image runs (an ENTRYPOINT program, a "
+            "framework) loads the CUDA runtime or cuDNN the variable describes, else info: a "
+            "framework that brings its own runtime does not use the toolkit's.",
+        .failing_example =
+            "FROM nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04   # CUDA_VERSION=11.8.0, "
+            "NVIDIA_REQUIRE_CUDA=cuda>=11.8\nRUN apt-get install -y cuda-runtime-12-2\n# → CUV014 "
+            "CUDA_VERSION says 11.8.0, the image's runtime is 12.2",
         .passing_example = "FROM nvidia/cuda:12.2.2-cudnn8-runtime-ubuntu22.04",
-        .fix = "Start from the base image of the CUDA you install, or update CUDA_VERSION / NVIDIA_REQUIRE_CUDA / NV_CUDNN_VERSION with ENV to match what the image holds.",
+        .fix = "Start from the base image of the CUDA you install, or update CUDA_VERSION / "
+               "NVIDIA_REQUIRE_CUDA / NV_CUDNN_VERSION with ENV to match what the image holds.",
         .name = "env-contradicts",
     },
     &run,

@@ -13,11 +13,14 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
     if (paths.empty()) return out;
     report::Finding f;
     std::string names;
-    for (std::size_t i = 0; i < paths.size() && i < listed; ++i) names += (i ? ", " : "") + paths[i];
+    for (std::size_t i = 0; i < paths.size() && i < listed; ++i)
+        names += (i ? ", " : "") + paths[i];
     if (paths.size() > listed) names += " and " + std::to_string(paths.size() - listed) + " more";
     f.message = "The scan is partial: " + std::to_string(paths.size()) +
-                (paths.size() == 1 ? " path" : " paths") + " of the root file system could not be read (" + names +
-                "); libraries and programs there are unknown, so no other finding (or their absence) is complete";
+                (paths.size() == 1 ? " path" : " paths") +
+                " of the root file system could not be read (" + names +
+                "); libraries and programs there are unknown, so no other finding (or their "
+                "absence) is complete";
     for (std::size_t i = 0; i < paths.size() && i < listed; ++i) f.locations.push_back({paths[i]});
     for (const auto& path : paths) f.evidence.push_back(path + ": permission denied");
     out.push_back(std::move(f));
@@ -31,13 +34,19 @@ const ValidateCheck cuv017_scan_incomplete{
         .id = "CUV017",
         .severity = report::Severity::error,
         .title = "The image could not be read completely",
-        .rationale = "A root file system directory scanned by a user who cannot read all of it (a 0700 /root, a "
-                     "private /opt/vendor) hides whatever lies there: a cuDNN that shadows another, a program that "
-                     "needs a library nobody ships. Without --allow-partial such a scan is an error (exit 3); with it, "
+        .rationale = "A root file system directory scanned by a user who cannot read all of it (a "
+                     "0700 /root, a "
+                     "private /opt/vendor) hides whatever lies there: a cuDNN that shadows "
+                     "another, a program that "
+                     "needs a library nobody ships. Without --allow-partial such a scan is an "
+                     "error (exit 3); with it, "
                      "this finding says the verdict rests on part of the image.",
-        .failing_example = "cuvet validate --allow-partial ./rootfs   # as a user who cannot read ./rootfs/opt/app\n# → CUV017",
-        .passing_example = "sudo cuvet validate ./rootfs   # or a docker-save archive, which is always read whole",
-        .fix = "Scan as a user who can read the whole tree (or scan the image archive instead of an unpacked copy).",
+        .failing_example = "cuvet validate --allow-partial ./rootfs   # as a user who cannot read "
+                           "./rootfs/opt/app\n# → CUV017",
+        .passing_example =
+            "sudo cuvet validate ./rootfs   # or a docker-save archive, which is always read whole",
+        .fix = "Scan as a user who can read the whole tree (or scan the image archive instead of "
+               "an unpacked copy).",
         .name = "scan-incomplete",
     },
     &run,

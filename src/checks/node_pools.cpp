@@ -9,9 +9,11 @@ constexpr std::size_t listed_nodes = 3;
 
 std::string describe(const NodePool& pool) {
     std::string nodes;
-    for (std::size_t i = 0; i < pool.nodes.size() && i < listed_nodes; ++i) nodes += (i ? ", " : "") + pool.nodes[i];
+    for (std::size_t i = 0; i < pool.nodes.size() && i < listed_nodes; ++i)
+        nodes += (i ? ", " : "") + pool.nodes[i];
     if (pool.nodes.size() > listed_nodes) nodes += ", …";
-    return pool.name + " (" + std::to_string(pool.nodes.size()) + (pool.nodes.size() == 1 ? " node: " : " nodes: ") + nodes + ")";
+    return pool.name + " (" + std::to_string(pool.nodes.size()) +
+           (pool.nodes.size() == 1 ? " node: " : " nodes: ") + nodes + ")";
 }
 
 template <typename Match>

@@ -10,8 +10,7 @@ namespace cuvet::checks {
 namespace {
 
 bool same_id(std::string_view a, std::string_view b) {
-    return a.size() == b.size() &&
-           std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
                return std::toupper(static_cast<unsigned char>(x)) ==
                       std::toupper(static_cast<unsigned char>(y));
            });
@@ -78,7 +77,8 @@ std::vector<report::RuleInfo> report_rules(CheckKind kind) {
         if (entry.kind != kind) continue;
         const CheckInfo& info = *entry.info;
         // help_uri and help_markdown are filled by the CLI, which knows where the docs live.
-        out.push_back({info.id, info.name, info.title, info.severity, info.rationale, info.fix, {}, {}});
+        out.push_back(
+            {info.id, info.name, info.title, info.severity, info.rationale, info.fix, {}, {}});
     }
     return out;
 }
@@ -96,7 +96,8 @@ std::vector<report::Finding> run_validate_checks(const Stack& stack, const rules
         }
         stamp(findings, before, check->info);
     }
-    // Checks that judge a framework or a copy name files, not roots: say which root maps the first such file.
+    // Checks that judge a framework or a copy name files, not roots: say which root maps the first
+    // such file.
     for (auto& finding : findings)
         for (const auto& location : finding.locations) {
             if (!finding.loaded_by.empty()) break;
@@ -105,7 +106,8 @@ std::vector<report::Finding> run_validate_checks(const Stack& stack, const rules
     return findings;
 }
 
-std::vector<report::Finding> run_lint_checks(const dockerfile::Facts& facts, const rules::Database& db) {
+std::vector<report::Finding> run_lint_checks(const dockerfile::Facts& facts,
+                                             const rules::Database& db) {
     std::vector<report::Finding> findings;
     for (const LintCheck* check : lint_checks()) {
         if (!check->run) continue;

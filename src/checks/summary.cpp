@@ -15,7 +15,9 @@ std::string cudnn_text(const Stack& stack) {
             return "cuDNN " + util::version_text(copy.version) + " (" + copy.path + ")";
         if (present == nullptr) present = &copy;
     }
-    if (present != nullptr) return "cuDNN " + util::version_text(present->version) + " (" + present->path + ", nothing loads it)";
+    if (present != nullptr)
+        return "cuDNN " + util::version_text(present->version) + " (" + present->path +
+               ", nothing loads it)";
     return "no cuDNN";
 }
 
@@ -29,11 +31,15 @@ std::string stack_summary(const Stack& stack) {
             break;
         }
     for (const auto& fw : stack.frameworks)
-        runs += (runs.empty() ? "" : ", ") + fw.name + " " + fw.version.str() + (fw.variant.empty() ? "" : "+" + fw.variant);
-    std::string out = "runs " + (runs.empty() ? std::string("no known framework or ENTRYPOINT") : runs);
+        runs += (runs.empty() ? "" : ", ") + fw.name + " " + fw.version.str() +
+                (fw.variant.empty() ? "" : "+" + fw.variant);
+    std::string out =
+        "runs " + (runs.empty() ? std::string("no known framework or ENTRYPOINT") : runs);
     if (auto cuda = util::runtime_cuda(stack))
-        out += "; CUDA " + (cuda->major_only ? std::to_string(cuda->version.major()) + ".x" : cuda->version.str()) + " (" +
-               cuda->source + ")";
+        out += "; CUDA " +
+               (cuda->major_only ? std::to_string(cuda->version.major()) + ".x"
+                                 : cuda->version.str()) +
+               " (" + cuda->source + ")";
     else
         out += "; no CUDA runtime";
     return out + "; " + cudnn_text(stack);

@@ -20,9 +20,13 @@
 namespace cuvet::cli {
 namespace {
 
-std::string fenced(const std::string& text) { return "```\n" + text + (text.empty() || text.back() == '\n' ? "" : "\n") + "```\n"; }
+std::string fenced(const std::string& text) {
+    return "```\n" + text + (text.empty() || text.back() == '\n' ? "" : "\n") + "```\n";
+}
 
-std::string paragraph(const std::string& text) { return text + (text.empty() || text.back() == '\n' ? "" : "\n"); }
+std::string paragraph(const std::string& text) {
+    return text + (text.empty() || text.back() == '\n' ? "" : "\n");
+}
 
 }  // namespace
 
@@ -38,22 +42,26 @@ std::string check_markdown(const checks::CheckEntry& entry) {
     out += "\n## Fails\n\n" + fenced(info.failing_example);
     out += "\n## Passes\n\n" + fenced(info.passing_example);
     out += "\n## Fix\n\n" + paragraph(info.fix);
-    out += "\n---\nGenerated from the check's definition by `cuvet docs checks docs/checks`; `cuvet explain " +
-           info.id + "` prints the same. Silence it with `--ignore " + info.id + "` or `ignore: [" + info.id +
-           "]` in `.cuvet.yaml`.\n";
+    out +=
+        "\n---\nGenerated from the check's definition by `cuvet docs checks docs/checks`; `cuvet "
+        "explain " +
+        info.id + "` prints the same. Silence it with `--ignore " + info.id + "` or `ignore: [" +
+        info.id + "]` in `.cuvet.yaml`.\n";
     return out;
 }
 
 std::string checks_index_markdown() {
     std::string out =
-        "# cuvet checks\n\nOne page per check, generated from the checks' definitions by `cuvet docs checks "
+        "# cuvet checks\n\nOne page per check, generated from the checks' definitions by `cuvet "
+        "docs checks "
         "docs/checks` (a test fails when these pages differ from what the code says).\n\n"
         "| id | name | severity | command | title |\n|---|---|---|---|---|\n";
     for (const auto& entry : checks::all_checks()) {
         const auto& info = *entry.info;
         out += "| [" + info.id + "](" + info.id + ".md) | " + info.name + " | " +
                std::string(report::to_string(info.severity)) + " | " +
-               (entry.kind == checks::CheckKind::validate ? "validate" : "lint") + " | " + info.title + " |\n";
+               (entry.kind == checks::CheckKind::validate ? "validate" : "lint") + " | " +
+               info.title + " |\n";
     }
     return out;
 }
@@ -67,7 +75,8 @@ std::string docs_url() {
     std::string base = env != nullptr ? env : CUVET_DOCS_URL;
     while (!base.empty() && base.back() == '/') base.pop_back();
     if (!base.empty() && base.rfind("https://", 0) != 0 && base.rfind("http://", 0) != 0)
-        fail_usage("CUVET_DOCS_URL: '" + base + "' is not an http(s) URL (the directory holding the check pages ID.md)");
+        fail_usage("CUVET_DOCS_URL: '" + base +
+                   "' is not an http(s) URL (the directory holding the check pages ID.md)");
     return base;
 }
 
@@ -79,7 +88,8 @@ std::string check_doc_url(const std::string& id) {
 std::vector<report::RuleInfo> documented_rules(checks::CheckKind kind) {
     std::vector<report::RuleInfo> rules = checks::report_rules(kind);
     for (auto& rule : rules) {
-        if (const checks::CheckEntry* entry = checks::find_check(rule.id)) rule.help_markdown = check_markdown(*entry);
+        if (const checks::CheckEntry* entry = checks::find_check(rule.id))
+            rule.help_markdown = check_markdown(*entry);
         rule.help_uri = check_doc_url(rule.id);
     }
     return rules;
@@ -89,7 +99,8 @@ void add_docs_command(CLI::App& app, Dispatch& dispatch) {
     auto dir = std::make_shared<std::string>();
     CLI::App* command = app.add_subcommand("docs", "write generated documentation");
     command->group("");  // for maintainers: docs/checks is committed
-    CLI::App* checks_command = command->add_subcommand("checks", "write one page per check, and README.md, into DIR");
+    CLI::App* checks_command =
+        command->add_subcommand("checks", "write one page per check, and README.md, into DIR");
     checks_command->add_option("DIR", *dir, "output directory (docs/checks)")->required();
     command->require_subcommand(1);
     checks_command->callback([dir, &dispatch] {

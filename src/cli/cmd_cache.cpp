@@ -56,9 +56,9 @@ int run_ls(const CacheArgs& args) {
         std::snprintf(line, sizeof line, "  %10s  %-19s  %-19s  ", human_size(e.bytes).c_str(),
                       short_digest(e.diff_id).c_str(), short_digest(e.blob_digest).c_str());
         std::cout << line
-                  << (e.usable
-                          ? ""
-                          : "(unusable: damaged, forged, another key's or another cuvet's; prune removes it)")
+                  << (e.usable ? ""
+                               : "(unusable: damaged, forged, another key's or another cuvet's; "
+                                 "prune removes it)")
                   << "\n";
     }
     return 0;
@@ -92,8 +92,9 @@ void add_cache_command(CLI::App& app, Dispatch& dispatch) {
     prune->add_flag("--all", args->all, "remove every entry");
     prune->callback([args, &dispatch] { dispatch.run = [args] { return run_prune(*args); }; });
     for (auto* sub : {ls, prune})
-        sub->add_option("--cache-key-file", args->key_file,
-                        "the secret a shared cache's entries are authenticated with (or $CUVET_CACHE_KEY)");
+        sub->add_option(
+            "--cache-key-file", args->key_file,
+            "the secret a shared cache's entries are authenticated with (or $CUVET_CACHE_KEY)");
 }
 
 }  // namespace cuvet::cli

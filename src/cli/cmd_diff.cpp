@@ -19,7 +19,8 @@ struct DiffArgs {
     std::string fail_on = "may-break";
 };
 
-std::string text_report(const std::string& a, const std::string& b, const std::vector<lock::Change>& changes) {
+std::string text_report(const std::string& a, const std::string& b,
+                        const std::vector<lock::Change>& changes) {
     std::string out = "cuvet diff " + a + " → " + b + "\n";
     if (changes.empty()) return out + "no change in the CUDA stack\n";
     for (auto impact : {lock::Impact::breaks, lock::Impact::may_break, lock::Impact::changes}) {
@@ -28,7 +29,8 @@ std::string text_report(const std::string& a, const std::string& b, const std::v
         if (count == 0) continue;
         out += std::string(lock::impact_name(impact)) + " (" + std::to_string(count) + "):\n";
         for (const auto& c : changes)
-            if (c.impact == impact) out += "  " + c.kind + "  " + c.subject + ": " + c.message + "\n";
+            if (c.impact == impact)
+                out += "  " + c.kind + "  " + c.subject + ": " + c.message + "\n";
     }
     return out;
 }
@@ -41,9 +43,9 @@ int threshold(const std::string& fail_on) {
 }
 
 int run_diff(const DiffArgs& args) {
-    const auto db = rules::Database::load(args.stack.rules_dir.empty()
-                                              ? std::nullopt
-                                              : std::optional<std::filesystem::path>(args.stack.rules_dir));
+    const auto db = rules::Database::load(
+        args.stack.rules_dir.empty() ? std::nullopt
+                                     : std::optional<std::filesystem::path>(args.stack.rules_dir));
     const auto before = lock_of(args.stack.image.path, args.stack, db);
     const auto after = lock_of(args.other, args.stack, db);
     const auto changes = lock::diff(before, after);
@@ -66,16 +68,20 @@ int run_diff(const DiffArgs& args) {
 
 void add_diff_command(CLI::App& app, Dispatch& dispatch) {
     auto args = std::make_shared<DiffArgs>();
-    auto* command = app.add_subcommand(
-        "diff", "what changed in the CUDA stack from image (or lock file) A to B, grouped by what it breaks");
+    auto* command = app.add_subcommand("diff",
+                                       "what changed in the CUDA stack from image (or lock file) A "
+                                       "to B, grouped by what it breaks");
     args->stack.image.add_to(*command);
-    command->get_option("IMAGE")->description("A: the known-good image or lock file (as for validate, or a cuvet freeze output)");
+    command->get_option("IMAGE")->description(
+        "A: the known-good image or lock file (as for validate, or a cuvet freeze output)");
     command->add_option("B", args->other, "B: the image or lock file compared with A")->required();
     args->stack.image.add_cache_option(*command);
     args->stack.add_stack_options(*command);
     add_format_option(*command, args->format, {"text", "json"});
-    command->add_option("--fail-on", args->fail_on,
-                        "exit 1 when a change is at least: breaks, may-break (default), changes, or never")
+    command
+        ->add_option(
+            "--fail-on", args->fail_on,
+            "exit 1 when a change is at least: breaks, may-break (default), changes, or never")
         ->check(CLI::IsMember({"breaks", "may-break", "changes", "never"}))
         ->default_str("may-break");
     command->callback([args, &dispatch] { dispatch.run = [args] { return run_diff(*args); }; });

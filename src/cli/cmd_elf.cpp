@@ -43,7 +43,8 @@ struct Found {
 std::shared_ptr<const std::string> content_of(const image::FileTree& tree,
                                               const image::Resolution& where) {
     if (auto bytes = tree.content(where.path)) return bytes;
-    if (const image::FileEntry* data = tree.data_entry(*where.entry)) return tree.content(data->path);
+    if (const image::FileEntry* data = tree.data_entry(*where.entry))
+        return tree.content(data->path);
     return nullptr;
 }
 
@@ -80,11 +81,16 @@ Found read_from_image(const ElfArgs& args, const std::string& wanted) {
 
 std::string type_name(std::uint16_t type) {
     switch (type) {
-        case 1: return "REL";
-        case 2: return "EXEC";
-        case 3: return "DYN";
-        case 4: return "CORE";
-        default: return std::to_string(type);
+        case 1:
+            return "REL";
+        case 2:
+            return "EXEC";
+        case 3:
+            return "DYN";
+        case 4:
+            return "CORE";
+        default:
+            return std::to_string(type);
     }
 }
 
@@ -100,18 +106,19 @@ nlohmann::json facts_json(const elf::ElfInfo& info, bool from_lief = false) {
     for (const auto& need : info.version_needs) {
         needs.push_back({{"file", need.file}, {"versions", need.versions}});
     }
-    nlohmann::json out = {{"class", info.is_64bit ? "ELF64" : "ELF32"},
-            {"machine", info.machine},
-            {"machine_name", elf::machine_name(info.machine)},
-            {"type", type_name(info.type)},
-            {"soname", info.soname},
-            {"needed", info.needed},
-            {"rpath", info.has_rpath ? nlohmann::json(info.rpath) : nlohmann::json(nullptr)},
-            {"runpath", info.has_runpath ? nlohmann::json(info.runpath) : nlohmann::json(nullptr)},
-            {"version_needs", needs},
-            {"version_definitions", info.version_definitions},
-            {"imported_symbols", info.imported_symbols},
-            {"exported_symbols", info.exported_symbols}};
+    nlohmann::json out = {
+        {"class", info.is_64bit ? "ELF64" : "ELF32"},
+        {"machine", info.machine},
+        {"machine_name", elf::machine_name(info.machine)},
+        {"type", type_name(info.type)},
+        {"soname", info.soname},
+        {"needed", info.needed},
+        {"rpath", info.has_rpath ? nlohmann::json(info.rpath) : nlohmann::json(nullptr)},
+        {"runpath", info.has_runpath ? nlohmann::json(info.runpath) : nlohmann::json(nullptr)},
+        {"version_needs", needs},
+        {"version_definitions", info.version_definitions},
+        {"imported_symbols", info.imported_symbols},
+        {"exported_symbols", info.exported_symbols}};
     if (from_lief) return out;
     out["has_fatbin"] = info.has_fatbin;
     out["sass"] = arch_names(info.sass_archs, "sm_");
@@ -133,19 +140,30 @@ nlohmann::json facts_json(const elf::ElfInfo& info, bool from_lief = false) {
 nlohmann::json deep_json(const elf::DeepView& deep) {
     nlohmann::json sections = nlohmann::json::array(), segments = nlohmann::json::array();
     for (const auto& s : deep.sections) {
-        sections.push_back({{"name", s.name}, {"type", s.type}, {"address", s.address},
-                            {"offset", s.offset}, {"size", s.size}});
+        sections.push_back({{"name", s.name},
+                            {"type", s.type},
+                            {"address", s.address},
+                            {"offset", s.offset},
+                            {"size", s.size}});
     }
     for (const auto& s : deep.segments) {
-        segments.push_back({{"type", s.type}, {"flags", s.flags}, {"offset", s.offset},
-                            {"address", s.address}, {"file_size", s.file_size},
+        segments.push_back({{"type", s.type},
+                            {"flags", s.flags},
+                            {"offset", s.offset},
+                            {"address", s.address},
+                            {"file_size", s.file_size},
                             {"memory_size", s.memory_size}});
     }
-    return {{"class", deep.elf_class},       {"file_type", deep.file_type},
-            {"machine", deep.machine},       {"entrypoint", deep.entrypoint},
-            {"interpreter", deep.interpreter}, {"sections", sections},
-            {"segments", segments},          {"dynamic_symbols", deep.dynamic_symbols},
-            {"static_symbols", deep.static_symbols}, {"relocations", deep.relocations},
+    return {{"class", deep.elf_class},
+            {"file_type", deep.file_type},
+            {"machine", deep.machine},
+            {"entrypoint", deep.entrypoint},
+            {"interpreter", deep.interpreter},
+            {"sections", sections},
+            {"segments", segments},
+            {"dynamic_symbols", deep.dynamic_symbols},
+            {"static_symbols", deep.static_symbols},
+            {"relocations", deep.relocations},
             {"lief_facts", facts_json(deep.facts, true)}};
 }
 
@@ -194,9 +212,9 @@ void print_facts(const elf::ElfInfo& info) {
         row("sass", joined(arch_names(info.sass_archs, "sm_")));
         row("ptx", joined(arch_names(info.ptx_archs, "compute_")));
         for (const auto& source : info.fatbin_sources) {
-            emit("    %-24s %zu containers: %s %s\n", source.section.c_str(),
-                        source.containers, joined(arch_names(source.sass_archs, "sm_")).c_str(),
-                        joined(arch_names(source.ptx_archs, "compute_")).c_str());
+            emit("    %-24s %zu containers: %s %s\n", source.section.c_str(), source.containers,
+                 joined(arch_names(source.sass_archs, "sm_")).c_str(),
+                 joined(arch_names(source.ptx_archs, "compute_")).c_str());
         }
     }
     row("dlopen candidates", joined(info.dlopen_candidates));
@@ -206,25 +224,24 @@ void print_facts(const elf::ElfInfo& info) {
 
 void print_deep(const elf::DeepView& deep) {
     emit("deep (LIEF):\n  %s %s %s entry 0x%llx%s%s\n", deep.elf_class.c_str(),
-                deep.file_type.c_str(), deep.machine.c_str(),
-                static_cast<unsigned long long>(deep.entrypoint),
-                deep.interpreter.empty() ? "" : " interpreter ", deep.interpreter.c_str());
-    emit("  %zu dynamic symbols, %zu static symbols, %zu relocations\n",
-                deep.dynamic_symbols, deep.static_symbols, deep.relocations);
-    emit("  sections:\n    %-24s %-14s %18s %12s %12s\n", "name", "type", "address",
-                "offset", "size");
+         deep.file_type.c_str(), deep.machine.c_str(),
+         static_cast<unsigned long long>(deep.entrypoint),
+         deep.interpreter.empty() ? "" : " interpreter ", deep.interpreter.c_str());
+    emit("  %zu dynamic symbols, %zu static symbols, %zu relocations\n", deep.dynamic_symbols,
+         deep.static_symbols, deep.relocations);
+    emit("  sections:\n    %-24s %-14s %18s %12s %12s\n", "name", "type", "address", "offset",
+         "size");
     for (const auto& s : deep.sections) {
         emit("    %-24s %-14s 0x%016llx %12llu %12s\n", s.name.c_str(), s.type.c_str(),
-                    static_cast<unsigned long long>(s.address),
-                    static_cast<unsigned long long>(s.offset), human_size(s.size).c_str());
+             static_cast<unsigned long long>(s.address), static_cast<unsigned long long>(s.offset),
+             human_size(s.size).c_str());
     }
-    emit("  segments:\n    %-14s %-5s %12s %18s %12s %12s\n", "type", "flags", "offset",
-                "address", "file size", "mem size");
+    emit("  segments:\n    %-14s %-5s %12s %18s %12s %12s\n", "type", "flags", "offset", "address",
+         "file size", "mem size");
     for (const auto& s : deep.segments) {
         emit("    %-14s %-5s %12llu 0x%016llx %12s %12s\n", s.type.c_str(), s.flags.c_str(),
-                    static_cast<unsigned long long>(s.offset),
-                    static_cast<unsigned long long>(s.address), human_size(s.file_size).c_str(),
-                    human_size(s.memory_size).c_str());
+             static_cast<unsigned long long>(s.offset), static_cast<unsigned long long>(s.address),
+             human_size(s.file_size).c_str(), human_size(s.memory_size).c_str());
     }
 }
 

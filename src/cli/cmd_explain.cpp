@@ -32,16 +32,17 @@ int run_explain(const ExplainArgs& args) {
     if (!entry) fail_usage("unknown check id '" + args.id + "' (`cuvet rules` lists every check)");
     const checks::CheckInfo& info = *entry->info;
     if (args.format == "json") {
-        nlohmann::json out = {{"id", info.id},
-                              {"name", info.name},
-                              {"kind", entry->kind == checks::CheckKind::validate ? "validate" : "lint"},
-                              {"severity", report::to_string(info.severity)},
-                              {"title", info.title},
-                              {"rationale", info.rationale},
-                              {"failing_example", info.failing_example},
-                              {"passing_example", info.passing_example},
-                              {"fix", info.fix},
-                              {"implemented", entry->implemented}};
+        nlohmann::json out = {
+            {"id", info.id},
+            {"name", info.name},
+            {"kind", entry->kind == checks::CheckKind::validate ? "validate" : "lint"},
+            {"severity", report::to_string(info.severity)},
+            {"title", info.title},
+            {"rationale", info.rationale},
+            {"failing_example", info.failing_example},
+            {"passing_example", info.passing_example},
+            {"fix", info.fix},
+            {"implemented", entry->implemented}};
         std::cout << out.dump(2) << "\n";
         return 0;
     }
@@ -62,7 +63,8 @@ int run_explain(const ExplainArgs& args) {
 
 void add_explain_command(CLI::App& app, Dispatch& dispatch) {
     auto args = std::make_shared<ExplainArgs>();
-    CLI::App* command = app.add_subcommand("explain", "explain a check: why, failing and passing example, fix");
+    CLI::App* command =
+        app.add_subcommand("explain", "explain a check: why, failing and passing example, fix");
     command->add_option("ID", args->id, "check id, e.g. CUV001")->required();
     add_format_option(*command, args->format, {"text", "json"});
     command->callback([args, &dispatch] { dispatch.run = [args] { return run_explain(*args); }; });

@@ -54,13 +54,15 @@ int run_files(const FilesArgs& args) {
         if (args.long_listing) {
             char line[96];
             std::snprintf(line, sizeof line, "%-8s %s %12llu  L%-3d ",
-                          std::string(image::to_string(entry.type)).c_str(), octal_mode(entry.mode).c_str(),
+                          std::string(image::to_string(entry.type)).c_str(),
+                          octal_mode(entry.mode).c_str(),
                           static_cast<unsigned long long>(entry.size), entry.layer);
             buffer += line;
         }
         buffer += printable(path);
         if (args.long_listing && !entry.link_target.empty())
-            buffer += (entry.type == image::FileType::symlink ? " -> " : " => ") + printable(entry.link_target);
+            buffer += (entry.type == image::FileType::symlink ? " -> " : " => ") +
+                      printable(entry.link_target);
         buffer += '\n';
         if (buffer.size() > (1 << 16)) std::cout << printable_lines(buffer), buffer.clear();
     }

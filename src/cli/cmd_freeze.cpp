@@ -19,11 +19,12 @@ struct FreezeArgs {
 };
 
 int run_freeze(const FreezeArgs& args) {
-    const auto db = rules::Database::load(args.stack.rules_dir.empty()
-                                              ? std::nullopt
-                                              : std::optional<std::filesystem::path>(args.stack.rules_dir));
+    const auto db = rules::Database::load(
+        args.stack.rules_dir.empty() ? std::nullopt
+                                     : std::optional<std::filesystem::path>(args.stack.rules_dir));
     const auto lock = lock_of_image(args.stack.image.path, args.stack, db);
-    const std::string text = args.format == "json" ? lock::to_json(lock).dump(2) + "\n" : lock::to_text(lock);
+    const std::string text =
+        args.format == "json" ? lock::to_json(lock).dump(2) + "\n" : lock::to_text(lock);
     if (args.output.empty()) {
         std::cout << text;
         return 0;
@@ -38,8 +39,9 @@ int run_freeze(const FreezeArgs& args) {
 
 void add_freeze_command(CLI::App& app, Dispatch& dispatch) {
     auto args = std::make_shared<FreezeArgs>();
-    auto* command = app.add_subcommand(
-        "freeze", "the image's CUDA stack as a lock file to commit and compare (cuvet diff, validate --against)");
+    auto* command = app.add_subcommand("freeze",
+                                       "the image's CUDA stack as a lock file to commit and "
+                                       "compare (cuvet diff, validate --against)");
     args->stack.image.add_to(*command);
     args->stack.image.add_cache_option(*command);
     args->stack.add_stack_options(*command);

@@ -1,8 +1,8 @@
 // `cuvet image IMAGE`: the manifest and config summary — layers with sizes
 // and the history line that created each, Env, platform, entrypoint.
 #include <iostream>
-#include <sstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "commands.hpp"
 #include "cuvet/core/printable.hpp"
@@ -75,8 +75,11 @@ void print_text(const image::ImageInfo& info) {
         const auto& layer = info.layers[i];
         std::string digest = layer.digest.size() > 19 ? layer.digest.substr(0, 19) : layer.digest;
         char line[64];
-        std::snprintf(line, sizeof line, "  %2zu  %10s  %-19s  ", i, human_size(layer.size).c_str(), digest.c_str());
-        std::string created_by = layer.created_by.size() > 100 ? layer.created_by.substr(0, 97) + "..." : layer.created_by;
+        std::snprintf(line, sizeof line, "  %2zu  %10s  %-19s  ", i, human_size(layer.size).c_str(),
+                      digest.c_str());
+        std::string created_by = layer.created_by.size() > 100
+                                     ? layer.created_by.substr(0, 97) + "..."
+                                     : layer.created_by;
         out << line << printable(created_by) << "\n";
     }
     if (!info.other_images.empty()) out << "Also in archive: " << joined(info.other_images) << "\n";
@@ -85,8 +88,10 @@ void print_text(const image::ImageInfo& info) {
 
 int run_image(const ImageCommandArgs& args) {
     auto opened = image::open_image(args.image.path, args.image.open_options());
-    if (args.format == "json") std::cout << to_json(opened->info()).dump(2) << "\n";
-    else print_text(opened->info());
+    if (args.format == "json")
+        std::cout << to_json(opened->info()).dump(2) << "\n";
+    else
+        print_text(opened->info());
     return 0;
 }
 
@@ -94,7 +99,8 @@ int run_image(const ImageCommandArgs& args) {
 
 void add_image_command(CLI::App& app, Dispatch& dispatch) {
     auto args = std::make_shared<ImageCommandArgs>();
-    auto* command = app.add_subcommand("image", "print the manifest and config summary of an image");
+    auto* command =
+        app.add_subcommand("image", "print the manifest and config summary of an image");
     args->image.add_to(*command);
     add_format_option(*command, args->format, {"text", "json"});
     command->callback([args, &dispatch] { dispatch.run = [args] { return run_image(*args); }; });

@@ -64,8 +64,9 @@ int run_cyclonedx(const InventoryArgs& args) {
     input.db = &db;
     input.image_name = args.image.path;
     const auto opened = image::open_image(args.image.path, args.image.open_options());
-    input.sha256 = sbom::file_sha256(*opened, scanned.analysis->tree,
-                                     sbom::component_files(scanned.analysis->inventory), args.image.workers);
+    input.sha256 =
+        sbom::file_sha256(*opened, scanned.analysis->tree,
+                          sbom::component_files(scanned.analysis->inventory), args.image.workers);
     std::cout << sbom::cyclonedx(input).dump(2) << "\n";
     return 0;
 }

@@ -5,7 +5,6 @@
 
 #include <cerrno>
 #include <cstring>
-
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -13,10 +12,9 @@
 #include <memory>
 #include <sstream>
 
-#include "commands.hpp"
 #include "check_docs.hpp"
+#include "commands.hpp"
 #include "conventions.hpp"
-#include "report_setup.hpp"
 #include "cuvet/checks/registry.hpp"
 #include "cuvet/config/config.hpp"
 #include "cuvet/core/error.hpp"
@@ -27,6 +25,7 @@
 #include "cuvet/report/renderer.hpp"
 #include "cuvet/rules/database.hpp"
 #include "exit_codes.hpp"
+#include "report_setup.hpp"
 
 namespace cuvet::cli {
 namespace {
@@ -48,10 +47,12 @@ struct LintArgs {
 
 std::string read_input(const std::string& path) {
     if (path == "-") {
-        return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+        return std::string(std::istreambuf_iterator<char>(std::cin),
+                           std::istreambuf_iterator<char>());
     }
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) fail_io(path + ": is a directory, not a Dockerfile");
+    if (std::filesystem::is_directory(path, ec))
+        fail_io(path + ": is a directory, not a Dockerfile");
     std::ifstream in(path, std::ios::binary);
     if (!in) fail_io(path + ": cannot open: " + std::strerror(errno));
     std::ostringstream text;
@@ -60,14 +61,17 @@ std::string read_input(const std::string& path) {
 }
 
 int run_lint(const LintArgs& args) {
-    const std::vector<std::string> files = args.files.empty() ? std::vector<std::string>{"Dockerfile"} : args.files;
+    const std::vector<std::string> files =
+        args.files.empty() ? std::vector<std::string>{"Dockerfile"} : args.files;
     if (args.dump) {
         for (const auto& file : files) {
-            std::cout << dockerfile::dump(dockerfile::parse(read_input(file), file == "-" ? "<stdin>" : file));
+            std::cout << dockerfile::dump(
+                dockerfile::parse(read_input(file), file == "-" ? "<stdin>" : file));
         }
         return exit_ok;
     }
-    auto renderer = report::make_renderer(args.format);  // usage error on a bad name, before any work
+    auto renderer =
+        report::make_renderer(args.format);  // usage error on a bad name, before any work
     ReportSetup setup = load_report_setup(args.fail_on, args.config, args.ignore, args.rules_dir);
     std::optional<report::FailOn>& fail_on = setup.fail_on;
     config::Config& config = setup.config;
@@ -85,7 +89,8 @@ int run_lint(const LintArgs& args) {
     }
     for (const auto& pair : args.build_args) {
         auto eq = pair.find('=');
-        if (eq == std::string::npos || eq == 0) fail_usage("--build-arg wants NAME=VALUE, not '" + pair + "'");
+        if (eq == std::string::npos || eq == 0)
+            fail_usage("--build-arg wants NAME=VALUE, not '" + pair + "'");
         options.build_args[pair.substr(0, eq)] = pair.substr(eq + 1);
     }
 
@@ -97,10 +102,12 @@ int run_lint(const LintArgs& args) {
         try {
             auto result = lint::lint_text(read_input(file), name, db, options);
             targets.push_back(name);
-            for (const auto& warning : result.warnings) std::cerr << "cuvet: warning: " << printable(warning) << "\n";
+            for (const auto& warning : result.warnings)
+                std::cerr << "cuvet: warning: " << printable(warning) << "\n";
             for (auto& f : result.findings) findings.push_back(std::move(f));
         } catch (const Error& e) {
-            // One bad file must not hide the findings of the others; it still decides the exit code.
+            // One bad file must not hide the findings of the others; it still decides the exit
+            // code.
             if (e.kind() != ErrorKind::input && e.kind() != ErrorKind::io) throw;
             std::cerr << "cuvet: error: " << printable(e.what()) << "\n";
             ++bad_inputs;
@@ -115,35 +122,54 @@ int run_lint(const LintArgs& args) {
     context.targets = targets;
     context.rules = documented_rules(checks::CheckKind::lint);
     context.information_uri = repository_url();
-    write_report(*renderer, report::sorted_for_report(findings), context, args.format, args.output, args.no_color);
+    write_report(*renderer, report::sorted_for_report(findings), context, args.format, args.output,
+                 args.no_color);
     if (bad_inputs > 0) return exit_bad_input;
-    return report::exit_code(findings, fail_on.value_or(config.fail_on.value_or(report::FailOn::error)));
+    return report::exit_code(findings,
+                             fail_on.value_or(config.fail_on.value_or(report::FailOn::error)));
 }
 
 }  // namespace
 
 void add_lint_command(CLI::App& app, Dispatch& dispatch) {
     auto args = std::make_shared<LintArgs>();
-    CLI::App* command = app.add_subcommand(
-        "lint", "lint Dockerfiles for CUDA/cuDNN mistakes (wheel vs base CUDA, unpinned stacks, tags that do not exist, …)");
-    command->add_option("DOCKERFILE", args->files, "Dockerfiles to lint ('-' reads stdin); default ./Dockerfile");
-    command->add_option("--format,-f", args->format, "text, json, sarif, junit, codeclimate (GitLab Code Quality), checkstyle or gnu")->default_str("text");
-    command->add_option("--fail-on", args->fail_on, "exit 1 when a finding is at least: error, warning, info, never (default: error, or fail_on in .cuvet.yaml)");
-    command->add_option("--driver", args->drivers, "a fleet driver version the image must run on (repeatable)")
+    CLI::App* command =
+        app.add_subcommand("lint",
+                           "lint Dockerfiles for CUDA/cuDNN mistakes (wheel vs base CUDA, unpinned "
+                           "stacks, tags that do not exist, …)");
+    command->add_option("DOCKERFILE", args->files,
+                        "Dockerfiles to lint ('-' reads stdin); default ./Dockerfile");
+    command
+        ->add_option(
+            "--format,-f", args->format,
+            "text, json, sarif, junit, codeclimate (GitLab Code Quality), checkstyle or gnu")
+        ->default_str("text");
+    command->add_option("--fail-on", args->fail_on,
+                        "exit 1 when a finding is at least: error, warning, info, never (default: "
+                        "error, or fail_on in .cuvet.yaml)");
+    command
+        ->add_option("--driver", args->drivers,
+                     "a fleet driver version the image must run on (repeatable)")
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    command->add_option("--build-arg", args->build_args, "NAME=VALUE, as for docker build (repeatable)")
+    command
+        ->add_option("--build-arg", args->build_args,
+                     "NAME=VALUE, as for docker build (repeatable)")
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    command->add_option("--target", args->target, "lint as if building this stage (default: the last)");
+    command->add_option("--target", args->target,
+                        "lint as if building this stage (default: the last)");
     command->add_option("--ignore", args->ignore, "a check id never to report (repeatable)")
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    command->add_option("--config", args->config, "settings file (default: ./.cuvet.yaml when present)");
-    command->add_option("--rules-dir", args->rules_dir, "directory whose *.json replace the built-in rules tables");
+    command->add_option("--config", args->config,
+                        "settings file (default: ./.cuvet.yaml when present)");
+    command->add_option("--rules-dir", args->rules_dir,
+                        "directory whose *.json replace the built-in rules tables");
     command->add_option("--output,-o", args->output, "write the report to FILE instead of stdout");
     command->add_flag("--no-color", args->no_color, "no ANSI colours (as NO_COLOR=1)");
-    command->add_flag("--dump-ast", args->dump, "print BuildKit's normalised parse of each file and exit");
+    command->add_flag("--dump-ast", args->dump,
+                      "print BuildKit's normalised parse of each file and exit");
     read_flags_from_env(*command);
     command->callback([args, &dispatch] { dispatch.run = [args] { return run_lint(*args); }; });
 }

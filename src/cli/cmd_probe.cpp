@@ -11,10 +11,10 @@
 #include "commands.hpp"
 #include "cuvet/core/error.hpp"
 #include "cuvet/frameworks/framework.hpp"
-#include "cuvet/sandbox/host_driver.hpp"
-#include "cuvet/sandbox/probe_runner.hpp"
 #include "cuvet/sandbox/framework_findings.hpp"
+#include "cuvet/sandbox/host_driver.hpp"
 #include "cuvet/sandbox/live_check.hpp"
+#include "cuvet/sandbox/probe_runner.hpp"
 #include "exit_codes.hpp"
 #include "output_format.hpp"
 
@@ -39,9 +39,12 @@ struct ProbeCommandArgs {
 // The report module's renderers take over once `validate --gpu` uses this.
 const char* severity_name(report::Severity severity) {
     switch (severity) {
-        case report::Severity::info: return "info";
-        case report::Severity::warning: return "warning";
-        case report::Severity::error: return "error";
+        case report::Severity::info:
+            return "info";
+        case report::Severity::warning:
+            return "warning";
+        case report::Severity::error:
+            return "error";
     }
     return "error";
 }
@@ -93,49 +96,60 @@ void print_text(const sandbox::ProbeOutcome& outcome, const std::string& target)
     std::cout << "Probe       " << target << " (" << outcome.runtime << " runtime";
     if (outcome.runtime == "builtin") {
         char timing[96];
-        std::snprintf(timing, sizeof timing, ", extracted %zu files in %.1f s, probe %.1f s", outcome.extract.files,
-                      outcome.extract_seconds, outcome.process.seconds);
+        std::snprintf(timing, sizeof timing, ", extracted %zu files in %.1f s, probe %.1f s",
+                      outcome.extract.files, outcome.extract_seconds, outcome.process.seconds);
         std::cout << timing;
     }
     std::cout << ")\n";
-    if (!outcome.plan.framework_library.empty()) std::cout << "Framework   " << outcome.plan.framework_library << "\n";
-    if (!outcome.injected.empty()) std::cout << "Driver      " << outcome.injected.size() << " host libraries injected into " << outcome.library_dir << "\n";
+    if (!outcome.plan.framework_library.empty())
+        std::cout << "Framework   " << outcome.plan.framework_library << "\n";
+    if (!outcome.injected.empty())
+        std::cout << "Driver      " << outcome.injected.size() << " host libraries injected into "
+                  << outcome.library_dir << "\n";
     if (outcome.report) {
         const auto& r = *outcome.report;
         std::cout << "Verdict     " << r.verdict << "\n";
         if (r.driver_version)
-            std::cout << "Driver API  " << *r.driver_version << " (CUDA " << sandbox::cuda_version_string(*r.driver_version)
-                      << "), cuInit " << (r.cu_init.empty() ? "not called" : r.cu_init) << ", " << r.device_count
+            std::cout << "Driver API  " << *r.driver_version << " (CUDA "
+                      << sandbox::cuda_version_string(*r.driver_version) << "), cuInit "
+                      << (r.cu_init.empty() ? "not called" : r.cu_init) << ", " << r.device_count
                       << " device(s)\n";
-        if (!r.device_name.empty()) std::cout << "GPU         " << r.device_name << " (compute capability " << r.compute_capability << ")\n";
+        if (!r.device_name.empty())
+            std::cout << "GPU         " << r.device_name << " (compute capability "
+                      << r.compute_capability << ")\n";
         if (r.runtime_version)
-            std::cout << "CUDA rt     " << sandbox::cuda_version_string(*r.runtime_version) << " " << library_line(r, "cudart")
-                      << "\n";
+            std::cout << "CUDA rt     " << sandbox::cuda_version_string(*r.runtime_version) << " "
+                      << library_line(r, "cudart") << "\n";
         if (r.cudnn_version)
-            std::cout << "cuDNN       " << sandbox::cudnn_version_string(*r.cudnn_version) << " " << library_line(r, "cudnn")
-                      << "\n";
+            std::cout << "cuDNN       " << sandbox::cudnn_version_string(*r.cudnn_version) << " "
+                      << library_line(r, "cudnn") << "\n";
         if (outcome.plan.expect.cudnn_version)
-            std::cout << "Expected    cuDNN " << *outcome.plan.expect.cudnn_version << " (" << outcome.plan.expect.cudnn_source << ")\n";
+            std::cout << "Expected    cuDNN " << *outcome.plan.expect.cudnn_version << " ("
+                      << outcome.plan.expect.cudnn_source << ")\n";
         for (const auto& conv : r.convs) {
             char line[200];
-            std::snprintf(line, sizeof line, "Conv %-6s %s (algo %d, max abs error %.3g, atol %.3g rtol %.3g)\n",
-                          conv.dtype.c_str(), conv.ok ? "ok" : (conv.ran ? "MISMATCH" : "FAILED"), conv.algo,
-                          conv.max_abs_error, conv.atol, conv.rtol);
+            std::snprintf(line, sizeof line,
+                          "Conv %-6s %s (algo %d, max abs error %.3g, atol %.3g rtol %.3g)\n",
+                          conv.dtype.c_str(), conv.ok ? "ok" : (conv.ran ? "MISMATCH" : "FAILED"),
+                          conv.algo, conv.max_abs_error, conv.atol, conv.rtol);
             std::cout << line;
         }
     }
     for (const auto& result : outcome.frameworks) {
-        std::cout << "Framework   " << result.target.framework << (result.version.empty() ? "" : " " + result.version) << " ("
+        std::cout << "Framework   " << result.target.framework
+                  << (result.version.empty() ? "" : " " + result.version) << " ("
                   << result.target.interpreter << "): "
-                  << (result.parsed ? result.verdict + (result.stage == "done" ? "" : " at " + result.stage) : "no result");
+                  << (result.parsed
+                          ? result.verdict + (result.stage == "done" ? "" : " at " + result.stage)
+                          : "no result");
         char timing[32];
         std::snprintf(timing, sizeof timing, ", %.1f s\n", result.process.seconds);
         std::cout << timing;
     }
     for (const auto& note : outcome.notes) std::cout << "Sandbox     " << note << "\n";
     for (const auto& finding : outcome.findings) {
-        std::cout << severity_name(finding.severity) << " " << finding.id << " " << finding.title << ": " << finding.message
-                  << "\n";
+        std::cout << severity_name(finding.severity) << " " << finding.id << " " << finding.title
+                  << ": " << finding.message << "\n";
         for (const auto& evidence : finding.evidence) std::cout << "    " << evidence << "\n";
         if (!finding.fix.empty()) std::cout << "    fix: " << finding.fix << "\n";
     }
@@ -147,7 +161,8 @@ int run_probe_command(const ProbeCommandArgs& args) {
     options.runtime = args.runtime;
     options.container_image = args.container_image;
     options.image_archive = args.image.path;
-    options.probe_binary = args.probe.empty() ? sandbox::find_probe_binary() : std::filesystem::path(args.probe);
+    options.probe_binary =
+        args.probe.empty() ? sandbox::find_probe_binary() : std::filesystem::path(args.probe);
     options.timeout = std::chrono::seconds(args.timeout);
     options.env_overrides = args.env;
     options.self_test = args.self_test;
@@ -158,24 +173,27 @@ int run_probe_command(const ProbeCommandArgs& args) {
     const auto opened = image::open_image(args.image.path, args.image.open_options());
     const sandbox::ProbeOutcome outcome = sandbox::run_live_check(*opened, options);
     if (args.format == "json") {
-        nlohmann::json out = {{"schema_version", 1},
-                              {"image", args.image.path},
-                              {"runtime", outcome.runtime},
-                              {"framework_library", outcome.plan.framework_library},
-                              {"expected_cudnn", outcome.plan.expect.cudnn_version.value_or("")},
-                              {"injected", outcome.injected},
-                              {"probe_exit_code", outcome.process.exit_code},
-                              {"probe", nlohmann::json::parse(outcome.process.out.empty() ? "null" : outcome.process.out,
-                                                              nullptr, false)},
-                              {"frameworks", frameworks_json(outcome.frameworks)},
-                              {"sandbox_notes", outcome.notes},
-                              {"findings", findings_json(outcome.findings)}};
+        nlohmann::json out = {
+            {"schema_version", 1},
+            {"image", args.image.path},
+            {"runtime", outcome.runtime},
+            {"framework_library", outcome.plan.framework_library},
+            {"expected_cudnn", outcome.plan.expect.cudnn_version.value_or("")},
+            {"injected", outcome.injected},
+            {"probe_exit_code", outcome.process.exit_code},
+            {"probe",
+             nlohmann::json::parse(outcome.process.out.empty() ? "null" : outcome.process.out,
+                                   nullptr, false)},
+            {"frameworks", frameworks_json(outcome.frameworks)},
+            {"sandbox_notes", outcome.notes},
+            {"findings", findings_json(outcome.findings)}};
         if (out["probe"].is_discarded()) out["probe"] = nullptr;
         std::cout << out.dump(2) << "\n";
     } else {
         print_text(outcome, args.image.path);
     }
-    if (args.self_test) return outcome.report && outcome.report->reference_ok ? exit_ok : exit_findings;
+    if (args.self_test)
+        return outcome.report && outcome.report->reference_ok ? exit_ok : exit_findings;
     for (const auto& finding : outcome.findings) {
         if (finding.severity == report::Severity::error) return exit_findings;
     }
@@ -186,30 +204,44 @@ int run_probe_command(const ProbeCommandArgs& args) {
 
 void add_probe_command(CLI::App& app, Dispatch& dispatch) {
     auto args = std::make_shared<ProbeCommandArgs>();
-    auto* command = app.add_subcommand("probe", "live check on this host's GPU with the image's own libraries: a cuDNN convolution, then each framework's smoke test (" + frameworks::smoke_list(", ", true) + ")");
+    auto* command =
+        app.add_subcommand("probe",
+                           "live check on this host's GPU with the image's own libraries: a cuDNN "
+                           "convolution, then each framework's smoke test (" +
+                               frameworks::smoke_list(", ", true) + ")");
     args->image.add_to(*command);
     command
         ->add_option("--probe-runtime,--runtime", args->runtime,
-                     "auto (podman with a CDI GPU spec, docker with the NVIDIA runtime, else builtin), builtin "
+                     "auto (podman with a CDI GPU spec, docker with the NVIDIA runtime, else "
+                     "builtin), builtin "
                      "(cuvet's own rootless-container sandbox, needs root), docker or podman")
         ->check(CLI::IsMember({"auto", "builtin", "docker", "podman"}))
         ->default_str("auto");
     command->add_option("--container-image", args->container_image,
-                        "docker/podman: the image reference the engine has (podman runs an archive IMAGE directly)");
-    command->add_option("--timeout", args->timeout, "kill the probe after this many seconds")->default_str("120");
+                        "docker/podman: the image reference the engine has (podman runs an archive "
+                        "IMAGE directly)");
+    command->add_option("--timeout", args->timeout, "kill the probe after this many seconds")
+        ->default_str("120");
     command->add_option("--probe", args->probe, "the cuvet-probe binary (default: beside cuvet)");
     command->add_option("--env", args->env, "KEY=VALUE added to the image's Env (repeatable)");
     command->add_flag("--self-test", args->self_test, "run the probe's self-test (needs no GPU)");
-    command->add_option("--probe-frameworks", args->frameworks,
-                        "frameworks whose own smoke test runs with the image's python after the cuDNN probe: auto "
-                        "(every one found), none, or a list of " + frameworks::smoke_list(","))
+    command
+        ->add_option("--probe-frameworks", args->frameworks,
+                     "frameworks whose own smoke test runs with the image's python after the cuDNN "
+                     "probe: auto "
+                     "(every one found), none, or a list of " +
+                         frameworks::smoke_list(","))
         ->default_str("auto");
-    command->add_option("--framework-timeout", args->framework_timeout, "kill a framework probe after this many seconds")
+    command
+        ->add_option("--framework-timeout", args->framework_timeout,
+                     "kill a framework probe after this many seconds")
         ->default_str("180");
     add_runtime_start_option(*command, args->nvidia_start);
-    command->add_flag("--keep-rootfs", args->keep_rootfs, "leave the extracted root file system behind (debugging)");
+    command->add_flag("--keep-rootfs", args->keep_rootfs,
+                      "leave the extracted root file system behind (debugging)");
     add_format_option(*command, args->format, {"text", "json"});
-    command->callback([args, &dispatch] { dispatch.run = [args] { return run_probe_command(*args); }; });
+    command->callback(
+        [args, &dispatch] { dispatch.run = [args] { return run_probe_command(*args); }; });
 }
 
 }  // namespace cuvet::cli

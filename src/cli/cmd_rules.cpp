@@ -23,8 +23,9 @@ const char* kind_name(checks::CheckKind kind) {
 }
 
 int run_rules(const RulesArgs& args) {
-    auto db = rules::Database::load(args.rules_dir.empty() ? std::nullopt
-                                                           : std::optional<std::filesystem::path>(args.rules_dir));
+    auto db = rules::Database::load(args.rules_dir.empty()
+                                        ? std::nullopt
+                                        : std::optional<std::filesystem::path>(args.rules_dir));
     auto all = checks::all_checks();
     if (args.format == "json") {
         nlohmann::json out;
@@ -52,17 +53,19 @@ int run_rules(const RulesArgs& args) {
     }
     std::size_t validate = 0, lint = 0;
     for (const auto& entry : all) (entry.kind == checks::CheckKind::validate ? validate : lint)++;
-    std::cout << "Checks (" << validate << " validate, " << lint << " lint; `cuvet explain ID` for details)\n";
+    std::cout << "Checks (" << validate << " validate, " << lint
+              << " lint; `cuvet explain ID` for details)\n";
     for (const auto& entry : all) {
         std::cout << "  " << std::left << std::setw(7) << entry.info->id << " " << std::setw(8)
-                  << report::to_string(entry.info->severity) << " " << std::setw(9) << kind_name(entry.kind)
-                  << entry.info->title << (entry.implemented ? "" : "  [documented, not run yet]") << "\n";
+                  << report::to_string(entry.info->severity) << " " << std::setw(9)
+                  << kind_name(entry.kind) << entry.info->title
+                  << (entry.implemented ? "" : "  [documented, not run yet]") << "\n";
     }
     std::cout << "\nFact tables (rules/SCHEMA.md)\n";
     for (const auto& table : db.tables()) {
         std::cout << "  " << std::left << std::setw(17) << table.name << " " << std::setw(13)
-                  << table.data_version << " " << std::right << std::setw(4) << table.facts << " facts  "
-                  << table.origin << "\n";
+                  << table.data_version << " " << std::right << std::setw(4) << table.facts
+                  << " facts  " << table.origin << "\n";
     }
     // How current cuvet is: a release newer than these is judged "unknown", never guessed.
     std::cout << "\nNewest facts\n";
@@ -79,9 +82,11 @@ int run_rules(const RulesArgs& args) {
 
 void add_rules_command(CLI::App& app, Dispatch& dispatch) {
     auto args = std::make_shared<RulesArgs>();
-    CLI::App* command = app.add_subcommand("rules", "list every check and fact table with its data version");
+    CLI::App* command =
+        app.add_subcommand("rules", "list every check and fact table with its data version");
     add_format_option(*command, args->format, {"text", "json"});
-    command->add_option("--rules-dir", args->rules_dir, "directory of rules/*.json overriding the built-in ones");
+    command->add_option("--rules-dir", args->rules_dir,
+                        "directory of rules/*.json overriding the built-in ones");
     command->callback([args, &dispatch] { dispatch.run = [args] { return run_rules(*args); }; });
 }
 

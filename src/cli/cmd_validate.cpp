@@ -4,8 +4,8 @@
 #include <unistd.h>
 
 #include <cctype>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -13,11 +13,9 @@
 #include <memory>
 #include <sstream>
 
-#include "commands.hpp"
 #include "check_docs.hpp"
+#include "commands.hpp"
 #include "conventions.hpp"
-#include "progress.hpp"
-#include "report_setup.hpp"
 #include "cuvet/checks/registry.hpp"
 #include "cuvet/config/config.hpp"
 #include "cuvet/core/error.hpp"
@@ -25,11 +23,13 @@
 #include "cuvet/report/fail_on.hpp"
 #include "cuvet/report/renderer.hpp"
 #include "cuvet/rules/database.hpp"
-#include "cuvet/validate/nodes.hpp"
-#include "cuvet/validate/validate.hpp"
 #include "cuvet/sandbox/framework_findings.hpp"
 #include "cuvet/sandbox/live_check.hpp"
+#include "cuvet/validate/nodes.hpp"
+#include "cuvet/validate/validate.hpp"
 #include "exit_codes.hpp"
+#include "progress.hpp"
+#include "report_setup.hpp"
 #include "stack_lock.hpp"
 
 namespace cuvet::cli {
@@ -83,7 +83,8 @@ int run_validate(const ValidateArgs& args) {
     options.targets.drivers = config.drivers;
     if (!args.drivers.empty()) {
         options.targets.drivers.clear();
-        for (const auto& d : args.drivers) options.targets.drivers.push_back(rules::Version::parse_or_throw(d, "--driver"));
+        for (const auto& d : args.drivers)
+            options.targets.drivers.push_back(rules::Version::parse_or_throw(d, "--driver"));
     }
     options.targets.gpus = args.gpus.empty() ? config.gpus : args.gpus;
     options.targets.trusted_dirs = config.trusted_library_dirs;
@@ -93,8 +94,9 @@ int run_validate(const ValidateArgs& args) {
         auto pools = validate::read_node_pools(read_file(args.nodes), args.nodes);
         for (auto& pool : pools)
             if (!pool.gpu.empty() && db.gpu(pool.gpu) == nullptr) {
-                std::cerr << "cuvet: warning: " << args.nodes << ": pool " << pool.name << ": compute capability "
-                          << pool.gpu << " is not in the rules database; its GPU is not judged\n";
+                std::cerr << "cuvet: warning: " << args.nodes << ": pool " << pool.name
+                          << ": compute capability " << pool.gpu
+                          << " is not in the rules database; its GPU is not judged\n";
                 pool.gpu.clear();
             }
         validate::add_pool_targets(options.targets, std::move(pools));
@@ -111,7 +113,8 @@ int run_validate(const ValidateArgs& args) {
     }
     std::unique_ptr<Progress> progress;
     if (args.progress || (!args.no_progress && isatty(STDERR_FILENO) != 0)) {
-        progress = std::make_unique<Progress>("reading " + args.image.path, isatty(STDERR_FILENO) != 0);
+        progress =
+            std::make_unique<Progress>("reading " + args.image.path, isatty(STDERR_FILENO) != 0);
         options.on_progress = progress->layer_callback();
     }
     auto layer_cache = args.image.layer_cache();
@@ -141,15 +144,18 @@ int run_validate(const ValidateArgs& args) {
         probe.image_archive = args.image.path;
         const auto opened = image::open_image(args.image.path, args.image.open_options());
         sandbox::ProbeOutcome outcome = sandbox::run_live_check(*opened, probe);
-        // Static vs live: a disagreement is a cuvet bug or a missing rule, shown to the user either way.
+        // Static vs live: a disagreement is a cuvet bug or a missing rule, shown to the user either
+        // way.
         std::vector<report::Finding> disagreements = sandbox::static_live_disagreements(
-            result.findings, outcome.frameworks, outcome.plan.expect.cudnn_version, outcome.plan.expect.cudnn_source);
+            result.findings, outcome.frameworks, outcome.plan.expect.cudnn_version,
+            outcome.plan.expect.cudnn_source);
         for (auto& finding : outcome.findings) result.findings.push_back(std::move(finding));
         for (auto& finding : disagreements) result.findings.push_back(std::move(finding));
     }
     auto findings = report::sorted_for_report(std::move(result.findings));
     write_report(*renderer, findings, context, args.format, args.output, args.no_color);
-    return report::exit_code(findings, fail_on.value_or(config.fail_on.value_or(report::FailOn::error)));
+    return report::exit_code(findings,
+                             fail_on.value_or(config.fail_on.value_or(report::FailOn::error)));
 }
 
 }  // namespace
@@ -161,58 +167,83 @@ void add_validate_command(CLI::App& app, Dispatch& dispatch) {
     args->image.add_to(*command);
     args->image.add_cache_option(*command);
     args->image.add_partial_option(*command);
-    command->add_option("--format,-f", args->format, "text, json, sarif, junit, codeclimate (GitLab Code Quality), checkstyle or gnu")->default_str("text");
+    command
+        ->add_option(
+            "--format,-f", args->format,
+            "text, json, sarif, junit, codeclimate (GitLab Code Quality), checkstyle or gnu")
+        ->default_str("text");
     command->add_flag("--probe", args->probe,
-                      "also run the live GPU check with the image's own libraries on this host's GPU: a cuDNN convolution "
+                      "also run the live GPU check with the image's own libraries on this host's "
+                      "GPU: a cuDNN convolution "
                       "and each framework's smoke test (as `cuvet probe`; exit 3 without a GPU)");
-    command->add_option("--probe-timeout", args->probe_timeout, "seconds before a hung probe is killed")->default_val(120);
+    command
+        ->add_option("--probe-timeout", args->probe_timeout,
+                     "seconds before a hung probe is killed")
+        ->default_val(120);
     command
         ->add_option("--probe-runtime", args->probe_runtime,
-                     "with --probe: auto (podman with a CDI GPU spec, docker with the NVIDIA runtime, else builtin), "
+                     "with --probe: auto (podman with a CDI GPU spec, docker with the NVIDIA "
+                     "runtime, else builtin), "
                      "builtin, docker or podman")
         ->check(CLI::IsMember({"auto", "builtin", "docker", "podman"}))
         ->default_str("auto");
     command->add_option("--container-image", args->container_image,
                         "with --probe-runtime docker/podman: the image reference the engine has");
-    command->add_option("--probe-frameworks", args->probe_frameworks,
-                        "with --probe: the frameworks whose own smoke test runs with the image's python: auto (every one "
-                        "found), none, or a list of " + frameworks::smoke_list(","))
+    command
+        ->add_option("--probe-frameworks", args->probe_frameworks,
+                     "with --probe: the frameworks whose own smoke test runs with the image's "
+                     "python: auto (every one "
+                     "found), none, or a list of " +
+                         frameworks::smoke_list(","))
         ->default_str("auto");
     command->add_option("--fail-on", args->fail_on,
-                        "exit 1 when a finding is at least: error, warning, info, never (default: error, or fail_on in .cuvet.yaml)");
-    command->add_option("--driver", args->drivers, "a fleet driver version the image must run on (repeatable)")
+                        "exit 1 when a finding is at least: error, warning, info, never (default: "
+                        "error, or fail_on in .cuvet.yaml)");
+    command
+        ->add_option("--driver", args->drivers,
+                     "a fleet driver version the image must run on (repeatable)")
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     command->add_option("--gpu", args->gpus, "a target GPU: H100, sm_90 or 8.6 (repeatable)")
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     command->add_option("--env", args->env,
-                        "KEY=VALUE the container will run with, on top of the image's Env (repeatable; as docker run -e)");
-    command->add_option("--nodes", args->nodes,
-                        "`kubectl get nodes -o json` output: each GPU node pool's driver and GPU (NVIDIA GPU Feature "
-                        "Discovery labels) become targets, and findings name the pools the image cannot run on");
+                        "KEY=VALUE the container will run with, on top of the image's Env "
+                        "(repeatable; as docker run -e)");
+    command->add_option(
+        "--nodes", args->nodes,
+        "`kubectl get nodes -o json` output: each GPU node pool's driver and GPU (NVIDIA GPU "
+        "Feature "
+        "Discovery labels) become targets, and findings name the pools the image cannot run on");
     command->add_option("--against", args->against,
-                        "a lock file from `cuvet freeze`: the image must still have that CUDA stack (CUV018, docs/freeze.md)");
-    command->add_option("--against-mode", args->against_mode,
-                        "with --against: compatible (default: changes that break are errors, that may break warnings) "
-                        "or exact (every change in the stack is an error)")
+                        "a lock file from `cuvet freeze`: the image must still have that CUDA "
+                        "stack (CUV018, docs/freeze.md)");
+    command
+        ->add_option("--against-mode", args->against_mode,
+                     "with --against: compatible (default: changes that break are errors, that may "
+                     "break warnings) "
+                     "or exact (every change in the stack is an error)")
         ->check(CLI::IsMember({"compatible", "exact"}))
         ->default_str("compatible");
     add_runtime_start_option(*command, args->nvidia_start);
     command->add_option("--ignore", args->ignore, "a check id never to report (repeatable)")
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    command->add_option("--rules-dir", args->rules_dir, "directory whose *.json replace the built-in rules tables");
-    command->add_option("--config", args->config, "settings file (default: ./.cuvet.yaml when present)");
+    command->add_option("--rules-dir", args->rules_dir,
+                        "directory whose *.json replace the built-in rules tables");
+    command->add_option("--config", args->config,
+                        "settings file (default: ./.cuvet.yaml when present)");
     command->add_option("--output,-o", args->output, "write the report to FILE instead of stdout");
     command->add_option("--dockerfile", args->dockerfile,
-                        "the Dockerfile the image was built from: findings also point at the line that made the file's layer");
+                        "the Dockerfile the image was built from: findings also point at the line "
+                        "that made the file's layer");
     command->add_flag("--no-progress", args->no_progress, "no progress on stderr");
     command->add_flag("--progress", args->progress,
                       "progress (layers and bytes read) on stderr even when it is not a terminal");
     command->add_flag("--no-color", args->no_color, "no ANSI colours (as NO_COLOR=1)");
     command->add_flag("--verbose,-v", args->verbose,
-                      "text: also each finding's evidence (search traces, provenance); json and sarif always carry it");
+                      "text: also each finding's evidence (search traces, provenance); json and "
+                      "sarif always carry it");
     read_flags_from_env(*command);
     command->callback([args, &dispatch] { dispatch.run = [args] { return run_validate(*args); }; });
 }

@@ -2,7 +2,6 @@
 // Each cuvet subcommand lives in its own cmd_<name>.cpp and registers itself
 // here; main.cpp only lists them. The CLI parses and prints; it holds no logic.
 #include <CLI/CLI.hpp>
-
 #include <functional>
 #include <memory>
 #include <optional>
@@ -29,8 +28,8 @@ struct ImageArgs {
     std::string username;  // registries: --username, the password from --password-stdin
     bool password_stdin = false;
     bool insecure = false;
-    unsigned timeout = 900;        // --timeout: seconds per HTTP request; 0: none
-    bool cross_host_auth = false;  // --cross-host-auth
+    unsigned timeout = 900;           // --timeout: seconds per HTTP request; 0: none
+    bool cross_host_auth = false;     // --cross-host-auth
     std::vector<std::string> limits;  // --limit NAME=VALUE (docs/limits.md)
 
     bool no_cache = false;

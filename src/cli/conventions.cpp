@@ -14,7 +14,8 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
         row[0] = i;
         for (std::size_t j = 1; j <= b.size(); ++j) {
             std::size_t above = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            row[j] =
+                std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
             diagonal = above;
         }
     }
@@ -41,7 +42,8 @@ const CLI::App* selected_command(const CLI::App& app) {
 std::string command_path(const CLI::App* command) {
     std::string path;
     for (const CLI::App* at = command; at != nullptr; at = at->get_parent())
-        path = (at->get_parent() == nullptr ? std::string("cuvet") : at->get_name()) + (path.empty() ? "" : " " + path);
+        path = (at->get_parent() == nullptr ? std::string("cuvet") : at->get_name()) +
+               (path.empty() ? "" : " " + path);
     return path;
 }
 
@@ -49,7 +51,8 @@ std::string command_path(const CLI::App* command) {
 
 std::string env_name_for(const std::string& long_name) {
     std::string name = "CUVET_";
-    for (char c : long_name) name += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    for (char c : long_name)
+        name += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     return name;
 }
 
@@ -64,7 +67,8 @@ void read_flags_from_env(CLI::App& command) {
     }
 }
 
-std::optional<std::string> closest_match(const std::string& word, const std::vector<std::string>& candidates) {
+std::optional<std::string> closest_match(const std::string& word,
+                                         const std::vector<std::string>& candidates) {
     std::optional<std::string> best;
     std::size_t best_distance = 0;
     for (const auto& candidate : candidates) {
@@ -101,10 +105,12 @@ std::string parse_error_line(const CLI::App& app, const CLI::ParseError& error) 
             for (const auto& l : option->get_lnames()) options.push_back("--" + l);
             for (const auto& s : option->get_snames()) options.push_back("-" + s);
         }
-        if (auto guess = closest_match(name, options)) return line + "; did you mean '" + *guess + "'?";
+        if (auto guess = closest_match(name, options))
+            return line + "; did you mean '" + *guess + "'?";
         return line + " (" + where + " --help lists them)";
     }
-    std::string line = extras.size() > 1 ? "unexpected arguments for '" + where + "':" : "unexpected argument for '" + where + "':";
+    std::string line = extras.size() > 1 ? "unexpected arguments for '" + where + "':"
+                                         : "unexpected argument for '" + where + "':";
     for (const auto& extra : extras) line += " '" + extra + "'";
     return line;
 }

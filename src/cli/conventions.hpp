@@ -3,7 +3,6 @@
 // of the CI commands from CUVET_<FLAG>, "did you mean validate?" for a
 // misspelt command, and an unknown option named as such.
 #include <CLI/CLI.hpp>
-
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,7 +16,8 @@ std::string env_name_for(const std::string& long_name);
 void read_flags_from_env(CLI::App& command);
 
 // The candidate closest to `word` by edit distance, when close enough to be a typo.
-std::optional<std::string> closest_match(const std::string& word, const std::vector<std::string>& candidates);
+std::optional<std::string> closest_match(const std::string& word,
+                                         const std::vector<std::string>& candidates);
 
 // Before parsing: a first word that names no command ("valdate") is a usage
 // error with a suggestion. Nullopt when the command line starts with a command or an option.

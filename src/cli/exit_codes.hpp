@@ -12,10 +12,13 @@ inline constexpr int exit_internal = 4;
 
 inline int exit_code_for(ErrorKind kind) {
     switch (kind) {
-        case ErrorKind::usage: return exit_usage;
+        case ErrorKind::usage:
+            return exit_usage;
         case ErrorKind::input:
-        case ErrorKind::io: return exit_bad_input;
-        case ErrorKind::internal: return exit_internal;
+        case ErrorKind::io:
+            return exit_bad_input;
+        case ErrorKind::internal:
+            return exit_internal;
     }
     return exit_internal;
 }

@@ -1,7 +1,6 @@
 #pragma once
 // Small helpers the listing commands share: --format parsing and human sizes.
 #include <CLI/CLI.hpp>
-
 #include <cstdint>
 #include <string>
 

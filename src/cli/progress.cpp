@@ -27,10 +27,13 @@ std::function<void(std::size_t, std::size_t)> Progress::layer_callback() {
 }
 
 std::string Progress::line() const {
-    auto seconds = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start_).count();
+    auto seconds =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start_)
+            .count();
     std::string text = what_ + ": ";
     if (total_ > 0) text += std::to_string(done_) + "/" + std::to_string(total_) + " layers, ";
-    text += human_size(image::layer_bytes_read() - bytes_at_start_) + " read, " + std::to_string(seconds) + " s";
+    text += human_size(image::layer_bytes_read() - bytes_at_start_) + " read, " +
+            std::to_string(seconds) + " s";
     return text;
 }
 
@@ -48,7 +51,8 @@ void Progress::draw(bool final) {
 
 void Progress::run() {
     std::unique_lock lock(mutex_);
-    const auto period = terminal_ ? std::chrono::milliseconds(250) : std::chrono::milliseconds(5000);
+    const auto period =
+        terminal_ ? std::chrono::milliseconds(250) : std::chrono::milliseconds(5000);
     while (!stop_) {
         wake_.wait_for(lock, period, [this] { return stop_ || layer_finished_; });
         if (stop_) break;

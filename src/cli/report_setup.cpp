@@ -12,11 +12,13 @@
 namespace cuvet::cli {
 
 ReportSetup load_report_setup(const std::string& fail_on, const std::string& config_path,
-                              const std::vector<std::string>& ignore, const std::string& rules_dir) {
+                              const std::vector<std::string>& ignore,
+                              const std::string& rules_dir) {
     std::optional<report::FailOn> threshold;
     if (!fail_on.empty()) {
         threshold = report::parse_fail_on(fail_on);
-        if (!threshold) fail_usage("--fail-on must be error, warning, info or never, not '" + fail_on + "'");
+        if (!threshold)
+            fail_usage("--fail-on must be error, warning, info or never, not '" + fail_on + "'");
     }
     config::Config config = config::load_config(
         config_path.empty() ? std::nullopt : std::optional<std::filesystem::path>(config_path));
@@ -31,8 +33,8 @@ ReportSetup load_report_setup(const std::string& fail_on, const std::string& con
 }
 
 void write_report(const report::Renderer& renderer, const std::vector<report::Finding>& findings,
-                  report::ReportContext& context, const std::string& format, const std::string& output,
-                  bool no_color) {
+                  report::ReportContext& context, const std::string& format,
+                  const std::string& output, bool no_color) {
     if (output.empty()) {
         context.color = format == "text" && !no_color && report::stdout_wants_color();
         renderer.render(findings, context, std::cout);

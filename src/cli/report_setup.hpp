@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "cuvet/config/config.hpp"
-#include "cuvet/report/renderer.hpp"
 #include "cuvet/report/fail_on.hpp"
+#include "cuvet/report/renderer.hpp"
 #include "cuvet/rules/database.hpp"
 
 namespace cuvet::cli {
@@ -25,7 +25,7 @@ ReportSetup load_report_setup(const std::string& fail_on, const std::string& con
 // cannot be written is an io error naming it). Colour only for text on a
 // terminal, without --no-color and NO_COLOR.
 void write_report(const report::Renderer& renderer, const std::vector<report::Finding>& findings,
-                  report::ReportContext& context, const std::string& format, const std::string& output,
-                  bool no_color);
+                  report::ReportContext& context, const std::string& format,
+                  const std::string& output, bool no_color);
 
 }  // namespace cuvet::cli

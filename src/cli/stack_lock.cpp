@@ -1,13 +1,13 @@
 #include "stack_lock.hpp"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string_view>
-
-#include <unistd.h>
 
 #include "cuvet/core/error.hpp"
 #include "cuvet/validate/validate.hpp"
@@ -23,8 +23,12 @@ constexpr std::uintmax_t max_lock_bytes = 64u << 20;  // a lock is kilobytes; th
 // compressed one (gzip, zstd, xz, bzip2): the image reader says what is wrong with those.
 bool looks_like_archive(std::string_view head) {
     if (head.size() >= 262 && head.substr(257, 5) == "ustar") return true;
-    for (std::string_view magic : {std::string_view("\x1f\x8b", 2), std::string_view("\x28\xb5\x2f\xfd", 4),
-                                   std::string_view("\xfd" "7zXZ", 5), std::string_view("BZh", 3)})
+    for (std::string_view magic :
+         {std::string_view("\x1f\x8b", 2), std::string_view("\x28\xb5\x2f\xfd", 4),
+          std::string_view("\xfd"
+                           "7zXZ",
+                           5),
+          std::string_view("BZh", 3)})
         if (head.substr(0, magic.size()) == magic) return true;
     return false;
 }
@@ -33,14 +37,18 @@ bool looks_like_archive(std::string_view head) {
 
 void StackArgs::add_stack_options(CLI::App& command) {
     command.add_option("--env", env,
-                       "KEY=VALUE the container will run with, on top of the image's Env (repeatable; as docker run -e)");
+                       "KEY=VALUE the container will run with, on top of the image's Env "
+                       "(repeatable; as docker run -e)");
     add_runtime_start_option(command, nvidia_start);
-    command.add_option("--rules-dir", rules_dir, "directory whose *.json replace the built-in rules tables");
+    command.add_option("--rules-dir", rules_dir,
+                       "directory whose *.json replace the built-in rules tables");
     command.add_flag("--no-progress", no_progress, "no progress on stderr");
-    command.add_flag("--progress", progress, "progress (layers and bytes read) on stderr even when it is not a terminal");
+    command.add_flag("--progress", progress,
+                     "progress (layers and bytes read) on stderr even when it is not a terminal");
 }
 
-lock::Lock lock_of_image(const std::string& path, const StackArgs& args, const rules::Database& db) {
+lock::Lock lock_of_image(const std::string& path, const StackArgs& args,
+                         const rules::Database& db) {
     validate::Options options;
     options.open = args.image.open_options();
     options.workers = args.image.workers;
@@ -63,7 +71,8 @@ lock::Lock read_lock_file(const std::string& path) {
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
     if (ec) fail_io(path + ": cannot open: " + ec.message());
-    if (size > max_lock_bytes) fail_input(path + ": " + std::to_string(size) + " bytes is too large for a lock file");
+    if (size > max_lock_bytes)
+        fail_input(path + ": " + std::to_string(size) + " bytes is too large for a lock file");
     std::ifstream in(path, std::ios::binary);
     if (!in) fail_io(path + ": cannot open: " + std::strerror(errno));
     std::ostringstream text;
@@ -80,8 +89,10 @@ lock::Lock lock_of(const std::string& path, const StackArgs& args, const rules::
         head.resize(static_cast<std::size_t>(in.gcount()));
         if (lock::looks_like_lock(head)) return read_lock_file(path);
         if (!looks_like_archive(head))
-            fail_input(path + ": neither a cuvet lock file (what `cuvet freeze` writes: `lock-schema 1`, or its JSON) "
-                              "nor an image archive (a tar from docker save or an OCI layout)");
+            fail_input(path +
+                       ": neither a cuvet lock file (what `cuvet freeze` writes: `lock-schema 1`, "
+                       "or its JSON) "
+                       "nor an image archive (a tar from docker save or an OCI layout)");
     }
     return lock_of_image(path, args, db);
 }

@@ -2,7 +2,6 @@
 // What `freeze`, `diff` and `validate --against` share: turning an image (scanned
 // as validate scans it) or a lock file into a lock::Lock.
 #include <CLI/CLI.hpp>
-
 #include <string>
 #include <vector>
 
@@ -19,7 +18,8 @@ struct StackArgs {
     std::string rules_dir;
     bool no_progress = false;
     bool progress = false;
-    // --env, --runtime-start, --rules-dir, --no-progress and --progress, worded as validate words them.
+    // --env, --runtime-start, --rules-dir, --no-progress and --progress, worded as validate words
+    // them.
     void add_stack_options(CLI::App& command);
 };
 

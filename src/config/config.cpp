@@ -14,10 +14,11 @@ namespace cuvet::config {
 
 namespace {
 
-[[noreturn]] void fail_at(const std::string& origin, const YAML::Mark& mark, const std::string& problem) {
+[[noreturn]] void fail_at(const std::string& origin, const YAML::Mark& mark,
+                          const std::string& problem) {
     // yaml-cpp marks are 0-based; editors count from 1.
-    fail_input(origin + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1) +
-               ": " + problem);
+    fail_input(origin + ":" + std::to_string(mark.line + 1) + ":" +
+               std::to_string(mark.column + 1) + ": " + problem);
 }
 
 std::string upper(std::string text) {
@@ -30,7 +31,8 @@ std::string check_id(const YAML::Node& node, const std::string& origin) {
     static const std::regex pattern("CUV[0-9]{3}|CUVL[0-9]{2,3}");
     std::string id = upper(node.Scalar());
     if (!std::regex_match(id, pattern)) {
-        fail_at(origin, node.Mark(), "'" + node.Scalar() + "' is not a check id (CUV001, CUVL01, …)");
+        fail_at(origin, node.Mark(),
+                "'" + node.Scalar() + "' is not a check id (CUV001, CUVL01, …)");
     }
     return id;
 }
@@ -51,16 +53,21 @@ void read_targets(const YAML::Node& node, const std::string& origin, Config& con
     for (const auto& entry : node) {
         std::string key = entry.first.Scalar();
         if (key == "drivers") {
-            if (!entry.second.IsSequence()) fail_at(origin, entry.second.Mark(), "targets.drivers: expected a list");
+            if (!entry.second.IsSequence())
+                fail_at(origin, entry.second.Mark(), "targets.drivers: expected a list");
             for (const auto& item : entry.second) {
-                auto version = item.IsScalar() ? rules::Version::parse(item.Scalar()) : std::nullopt;
-                if (!version) fail_at(origin, item.Mark(), "targets.drivers: expected a driver version such as 535.104.05");
+                auto version =
+                    item.IsScalar() ? rules::Version::parse(item.Scalar()) : std::nullopt;
+                if (!version)
+                    fail_at(origin, item.Mark(),
+                            "targets.drivers: expected a driver version such as 535.104.05");
                 config.drivers.push_back(*version);
             }
         } else if (key == "gpus") {
             config.gpus = string_list(entry.second, origin, "targets.gpus");
         } else {
-            fail_at(origin, entry.first.Mark(), "unknown key 'targets." + key + "' (expected drivers, gpus)");
+            fail_at(origin, entry.first.Mark(),
+                    "unknown key 'targets." + key + "' (expected drivers, gpus)");
         }
     }
 }
@@ -70,15 +77,20 @@ void read_root(const YAML::Node& root, const std::string& origin, Config& config
         std::string key = entry.first.Scalar();
         const YAML::Node& value = entry.second;
         if (key == "ignore") {
-            if (!value.IsSequence()) fail_at(origin, value.Mark(), "ignore: expected a list of check ids");
+            if (!value.IsSequence())
+                fail_at(origin, value.Mark(), "ignore: expected a list of check ids");
             for (const auto& item : value) config.ignored.insert(check_id(item, origin));
         } else if (key == "severity") {
-            if (!value.IsMap()) fail_at(origin, value.Mark(), "severity: expected a mapping of id: severity");
+            if (!value.IsMap())
+                fail_at(origin, value.Mark(), "severity: expected a mapping of id: severity");
             for (const auto& item : value) {
                 std::string id = check_id(item.first, origin);
-                auto severity = item.second.IsScalar() ? report::parse_severity(item.second.Scalar())
-                                                       : std::nullopt;
-                if (!severity) fail_at(origin, item.second.Mark(), "severity." + id + ": expected error, warning or info");
+                auto severity = item.second.IsScalar()
+                                    ? report::parse_severity(item.second.Scalar())
+                                    : std::nullopt;
+                if (!severity)
+                    fail_at(origin, item.second.Mark(),
+                            "severity." + id + ": expected error, warning or info");
                 config.severity[id] = *severity;
             }
         } else if (key == "targets") {
@@ -87,16 +99,20 @@ void read_root(const YAML::Node& root, const std::string& origin, Config& config
             config.trusted_library_dirs = string_list(value, origin, key);
             for (const auto& dir : config.trusted_library_dirs) {
                 if (dir.empty() || dir.front() != '/') {
-                    fail_at(origin, value.Mark(), "trusted_library_dirs: '" + dir + "' is not an absolute path");
+                    fail_at(origin, value.Mark(),
+                            "trusted_library_dirs: '" + dir + "' is not an absolute path");
                 }
             }
         } else if (key == "fail_on") {
-            auto threshold = value.IsScalar() ? report::parse_fail_on(value.Scalar()) : std::nullopt;
-            if (!threshold) fail_at(origin, value.Mark(), "fail_on: expected error, warning, info or never");
+            auto threshold =
+                value.IsScalar() ? report::parse_fail_on(value.Scalar()) : std::nullopt;
+            if (!threshold)
+                fail_at(origin, value.Mark(), "fail_on: expected error, warning, info or never");
             config.fail_on = threshold;
         } else {
             fail_at(origin, entry.first.Mark(),
-                    "unknown key '" + key + "' (expected ignore, severity, targets, trusted_library_dirs, fail_on)");
+                    "unknown key '" + key +
+                        "' (expected ignore, severity, targets, trusted_library_dirs, fail_on)");
         }
     }
 }
@@ -140,7 +156,8 @@ Config load_config(const std::optional<std::filesystem::path>& explicit_path,
 }
 
 void apply(const Config& config, std::vector<report::Finding>& findings) {
-    std::erase_if(findings, [&](const report::Finding& f) { return config.ignored.count(upper(f.id)) > 0; });
+    std::erase_if(findings,
+                  [&](const report::Finding& f) { return config.ignored.count(upper(f.id)) > 0; });
     for (auto& finding : findings) {
         auto it = config.severity.find(upper(finding.id));
         if (it != config.severity.end()) finding.severity = it->second;

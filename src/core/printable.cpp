@@ -24,10 +24,14 @@ std::size_t utf8_sequence(std::string_view text, std::size_t i, unsigned* codepo
     const unsigned char lead = byte(i);
     std::size_t length = 0;
     unsigned value = 0, minimum = 0;
-    if (lead >= 0xc2 && lead <= 0xdf) length = 2, value = lead & 0x1f, minimum = 0x80;
-    else if (lead >= 0xe0 && lead <= 0xef) length = 3, value = lead & 0x0f, minimum = 0x800;
-    else if (lead >= 0xf0 && lead <= 0xf4) length = 4, value = lead & 0x07, minimum = 0x10000;
-    else return 0;
+    if (lead >= 0xc2 && lead <= 0xdf)
+        length = 2, value = lead & 0x1f, minimum = 0x80;
+    else if (lead >= 0xe0 && lead <= 0xef)
+        length = 3, value = lead & 0x0f, minimum = 0x800;
+    else if (lead >= 0xf0 && lead <= 0xf4)
+        length = 4, value = lead & 0x07, minimum = 0x10000;
+    else
+        return 0;
     if (i + length > text.size()) return 0;
     for (std::size_t k = 1; k < length; ++k) {
         if ((byte(i + k) & 0xc0) != 0x80) return 0;
@@ -41,8 +45,8 @@ std::size_t utf8_sequence(std::string_view text, std::size_t i, unsigned* codepo
 // C1 controls, and the bidi controls that reorder what a line shows
 // ("Trojan Source": U+202A..U+202E, U+2066..U+2069, and the marks U+200E/F, U+061C).
 bool hidden_codepoint(unsigned c) {
-    return (c >= 0x80 && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) ||
-           c == 0x200e || c == 0x200f || c == 0x061c;
+    return (c >= 0x80 && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) ||
+           (c >= 0x2066 && c <= 0x2069) || c == 0x200e || c == 0x200f || c == 0x061c;
 }
 
 std::string escape(std::string_view text, bool keep_lines) {
@@ -56,11 +60,16 @@ std::string escape(std::string_view text, bool keep_lines) {
             continue;
         }
         if (c < 0x80) {
-            if (keep_lines && (c == '\n' || c == '\t')) out += static_cast<char>(c);
-            else if (c == '\n') out += "\\n";
-            else if (c == '\t') out += "\\t";
-            else if (c == '\r') out += "\\r";
-            else append_hex(out, c);
+            if (keep_lines && (c == '\n' || c == '\t'))
+                out += static_cast<char>(c);
+            else if (c == '\n')
+                out += "\\n";
+            else if (c == '\t')
+                out += "\\t";
+            else if (c == '\r')
+                out += "\\r";
+            else
+                append_hex(out, c);
             ++i;
             continue;
         }

@@ -61,7 +61,9 @@ void set_scan_limit(std::string_view assignment) {
     const auto equals = assignment.find('=');
     const std::string_view name = assignment.substr(0, equals);
     const Named* named = equals == std::string_view::npos ? nullptr : find(name);
-    if (!named) fail_usage("--limit " + std::string(assignment) + ": expected NAME=VALUE, NAME one of " + describe_scan_limits());
+    if (!named)
+        fail_usage("--limit " + std::string(assignment) + ": expected NAME=VALUE, NAME one of " +
+                   describe_scan_limits());
     std::string_view text = assignment.substr(equals + 1);
     std::uint64_t scale = 1;
     if (named->size && !text.empty()) {
@@ -75,7 +77,8 @@ void set_scan_limit(std::string_view assignment) {
     auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (text.empty() || error != std::errc{} || end != text.data() + text.size() || value == 0 ||
         value > UINT64_MAX / scale)
-        fail_usage("--limit " + std::string(assignment) + ": the value must be a positive whole number" +
+        fail_usage("--limit " + std::string(assignment) +
+                   ": the value must be a positive whole number" +
                    (named->size ? " (with K, M, G or T)" : ""));
     current.*(named->field) = value * scale;
 }
@@ -91,14 +94,17 @@ std::string describe_scan_limits() {
 
 LimitExceeded::LimitExceeded(std::string what, std::string_view limit)
     : Error(ErrorKind::input, what + " (limit " + std::string(limit) + "=" + value_of(limit) +
-                                  "; raise it with --limit " + std::string(limit) + "=…, docs/limits.md)") {}
+                                  "; raise it with --limit " + std::string(limit) +
+                                  "=…, docs/limits.md)") {}
 
 LimitExceeded LimitExceeded::with_file(const std::string& file) const {
     return LimitExceeded(file + ": " + what(), Whole{});
 }
 
-void check_limit(std::uint64_t count, std::uint64_t limit, std::string_view name, std::string_view what) {
-    if (count > limit) throw LimitExceeded("more than " + std::to_string(limit) + " " + std::string(what), name);
+void check_limit(std::uint64_t count, std::uint64_t limit, std::string_view name,
+                 std::string_view what) {
+    if (count > limit)
+        throw LimitExceeded("more than " + std::to_string(limit) + " " + std::string(what), name);
 }
 
 }  // namespace cuvet

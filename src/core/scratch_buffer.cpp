@@ -11,8 +11,8 @@ namespace {
 constexpr std::size_t min_capacity = 16u << 20;
 
 char* map_anonymous(std::size_t size) {
-    void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
+    void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     // No MADV_HUGEPAGE: with the kernel's default defrag=madvise every huge
     // page fault compacts memory synchronously; the bench image took 1.5 s
@@ -42,7 +42,8 @@ void ScratchBuffer::reserve(std::size_t size) {
         data_ = static_cast<char*>(p);
     }
 #ifdef MADV_POPULATE_WRITE
-    madvise(data_ + capacity_, grown - capacity_, MADV_POPULATE_WRITE);  // advice: kernels before 5.14 fault lazily
+    madvise(data_ + capacity_, grown - capacity_,
+            MADV_POPULATE_WRITE);  // advice: kernels before 5.14 fault lazily
 #endif
     capacity_ = grown;
 }

@@ -90,26 +90,29 @@ ImageRef parse_image_ref(std::string_view reference) {
     auto slash = rest.find('/');
     if (slash != std::string_view::npos) {
         std::string_view first = rest.substr(0, slash);
-        if (first.find('.') != std::string_view::npos || first.find(':') != std::string_view::npos ||
-            first == "localhost") {
+        if (first.find('.') != std::string_view::npos ||
+            first.find(':') != std::string_view::npos || first == "localhost") {
             ref.registry = std::string(first);
             rest = rest.substr(slash + 1);
         }
     }
     auto last_slash = rest.rfind('/');
     auto colon = rest.rfind(':');
-    if (colon != std::string_view::npos && (last_slash == std::string_view::npos || colon > last_slash)) {
+    if (colon != std::string_view::npos &&
+        (last_slash == std::string_view::npos || colon > last_slash)) {
         ref.tag = std::string(rest.substr(colon + 1));
         rest = rest.substr(0, colon);
     } else if (ref.digest.empty()) {
         ref.tag = "latest";
     }
     ref.repository = std::string(rest);
-    for (char& c : ref.repository) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : ref.repository)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (ref.registry.empty() || ref.registry == "index.docker.io" ||
         ref.registry == "registry-1.docker.io") {
         ref.registry = "docker.io";
-        if (ref.repository.find('/') == std::string::npos) ref.repository = "library/" + ref.repository;
+        if (ref.repository.find('/') == std::string::npos)
+            ref.repository = "library/" + ref.repository;
     }
     return ref;
 }
@@ -129,7 +132,8 @@ BaseFacts read_base(const std::string& reference) {
     const std::string& repo = out.image.repository;
     const std::string& tag = out.image.tag;
     const bool hub = out.image.registry == "docker.io";
-    if ((hub && repo == "nvidia/cuda") || (out.image.registry == "nvcr.io" && repo == "nvidia/cuda")) {
+    if ((hub && repo == "nvidia/cuda") ||
+        (out.image.registry == "nvcr.io" && repo == "nvidia/cuda")) {
         out.kind = BaseKind::nvidia_cuda;
         read_nvidia_cuda_tag(tag, out);
     } else if (hub && repo == "pytorch/pytorch") {

@@ -9,16 +9,19 @@ namespace {
 // copying a model file from a builder stage does not.
 bool copies_environment(const CopyFrom& copy) {
     for (const auto& source : copy.sources) {
-        for (std::string_view marker : {"site-packages", "dist-packages", "venv", "/opt/conda",
-                                        "conda", "/usr/local/lib/python", "/root/.local", ".local/lib"}) {
+        for (std::string_view marker :
+             {"site-packages", "dist-packages", "venv", "/opt/conda", "conda",
+              "/usr/local/lib/python", "/root/.local", ".local/lib"}) {
             if (source.find(marker) != std::string::npos) return true;
         }
-        if (source == "/" || source == "/usr" || source == "/usr/local" || source == "/opt") return true;
+        if (source == "/" || source == "/usr" || source == "/usr/local" || source == "/opt")
+            return true;
     }
     return false;
 }
 
-std::optional<std::size_t> stage_named(const Build& build, const std::string& name, std::size_t before) {
+std::optional<std::size_t> stage_named(const Build& build, const std::string& name,
+                                       std::size_t before) {
     for (std::size_t i = 0; i < before && i < build.stages.size(); ++i) {
         if (build.stages[i].name == name || std::to_string(i) == name) return i;
     }
@@ -29,9 +32,12 @@ std::optional<std::size_t> stage_named(const Build& build, const std::string& na
 
 std::string_view to_string(Manager manager) {
     switch (manager) {
-        case Manager::pip: return "pip";
-        case Manager::conda: return "conda";
-        case Manager::apt: return "apt";
+        case Manager::pip:
+            return "pip";
+        case Manager::conda:
+            return "conda";
+        case Manager::apt:
+            return "apt";
     }
     return "?";
 }
@@ -83,7 +89,8 @@ Facts extract_facts(Dockerfile dockerfile, Build build) {
             tmpl.line = run.start_line;
             tmpl.end_line = run.end_line;
             tmpl.stage = stage.index;
-            for (const auto& command : run.commands) detail::read_command(command.words, tmpl, found);
+            for (const auto& command : run.commands)
+                detail::read_command(command.words, tmpl, found);
         }
         for (auto& p : found.packages) sf.packages.push_back(std::move(p));
         for (auto& r : found.requirements) sf.requirements.push_back(std::move(r));

@@ -10,10 +10,14 @@ Rune decode_rune(std::string_view text, std::size_t pos) {
     int need = 0;
     char32_t value = 0;
     char32_t min = 0;
-    if (b0 >= 0xC2 && b0 <= 0xDF) need = 1, value = b0 & 0x1F, min = 0x80;
-    else if (b0 >= 0xE0 && b0 <= 0xEF) need = 2, value = b0 & 0x0F, min = 0x800;
-    else if (b0 >= 0xF0 && b0 <= 0xF4) need = 3, value = b0 & 0x07, min = 0x10000;
-    else return invalid;
+    if (b0 >= 0xC2 && b0 <= 0xDF)
+        need = 1, value = b0 & 0x1F, min = 0x80;
+    else if (b0 >= 0xE0 && b0 <= 0xEF)
+        need = 2, value = b0 & 0x0F, min = 0x800;
+    else if (b0 >= 0xF0 && b0 <= 0xF4)
+        need = 3, value = b0 & 0x07, min = 0x10000;
+    else
+        return invalid;
     if (pos + need >= text.size()) return invalid;
     for (int i = 1; i <= need; ++i) {
         const unsigned char b = byte(pos + i);
@@ -45,9 +49,20 @@ void append_rune(std::string& out, char32_t r) {
 
 bool is_space(char32_t r) {
     switch (r) {
-        case '\t': case '\n': case '\v': case '\f': case '\r': case ' ':
-        case 0x85: case 0xA0: case 0x1680: case 0x2028: case 0x2029:
-        case 0x202F: case 0x205F: case 0x3000:
+        case '\t':
+        case '\n':
+        case '\v':
+        case '\f':
+        case '\r':
+        case ' ':
+        case 0x85:
+        case 0xA0:
+        case 0x1680:
+        case 0x2028:
+        case 0x2029:
+        case 0x202F:
+        case 0x205F:
+        case 0x3000:
             return true;
         default:
             return r >= 0x2000 && r <= 0x200A;
@@ -121,13 +136,27 @@ std::string quote(std::string_view text) {
             append_rune(out, c);
         } else {
             switch (c) {
-                case '\a': out += "\\a"; break;
-                case '\b': out += "\\b"; break;
-                case '\f': out += "\\f"; break;
-                case '\n': out += "\\n"; break;
-                case '\r': out += "\\r"; break;
-                case '\t': out += "\\t"; break;
-                case '\v': out += "\\v"; break;
+                case '\a':
+                    out += "\\a";
+                    break;
+                case '\b':
+                    out += "\\b";
+                    break;
+                case '\f':
+                    out += "\\f";
+                    break;
+                case '\n':
+                    out += "\\n";
+                    break;
+                case '\r':
+                    out += "\\r";
+                    break;
+                case '\t':
+                    out += "\\t";
+                    break;
+                case '\v':
+                    out += "\\v";
+                    break;
                 default:
                     if (c < ' ' || c == 0x7F) {
                         out += "\\x";

@@ -37,7 +37,8 @@ void drop_build_args(std::string_view& text) {
     if (text.empty() || text.front() != '|') return;
     std::size_t i = 1;
     int count = 0;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) count = count * 10 + (text[i++] - '0');
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+        count = count * 10 + (text[i++] - '0');
     text.remove_prefix(i);
     for (int k = 0; k < count && !text.empty(); ++k) {
         while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
@@ -126,8 +127,10 @@ std::vector<std::optional<std::size_t>> match_history(const Dockerfile& dockerfi
         for (std::size_t j = i - 1; j > 0 && !later_match; --j) {
             later_match = matches(step, dockerfile.instructions.at(steps[j - 1]));
         }
-        if (later_match) --i;
-        else --h;
+        if (later_match)
+            --i;
+        else
+            --h;
     }
     return out;
 }

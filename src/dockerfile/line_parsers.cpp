@@ -1,7 +1,6 @@
 #include "dockerfile/line_parsers.hpp"
 
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "dockerfile/go_text.hpp"
@@ -125,7 +124,8 @@ JsonResult parse_json_array(std::string_view rest, Instruction& out) {
     if (value.is_discarded() || !value.is_array()) return JsonResult::not_json;
     for (const auto& item : value) {
         if (!item.is_string()) {
-            throw SyntaxError("when using JSON array syntax, arrays must be comprised of strings only");
+            throw SyntaxError(
+                "when using JSON array syntax, arrays must be comprised of strings only");
         }
         out.args.push_back(item.get<std::string>());
     }
@@ -258,8 +258,10 @@ std::vector<std::string> heredoc_candidate_words(std::string_view line) {
         const char c = line[pos];
         if (quote != 0) {
             word += c;
-            if (c == '\\' && quote == '"' && pos + 1 < line.size()) word += line[++pos];
-            else if (c == quote) quote = 0;
+            if (c == '\\' && quote == '"' && pos + 1 < line.size())
+                word += line[++pos];
+            else if (c == quote)
+                quote = 0;
             continue;
         }
         if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
@@ -270,8 +272,10 @@ std::vector<std::string> heredoc_candidate_words(std::string_view line) {
         }
         have_word = true;
         word += c;
-        if (c == '\\' && pos + 1 < line.size()) word += line[++pos];
-        else if (c == '\'' || c == '"') quote = c;
+        if (c == '\\' && pos + 1 < line.size())
+            word += line[++pos];
+        else if (c == '\'' || c == '"')
+            quote = c;
     }
     if (quote != 0) return {};
     if (have_word) words.push_back(std::move(word));
@@ -296,9 +300,12 @@ bool parse_heredoc_marker(std::string_view word, Heredoc& out) {
     for (std::size_t i = 0; i < rest.size(); ++i) {
         const char c = rest[i];
         if (quote != 0) {
-            if (c == quote) quote = 0;
-            else if (c == '\\' && quote == '"' && i + 1 < rest.size()) name += rest[++i];
-            else name += c;
+            if (c == quote)
+                quote = 0;
+            else if (c == '\\' && quote == '"' && i + 1 < rest.size())
+                name += rest[++i];
+            else
+                name += c;
         } else if (c == '\'' || c == '"') {
             quote = c;
             quoted = true;

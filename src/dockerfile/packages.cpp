@@ -47,7 +47,8 @@ std::string cuda_from_index(std::string_view url) {
     // ONNX Runtime's CUDA feeds: …/_packaging/onnxruntime-cuda-12/pypi/simple/ → "12".
     if (auto pos = url.find("/onnxruntime-cuda-"); pos != std::string_view::npos) {
         std::string major;
-        for (pos += 18; pos < url.size() && std::isdigit(static_cast<unsigned char>(url[pos])); ++pos)
+        for (pos += 18; pos < url.size() && std::isdigit(static_cast<unsigned char>(url[pos]));
+             ++pos)
             major += url[pos];
         if (!major.empty() && major.size() <= 2) return major;
     }

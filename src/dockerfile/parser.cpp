@@ -90,7 +90,8 @@ struct Directives {
         std::transform(key.begin(), key.end(), key.begin(),
                        [](char c) { return static_cast<char>(c | 0x20); });
         if (key == "escape") {
-            if (seen_escape) throw detail::SyntaxError("only one escape parser directive can be used");
+            if (seen_escape)
+                throw detail::SyntaxError("only one escape parser directive can be used");
             seen_escape = true;
             if (value != "`" && value != "\\") {
                 throw detail::SyntaxError("invalid escape token '" + value +
@@ -98,7 +99,8 @@ struct Directives {
             }
             escape = value[0];
         } else if (key == "syntax") {
-            if (seen_syntax) throw detail::SyntaxError("only one syntax parser directive can be used");
+            if (seen_syntax)
+                throw detail::SyntaxError("only one syntax parser directive can be used");
             seen_syntax = true;
             syntax = value;
         } else {
@@ -193,7 +195,8 @@ Dockerfile parse(std::string_view text, const std::string& name) {
                 directives.consider(next);
                 if (is_comment(raw)) {
                     auto t = go::trim_left_space(next);
-                    out.comments.push_back({lines.number(), std::string(go::trim_space(t.substr(1)))});
+                    out.comments.push_back(
+                        {lines.number(), std::string(go::trim_space(t.substr(1)))});
                     continue;
                 }
                 if (go::trim_left_space(next).empty()) {

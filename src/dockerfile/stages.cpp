@@ -9,8 +9,9 @@ namespace cuvet::dockerfile {
 namespace {
 
 constexpr std::array<std::string_view, 18> known_instructions = {
-    "add", "arg", "cmd", "copy", "entrypoint", "env", "expose", "from", "healthcheck",
-    "label", "maintainer", "onbuild", "run", "shell", "stopsignal", "user", "volume", "workdir"};
+    "add",    "arg",   "cmd",         "copy",  "entrypoint", "env",
+    "expose", "from",  "healthcheck", "label", "maintainer", "onbuild",
+    "run",    "shell", "stopsignal",  "user",  "volume",     "workdir"};
 
 std::string lower(std::string text) {
     for (char& c : text) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
@@ -32,8 +33,8 @@ std::map<std::string, std::string> platform_args(const std::string& platform) {
     if (first != std::string::npos) {
         os = platform.substr(0, first);
         auto second = platform.find('/', first + 1);
-        arch = platform.substr(first + 1, second == std::string::npos ? std::string::npos
-                                                                      : second - first - 1);
+        arch = platform.substr(
+            first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
         if (second != std::string::npos) variant = platform.substr(second + 1);
     }
     for (std::string prefix : {"TARGET", "BUILD"}) {
@@ -72,21 +73,28 @@ public:
             Stage& stage = build_.stages.back();
             stage.instructions.push_back(i);
             stage.end_line = ins.end_line;
-            if (ins.keyword == "arg") declare_args(ins, stage.args, false);
-            else if (ins.keyword == "env") add_env(ins, stage);
-            else if (ins.keyword == "run" && !foreign_shell_) add_run(ins, i, stage);
-            else if (ins.keyword == "shell") set_shell(ins);
-            else if (ins.keyword == "copy" || ins.keyword == "add") add_copy(ins, stage);
+            if (ins.keyword == "arg")
+                declare_args(ins, stage.args, false);
+            else if (ins.keyword == "env")
+                add_env(ins, stage);
+            else if (ins.keyword == "run" && !foreign_shell_)
+                add_run(ins, i, stage);
+            else if (ins.keyword == "shell")
+                set_shell(ins);
+            else if (ins.keyword == "copy" || ins.keyword == "add")
+                add_copy(ins, stage);
         }
         if (build_.stages.empty()) {
             throw Error(ErrorKind::input, df_.name + ": no FROM instruction: nothing is built");
         }
         build_.final_stage = build_.stages.size() - 1;
         if (!options_.target.empty()) {
-            auto it = std::find_if(build_.stages.begin(), build_.stages.end(),
-                                   [&](const Stage& s) { return s.name == lower(options_.target); });
+            auto it = std::find_if(build_.stages.begin(), build_.stages.end(), [&](const Stage& s) {
+                return s.name == lower(options_.target);
+            });
             if (it == build_.stages.end()) {
-                throw Error(ErrorKind::usage, df_.name + ": no stage named '" + options_.target + "'");
+                throw Error(ErrorKind::usage,
+                            df_.name + ": no stage named '" + options_.target + "'");
             }
             build_.final_stage = it->index;
         }
@@ -96,7 +104,8 @@ public:
 private:
     [[noreturn]] void fail(const std::string& message) const {
         std::string where = df_.name + ":" + std::to_string(current_->start_line);
-        if (current_->end_line > current_->start_line) where += "-" + std::to_string(current_->end_line);
+        if (current_->end_line > current_->start_line)
+            where += "-" + std::to_string(current_->end_line);
         throw Error(ErrorKind::input, where + ": " + message);
     }
 
@@ -108,7 +117,8 @@ private:
         std::size_t start = line.find_first_not_of(" \t");
         if (start == std::string::npos) return "";
         std::size_t end = line.find_first_of(" \t", start);
-        std::string word = line.substr(start, end == std::string::npos ? 40 : std::min<std::size_t>(end - start, 40));
+        std::string word = line.substr(
+            start, end == std::string::npos ? 40 : std::min<std::size_t>(end - start, 40));
         return word;
     }
 
@@ -126,7 +136,8 @@ private:
     shell::Lookup global_lookup() const {
         return [this](std::string_view name) -> std::optional<std::string> {
             if (auto* v = find_last(build_.global_args, name); v && v->has_value) return v->value;
-            if (auto it = automatic_.find(std::string(name)); it != automatic_.end()) return it->second;
+            if (auto it = automatic_.find(std::string(name)); it != automatic_.end())
+                return it->second;
             return std::nullopt;
         };
     }
@@ -155,7 +166,8 @@ private:
         stage.instructions.push_back(index);
         if (ins.args.empty()) fail("FROM requires the name of an image");
         if (ins.args.size() != 1 && !(ins.args.size() == 3 && lower(ins.args[1]) == "as")) {
-            fail("FROM takes an image and an optional 'AS name', got " + std::to_string(ins.args.size()) + " words");
+            fail("FROM takes an image and an optional 'AS name', got " +
+                 std::to_string(ins.args.size()) + " words");
         }
         shell::ExpandOptions keep{df_.escape, true};
         auto lookup = global_lookup();
@@ -163,7 +175,8 @@ private:
         if (ins.args.size() == 3) stage.name = lower(ins.args[2]);
         for (const auto& flag : ins.flags) {
             if (flag.starts_with("--platform=")) {
-                stage.platform = located([&] { return shell::expand_word(flag.substr(11), lookup, keep); });
+                stage.platform =
+                    located([&] { return shell::expand_word(flag.substr(11), lookup, keep); });
             }
         }
         const std::string base_lower = lower(stage.base);

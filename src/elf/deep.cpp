@@ -3,7 +3,6 @@
 
 #include <LIEF/ELF.hpp>
 #include <LIEF/logging.hpp>
-
 #include <algorithm>
 #include <exception>
 
@@ -52,7 +51,8 @@ void read_dynamic_entries(const L::Binary& binary, ElfInfo& facts) {
                 facts.runpath = detail::split_search_path(
                     static_cast<const L::DynamicEntryRunPath&>(entry).name());
                 break;
-            default: break;
+            default:
+                break;
         }
     }
 }

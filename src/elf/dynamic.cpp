@@ -95,7 +95,8 @@ std::optional<DynamicTable> read_dynamic(const ElfFile& file, std::string* why_n
     // so a hostile file cannot make this loop long.
     for (std::uint64_t at = where->range.offset;
          at + entry_size <= where->range.offset + where->range.size; at += entry_size) {
-        const auto [tag, value] = file.is_64bit() ? entry_at<Elf64>(file, at) : entry_at<Elf32>(file, at);
+        const auto [tag, value] =
+            file.is_64bit() ? entry_at<Elf64>(file, at) : entry_at<Elf32>(file, at);
         if (tag == dt_null) break;
         switch (tag) {
             case dt_needed:
@@ -104,20 +105,47 @@ std::optional<DynamicTable> read_dynamic(const ElfFile& file, std::string* why_n
                 check_limit(raw.needed.size(), scan_limits().needed, "needed", "DT_NEEDED entries");
                 break;
             // ld.so keeps the last entry of a tag (elf_get_dynamic_info); so do we.
-            case dt_soname: raw.soname = value; break;
-            case dt_rpath: raw.rpath = value; break;
-            case dt_runpath: raw.runpath = value; break;
-            case dt_strtab: raw.strtab = value; break;
-            case dt_strsz: raw.strsz = value; break;
-            case dt_symtab: table.symtab = value; break;
-            case dt_syment: table.syment = value; break;
-            case dt_hash: table.hash = value; break;
-            case dt_gnu_hash: table.gnu_hash = value; break;
-            case dt_verneed: table.verneed = value; break;
-            case dt_verneednum: table.verneednum = value; break;
-            case dt_verdef: table.verdef = value; break;
-            case dt_verdefnum: table.verdefnum = value; break;
-            default: break;
+            case dt_soname:
+                raw.soname = value;
+                break;
+            case dt_rpath:
+                raw.rpath = value;
+                break;
+            case dt_runpath:
+                raw.runpath = value;
+                break;
+            case dt_strtab:
+                raw.strtab = value;
+                break;
+            case dt_strsz:
+                raw.strsz = value;
+                break;
+            case dt_symtab:
+                table.symtab = value;
+                break;
+            case dt_syment:
+                table.syment = value;
+                break;
+            case dt_hash:
+                table.hash = value;
+                break;
+            case dt_gnu_hash:
+                table.gnu_hash = value;
+                break;
+            case dt_verneed:
+                table.verneed = value;
+                break;
+            case dt_verneednum:
+                table.verneednum = value;
+                break;
+            case dt_verdef:
+                table.verdef = value;
+                break;
+            case dt_verdefnum:
+                table.verdefnum = value;
+                break;
+            default:
+                break;
         }
     }
 
@@ -156,7 +184,8 @@ std::vector<std::string> split_search_path(std::string_view value) {
     std::size_t start = 0;
     while (true) {
         // Every entry is a directory searched for every DT_NEEDED name.
-        check_limit(parts.size() + 1, scan_limits().search_paths, "search-paths", "DT_RPATH/DT_RUNPATH entries");
+        check_limit(parts.size() + 1, scan_limits().search_paths, "search-paths",
+                    "DT_RPATH/DT_RUNPATH entries");
         const std::size_t colon = value.find(':', start);
         parts.emplace_back(value.substr(start, colon - start));
         if (colon == std::string_view::npos) break;

@@ -48,8 +48,9 @@ ElfFile::ElfFile(std::string_view stored, Holes holes)
 std::optional<std::string_view> ElfFile::known_name(Range table, std::uint64_t offset) const {
     if (!known_names_ || offset >= table.size) return std::nullopt;
     const std::uint64_t at = table.offset + offset;
-    auto it = std::lower_bound(known_names_->begin(), known_names_->end(), at,
-                               [](const KnownString& known, std::uint64_t at) { return known.offset < at; });
+    auto it = std::lower_bound(
+        known_names_->begin(), known_names_->end(), at,
+        [](const KnownString& known, std::uint64_t at) { return known.offset < at; });
     for (; it != known_names_->end() && it->offset == at; ++it) {
         if (it->text.size() < table.size - offset) return it->text;  // its NUL is inside the table
     }
@@ -58,17 +59,20 @@ std::optional<std::string_view> ElfFile::known_name(Range table, std::uint64_t o
 
 void ElfFile::note_unkept(std::uint64_t offset, std::uint64_t size) const {
     if (!unkept_ || !read_unkept_) return;
-    auto it = std::upper_bound(unkept_->begin(), unkept_->end(), offset,
-                               [](std::uint64_t at, const Range& range) { return at < range.offset + range.size; });
-    if (it != unkept_->end() && it->offset < offset + std::max<std::uint64_t>(size, 1)) *read_unkept_ = true;
+    auto it = std::upper_bound(
+        unkept_->begin(), unkept_->end(), offset,
+        [](std::uint64_t at, const Range& range) { return at < range.offset + range.size; });
+    if (it != unkept_->end() && it->offset < offset + std::max<std::uint64_t>(size, 1))
+        *read_unkept_ = true;
 }
 
 const char* ElfFile::locate(std::uint64_t offset, std::uint64_t size) const {
     if (!contains(offset, size)) return nullptr;
     if (!holes_) return stored_.data() + offset;
     // The first hole ending after `offset` is the only one that can overlap.
-    auto it = std::upper_bound(holes_->begin(), holes_->end(), offset,
-                               [](std::uint64_t at, const Range& hole) { return at < hole.offset + hole.size; });
+    auto it = std::upper_bound(
+        holes_->begin(), holes_->end(), offset,
+        [](std::uint64_t at, const Range& hole) { return at < hole.offset + hole.size; });
     if ((it != holes_->end() && it->offset < offset + size) ||
         (it != holes_->end() && size == 0 && it->offset <= offset)) {
         note_unkept(offset, size);
@@ -117,8 +121,9 @@ std::optional<std::string_view> ElfFile::string_in(Range table, std::uint64_t of
     std::uint64_t limit = table.offset + table.size;  // the string must end before a hole
     bool into_hole = false;
     if (holes_) {
-        auto it = std::upper_bound(holes_->begin(), holes_->end(), begin,
-                                   [](std::uint64_t at, const Range& hole) { return at < hole.offset + hole.size; });
+        auto it = std::upper_bound(
+            holes_->begin(), holes_->end(), begin,
+            [](std::uint64_t at, const Range& hole) { return at < hole.offset + hole.size; });
         if (it != holes_->end()) {
             if (it->offset <= begin) {
                 note_unkept(begin, 1);
@@ -152,7 +157,9 @@ std::optional<ElfFile> ElfFile::open(std::string_view stored, std::string* why_n
 bool ElfFile::read_header(std::string* why_not) {
     // No hole can start in the first 48 bytes (a fatbin container and an
     // entry header come before any payload), so the identification bytes are stored as is.
-    if (size_ < 4 || stored_.substr(0, 4) != std::string_view("\x7f" "ELF", 4)) {
+    if (size_ < 4 || stored_.substr(0, 4) != std::string_view("\x7f"
+                                                              "ELF",
+                                                              4)) {
         set_reason(why_not, "not an ELF file (bad magic)");
         return false;
     }
@@ -227,7 +234,8 @@ bool ElfFile::read_segments(std::string* why_not) {
     }
     if (phnum_ == pn_xnum) {
         // The real count sits in sh_info of section 0.
-        const bool readable_zero = shoff_ && readable(shoff_, is64_ ? sizeof(Elf64Shdr) : sizeof(Elf32Shdr));
+        const bool readable_zero =
+            shoff_ && readable(shoff_, is64_ ? sizeof(Elf64Shdr) : sizeof(Elf32Shdr));
         if (!readable_zero) {
             set_reason(why_not, "extended program header count unreadable");
             return false;
@@ -291,7 +299,8 @@ bool ElfFile::read_sections(std::string* why_not) {
         // inspect reads sections by (known_name).
         bool* const read_unkept = std::exchange(read_unkept_, nullptr);
         for (std::uint64_t i = 0; i < count; ++i) {
-            const std::uint32_t offset = *u32(shoff_ + i * shentsize_);  // sh_name, first in both classes
+            const std::uint32_t offset =
+                *u32(shoff_ + i * shentsize_);  // sh_name, first in both classes
             if (auto name = string_in(*names_range, offset)) {
                 sections_[i].name = *name;
             } else if (auto known = known_name(*names_range, offset)) {

@@ -97,7 +97,8 @@ public:
     // Validates the header and both header tables; nullopt (with a reason) when
     // the file is not an ELF we can read or a table lies outside the bytes.
     // Reads that touch a hole fail like reads past the end.
-    static std::optional<ElfFile> open(std::string_view stored, std::string* why_not, Holes holes = {});
+    static std::optional<ElfFile> open(std::string_view stored, std::string* why_not,
+                                       Holes holes = {});
 
     bool is_64bit() const { return is64_; }
     std::uint16_t machine() const { return machine_; }
@@ -141,7 +142,9 @@ public:
         return offset <= size_ && size <= size_ - offset;
     }
     // Inside the file and clear of holes: the bytes are the file's own.
-    bool readable(std::uint64_t offset, std::uint64_t size) const { return locate(offset, size) != nullptr; }
+    bool readable(std::uint64_t offset, std::uint64_t size) const {
+        return locate(offset, size) != nullptr;
+    }
     // The bytes of a readable range; empty otherwise.
     std::string_view span(Range range) const;
     // The NUL-terminated string at `offset` inside `table`; nullopt when the
@@ -175,7 +178,7 @@ private:
     bool* read_unkept_ = nullptr;
     // Notes a failed read of [offset, offset + size) that needed unkept bytes.
     void note_unkept(std::uint64_t offset, std::uint64_t size) const;
-    std::vector<std::uint64_t> cut_before_;       // cut_out: bytes of holes before hole i
+    std::vector<std::uint64_t> cut_before_;  // cut_out: bytes of holes before hole i
     bool is64_ = true;
     std::uint16_t machine_ = 0, type_ = 0;
     std::uint64_t phoff_ = 0, shoff_ = 0;

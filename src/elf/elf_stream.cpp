@@ -17,7 +17,6 @@ using detail::Range;
 
 std::uint64_t end_of(const Range& range) { return range.offset + range.size; }
 
-
 // Library names, compiler banners and cuDNN's release constant in the bytes
 // that go by, with their
 // offsets: a big file's .rodata is not kept, and where it is only the
@@ -50,7 +49,8 @@ private:
         auto fresh = [&](std::size_t at) { return at < limit && run_offset_ + at >= done_; };
         if (hits.dlopen.size() < max_hits) {
             for_each_dlopen_candidate(run_, [&](std::size_t start, std::string_view name) {
-                if (fresh(start)) hits.dlopen.push_back({run_offset_ + start, name.size(), std::string(name)});
+                if (fresh(start))
+                    hits.dlopen.push_back({run_offset_ + start, name.size(), std::string(name)});
                 return hits.dlopen.size() < max_hits;
             });
         }
@@ -71,7 +71,8 @@ private:
     void record(std::string_view prefix, std::vector<detail::Unkept::Hit>& found, Fresh fresh,
                 std::string (*read_at)(std::string_view)) {
         for (std::size_t at = 0; found.size() < max_hits;) {
-            const void* hit = memmem(run_.data() + at, run_.size() - at, prefix.data(), prefix.size());
+            const void* hit =
+                memmem(run_.data() + at, run_.size() - at, prefix.data(), prefix.size());
             if (!hit) break;
             at = static_cast<std::size_t>(static_cast<const char*>(hit) - run_.data());
             const std::string_view window = std::string_view(run_).substr(at, release_window);
@@ -88,7 +89,8 @@ private:
     void record_section_names(Fresh fresh) {
         auto note = [&](std::string_view name) {
             for (std::size_t at = 0; hits.section_names.size() < max_hits;) {
-                const void* hit = memmem(run_.data() + at, run_.size() - at, name.data(), name.size() + 1);
+                const void* hit =
+                    memmem(run_.data() + at, run_.size() - at, name.data(), name.size() + 1);
                 if (!hit) break;
                 at = static_cast<std::size_t>(static_cast<const char*>(hit) - run_.data());
                 if (fresh(at)) hits.section_names.push_back({run_offset_ + at, name});
@@ -156,11 +158,11 @@ struct ElfStream::State {
     // File bytes [0, committed) are each either kept (in `buffer`, in file
     // order) or in a hole: kept + cut == committed.
     std::uint64_t committed = 0, kept = 0, cut = 0;
-    std::vector<Range> holes;                // payloads, sparse gaps, bytes not kept; merged
-    std::vector<std::uint64_t> cut_before;   // bytes of the holes before hole i
-    std::vector<Range> dropped;              // bytes seen but not kept (merged across holes)
+    std::vector<Range> holes;               // payloads, sparse gaps, bytes not kept; merged
+    std::vector<std::uint64_t> cut_before;  // bytes of the holes before hole i
+    std::vector<Range> dropped;             // bytes seen but not kept (merged across holes)
     bool kept_since_drop = true;
-    std::vector<Range> wanted;               // past the prefix: keep these
+    std::vector<Range> wanted;  // past the prefix: keep these
 
     // What the headers said.
     bool is64 = true, header_done = false, phdrs_pending = false, shdrs_pending = false,
@@ -262,8 +264,10 @@ struct ElfStream::State {
                 kept_since_drop = true;
             } else {
                 add_hole(Range{committed, n});
-                if (!dropped.empty() && !kept_since_drop) dropped.back().size = committed + n - dropped.back().offset;
-                else dropped.push_back(Range{committed, n});
+                if (!dropped.empty() && !kept_since_drop)
+                    dropped.back().size = committed + n - dropped.back().offset;
+                else
+                    dropped.push_back(Range{committed, n});
                 kept_since_drop = false;
             }
             committed += n;
@@ -313,10 +317,12 @@ struct ElfStream::State {
     // any of them was not kept (or has not arrived).
     const char* at(std::uint64_t offset, std::uint64_t length) const {
         if (length == 0 || offset > committed || length > committed - offset) return nullptr;
-        auto it = std::upper_bound(holes.begin(), holes.end(), offset,
-                                   [](std::uint64_t at, const Range& hole) { return at < end_of(hole); });
+        auto it =
+            std::upper_bound(holes.begin(), holes.end(), offset,
+                             [](std::uint64_t at, const Range& hole) { return at < end_of(hole); });
         if (it != holes.end() && it->offset < offset + length) return nullptr;
-        const std::uint64_t before = it == holes.end() ? cut : cut_before[static_cast<std::size_t>(it - holes.begin())];
+        const std::uint64_t before =
+            it == holes.end() ? cut : cut_before[static_cast<std::size_t>(it - holes.begin())];
         return buffer.data() + (offset - before);
     }
 
@@ -336,10 +342,17 @@ struct ElfStream::State {
     void parse_header() {
         header_done = true;
         const char* h = at(0, sizeof(detail::Elf32Ehdr));
-        if (!h || std::memcmp(h, "\x7f" "ELF", 4) != 0 || (h[4] != 1 && h[4] != 2) || h[5] != 1) return;
+        if (!h ||
+            std::memcmp(h,
+                        "\x7f"
+                        "ELF",
+                        4) != 0 ||
+            (h[4] != 1 && h[4] != 2) || h[5] != 1)
+            return;
         is64 = h[4] == 2;
         if (is64) {
-            if (const char* h64 = at(0, sizeof(detail::Elf64Ehdr))) locate_tables(detail::copy_as<detail::Elf64Ehdr>(h64));
+            if (const char* h64 = at(0, sizeof(detail::Elf64Ehdr)))
+                locate_tables(detail::copy_as<detail::Elf64Ehdr>(h64));
         } else {
             locate_tables(detail::copy_as<detail::Elf32Ehdr>(h));
         }
@@ -352,13 +365,16 @@ struct ElfStream::State {
         shentsize = header.shentsize;
         shnum = header.shnum;
         shstrndx = header.shstrndx;
-        if (phoff != 0 && phnum != 0 && phentsize >= (is64 ? sizeof(detail::Elf64Phdr) : sizeof(detail::Elf32Phdr)) &&
+        if (phoff != 0 && phnum != 0 &&
+            phentsize >= (is64 ? sizeof(detail::Elf64Phdr) : sizeof(detail::Elf32Phdr)) &&
             phoff < size) {
             phdrs = Range{phoff, std::min({phnum * phentsize, max_table, size - phoff})};
             want(phdrs);
             phdrs_pending = true;
         }
-        if (shoff != 0 && shentsize >= (is64 ? sizeof(detail::Elf64Shdr) : sizeof(detail::Elf32Shdr)) && shoff < size) {
+        if (shoff != 0 &&
+            shentsize >= (is64 ? sizeof(detail::Elf64Shdr) : sizeof(detail::Elf32Shdr)) &&
+            shoff < size) {
             const std::uint64_t count = shnum != 0 ? shnum : max_table / shentsize;
             shdrs = Range{shoff, std::min({count * shentsize, max_table, size - shoff})};
             want(shdrs);
@@ -381,7 +397,8 @@ struct ElfStream::State {
         if (!table) return;
         for (std::uint64_t i = 0; i < phdrs.size / phentsize; ++i) {
             const detail::Segment p = segment(table + i * phentsize);
-            if (p.type == pt_load && loads.size() < max_loads) loads.push_back({p.offset, p.vaddr, p.filesz});
+            if (p.type == pt_load && loads.size() < max_loads)
+                loads.push_back({p.offset, p.vaddr, p.filesz});
             if (p.type == pt_dynamic && !dynamic_pending && p.offset < size) {
                 dynamic = Range{p.offset, std::min(p.filesz, size - p.offset)};
                 want(dynamic);
@@ -436,10 +453,13 @@ struct ElfStream::State {
             const auto [tag, value] = is64 ? dynamic_entry<detail::Elf64Dyn>(table + i)
                                            : dynamic_entry<detail::Elf32Dyn>(table + i);
             if (tag == 0) break;
-            if (tag == 5) strtab = value;
-            else if (tag == 10) strsz = value;
+            if (tag == 5)
+                strtab = value;
+            else if (tag == 10)
+                strsz = value;
             // DT_SYMTAB, DT_HASH, DT_GNU_HASH, DT_VERDEF, DT_VERNEED: to their segment's end.
-            else if (tag == 6 || tag == 4 || tag == 0x6ffffef5 || tag == 0x6ffffffc || tag == 0x6ffffffe)
+            else if (tag == 6 || tag == 4 || tag == 0x6ffffef5 || tag == 0x6ffffffc ||
+                     tag == 0x6ffffffe)
                 if (auto range = file_range(value)) want(*range);
         }
         if (strtab) {
@@ -470,7 +490,9 @@ std::optional<ElfInfo> ElfStream::finish(std::string* why_not) {
         s.text.break_run();
         auto& names = s.text.hits.section_names;
         std::sort(names.begin(), names.end(),
-                  [](const detail::KnownString& a, const detail::KnownString& b) { return a.offset < b.offset; });
+                  [](const detail::KnownString& a, const detail::KnownString& b) {
+                      return a.offset < b.offset;
+                  });
     }
     // A file cut short may end inside a hole: only what arrived is cut out.
     while (!s.holes.empty() && s.holes.back().offset >= s.end) {
@@ -495,9 +517,10 @@ std::optional<ElfInfo> ElfStream::finish(std::string* why_not) {
         // (before the headers that locate it, or past the budget) stops the scan.
         const std::string first = s.prefix >= (1u << 20) ? std::to_string(s.prefix >> 20) + " MiB"
                                                          : std::to_string(s.prefix >> 10) + " KiB";
-        throw LimitExceeded("ELF tables lie in bytes a streamed read does not keep (past the first " + first +
-                                ", before the headers that locate them)",
-                            "elf-held");
+        throw LimitExceeded(
+            "ELF tables lie in bytes a streamed read does not keep (past the first " + first +
+                ", before the headers that locate them)",
+            "elf-held");
     }
 }
 

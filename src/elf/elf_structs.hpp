@@ -117,6 +117,7 @@ static_assert(sizeof(Elf64Phdr) == 56 && sizeof(Elf32Phdr) == 32);
 static_assert(sizeof(Elf64Shdr) == 64 && sizeof(Elf32Shdr) == 40);
 static_assert(sizeof(Elf64Dyn) == 16 && sizeof(Elf32Dyn) == 8);
 static_assert(sizeof(Elf64Sym) == 24 && sizeof(Elf32Sym) == 16);
-static_assert(sizeof(Verneed) == 16 && sizeof(Vernaux) == 16 && sizeof(Verdef) == 20 && sizeof(Verdaux) == 8);
+static_assert(sizeof(Verneed) == 16 && sizeof(Vernaux) == 16 && sizeof(Verdef) == 20 &&
+              sizeof(Verdaux) == 8);
 
 }  // namespace cuvet::elf::detail

@@ -109,13 +109,15 @@ void walk_entries(std::string_view section, std::uint64_t begin, std::uint64_t e
         }
         const int arch = static_cast<int>(load_le<std::uint32_t>(section, at + 28) & 0x7fffffff);
         ++summary.entries;
-        if (kind == 1) summary.ptx_archs.push_back(arch);
-        else if (is_sass_kind(kind)) summary.sass_archs.push_back(arch);
+        if (kind == 1)
+            summary.ptx_archs.push_back(arch);
+        else if (is_sass_kind(kind))
+            summary.sass_archs.push_back(arch);
         if (keep_entries) {
             const bool has_flags = header_size >= 48;
             const std::uint64_t flags = has_flags ? load_le<std::uint64_t>(section, at + 40) : 0;
-            summary.detail.push_back(FatbinEntry{kind, arch, at, payload_size,
-                                                 (flags & compressed_flags) != 0});
+            summary.detail.push_back(
+                FatbinEntry{kind, arch, at, payload_size, (flags & compressed_flags) != 0});
         }
         at += header_size + payload_size;  // header_size >= 32: always progresses
     }
@@ -136,7 +138,8 @@ std::uint64_t strict_container(std::string_view bytes, std::uint64_t at, FatbinS
     if (one.truncated || one.entries == 0) return 0;
     ++summary.containers;
     summary.entries += one.entries;
-    summary.sass_archs.insert(summary.sass_archs.end(), one.sass_archs.begin(), one.sass_archs.end());
+    summary.sass_archs.insert(summary.sass_archs.end(), one.sass_archs.begin(),
+                              one.sass_archs.end());
     summary.ptx_archs.insert(summary.ptx_archs.end(), one.ptx_archs.begin(), one.ptx_archs.end());
     return end;
 }

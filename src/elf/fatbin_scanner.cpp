@@ -26,7 +26,8 @@ T load_le(const ScanWindow& window, std::uint64_t at) {
 bool is_sass_kind(std::uint16_t kind) { return kind == 2 || kind == 4 || kind == 0x10; }
 
 void add_arch(std::vector<int>& archs, int arch) {
-    if (archs.size() < FatbinScanner::max_archs && std::find(archs.begin(), archs.end(), arch) == archs.end())
+    if (archs.size() < FatbinScanner::max_archs &&
+        std::find(archs.begin(), archs.end(), arch) == archs.end())
         archs.push_back(arch);
 }
 
@@ -59,7 +60,8 @@ std::optional<Range> FatbinScanner::search(ScanWindow window) {
             position_ = available - 3;
             return std::nullopt;
         }
-        const std::uint64_t at = position_ + static_cast<std::uint64_t>(static_cast<const char*>(hit) - from);
+        const std::uint64_t at =
+            position_ + static_cast<std::uint64_t>(static_cast<const char*>(hit) - from);
         if (at % 8 != 0 || load_le<std::uint32_t>(window, at) != container_magic) {
             position_ = at + 1;
             continue;
@@ -96,17 +98,20 @@ std::optional<Range> FatbinScanner::walk(ScanWindow window) {
         if (position_ + entry_sizes_end > available) return std::nullopt;
         const std::uint64_t header_size = load_le<std::uint32_t>(window, position_ + 4);
         const std::uint64_t payload_size = load_le<std::uint64_t>(window, position_ + 8);
-        if (header_size < min_entry_header || header_size > max_entry_header || header_size > room ||
-            payload_size > room - header_size) {
+        if (header_size < min_entry_header || header_size > max_entry_header ||
+            header_size > room || payload_size > room - header_size) {
             reject();
             return std::nullopt;
         }
         if (position_ + header_size > available) return std::nullopt;
         const auto kind = load_le<std::uint16_t>(window, position_);
-        const int arch = static_cast<int>(load_le<std::uint32_t>(window, position_ + 28) & 0x7fffffff);
+        const int arch =
+            static_cast<int>(load_le<std::uint32_t>(window, position_ + 28) & 0x7fffffff);
         ++current_.entries;
-        if (kind == 1) add_arch(current_.ptx_archs, arch);
-        else if (is_sass_kind(kind)) add_arch(current_.sass_archs, arch);
+        if (kind == 1)
+            add_arch(current_.ptx_archs, arch);
+        else if (is_sass_kind(kind))
+            add_arch(current_.sass_archs, arch);
         const Range payload{position_ + header_size, payload_size};
         position_ = payload.offset + payload.size;
         if (payload.size >= min_hole) {

@@ -21,7 +21,7 @@
 namespace cuvet::elf::detail {
 
 struct ScannedContainer {
-    std::uint64_t offset = 0, size = 0;  // header included
+    std::uint64_t offset = 0, size = 0;      // header included
     std::vector<int> sass_archs, ptx_archs;  // distinct, in order of first entry
     std::size_t entries = 0;
     std::size_t containers = 1;  // more than one past max_containers (merged)

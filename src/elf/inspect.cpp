@@ -60,7 +60,8 @@ std::vector<std::string> dlopen_candidates(const ElfFile& file, Range area,
 }
 
 bool inside(const detail::Unkept::Hit& hit, Range area) {
-    return hit.offset >= area.offset && hit.size <= area.size && hit.offset - area.offset <= area.size - hit.size;
+    return hit.offset >= area.offset && hit.size <= area.size &&
+           hit.offset - area.offset <= area.size - hit.size;
 }
 
 std::vector<std::string> dlopen_candidates(Range area, const detail::Unkept& unkept) {
@@ -80,7 +81,8 @@ std::string first_release(Range area, const std::vector<detail::Unkept::Hit>& re
     for (const auto& hit : releases) {
         if (hit.offset < area.offset || hit.offset - area.offset >= area.size) continue;
         const std::uint64_t room = area.size - (hit.offset - area.offset);
-        std::string release = read_at(std::string_view(hit.text).substr(0, static_cast<std::size_t>(room)));
+        std::string release =
+            read_at(std::string_view(hit.text).substr(0, static_cast<std::size_t>(room)));
         if (!release.empty()) return release;
     }
     return "";
@@ -126,8 +128,10 @@ void read_fatbins(const ElfFile& file, const FatbinScan& scan, ElfInfo& info) {
         sort_unique(source.sass_archs);
         sort_unique(source.ptx_archs);
         info.has_fatbin = true;
-        info.sass_archs.insert(info.sass_archs.end(), source.sass_archs.begin(), source.sass_archs.end());
-        info.ptx_archs.insert(info.ptx_archs.end(), source.ptx_archs.begin(), source.ptx_archs.end());
+        info.sass_archs.insert(info.sass_archs.end(), source.sass_archs.begin(),
+                               source.sass_archs.end());
+        info.ptx_archs.insert(info.ptx_archs.end(), source.ptx_archs.begin(),
+                              source.ptx_archs.end());
         info.fatbin_sources.push_back(std::move(source));
     }
     sort_unique(info.sass_archs);
@@ -146,8 +150,8 @@ FatbinScan scan_whole_file(std::string_view bytes) {
     return scanner.finish();
 }
 
-std::optional<ElfInfo> inspect_scanned(std::string_view stored, const FatbinScan& scan, bool cut_out,
-                                       std::string* why_not, const Unkept* unkept) {
+std::optional<ElfInfo> inspect_scanned(std::string_view stored, const FatbinScan& scan,
+                                       bool cut_out, std::string* why_not, const Unkept* unkept) {
     bool read_unkept = false;
     auto fail_closed = [&] {
         if (read_unkept) throw UnkeptRead{};
@@ -187,12 +191,14 @@ std::optional<ElfInfo> inspect_scanned(std::string_view stored, const FatbinScan
             unkept ? dlopen_candidates(*area, *unkept) : dlopen_candidates(*file, *area, scan);
         // Programs only (libraries have a soname): the compilers Triton and XLA run.
         if (info.soname.empty())
-            info.cuda_tools_release = unkept ? first_release(*area, unkept->releases, cuda_tools_release_at)
-                                           : first_release(*file, *area, scan, find_cuda_tools_release);
+            info.cuda_tools_release =
+                unkept ? first_release(*area, unkept->releases, cuda_tools_release_at)
+                       : first_release(*file, *area, scan, find_cuda_tools_release);
         // cuDNN 9 names only its major in file names; its graph library states the rest.
         if (info.soname.rfind("libcudnn", 0) == 0)
-            info.cudnn_release = unkept ? first_release(*area, unkept->cudnn_releases, cudnn_release_at)
-                                      : first_release(*file, *area, scan, find_cudnn_release);
+            info.cudnn_release =
+                unkept ? first_release(*area, unkept->cudnn_releases, cudnn_release_at)
+                       : first_release(*file, *area, scan, find_cudnn_release);
     }
     fail_closed();
     return info;

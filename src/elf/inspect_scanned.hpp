@@ -29,7 +29,7 @@ struct Unkept {
     std::vector<Range> ranges;  // sorted, disjoint
     struct Hit {
         std::uint64_t offset = 0, size = 0;  // of the name, or of the banner/constant's prefix
-        std::string text;                    // the name, or the bytes from the prefix on (release_window)
+        std::string text;  // the name, or the bytes from the prefix on (release_window)
     };
     std::vector<Hit> dlopen, releases, cudnn_releases;
     // Where the names of the sections above went by (with a NUL after them),
@@ -43,7 +43,8 @@ struct UnkeptRead {};
 // `stored`: the whole file, or (cut_out) the file without the scan's holes.
 // `unkept`: what a stream did not keep (.rodata's strings are found there);
 // a read that needs those bytes throws UnkeptRead instead of giving partial facts.
-std::optional<ElfInfo> inspect_scanned(std::string_view stored, const FatbinScan& scan, bool cut_out,
-                                       std::string* why_not, const Unkept* unkept = nullptr);
+std::optional<ElfInfo> inspect_scanned(std::string_view stored, const FatbinScan& scan,
+                                       bool cut_out, std::string* why_not,
+                                       const Unkept* unkept = nullptr);
 
 }  // namespace cuvet::elf::detail

@@ -32,10 +32,12 @@ std::optional<std::uint64_t> count_from_gnu_hash(const ElfFile& file, std::uint6
     auto nbuckets = file.u32(*offset), symoffset = file.u32(*offset + 4);
     auto bloom_size = file.u32(*offset + 8);
     if (!nbuckets || !symoffset || !bloom_size) return std::nullopt;
-    const std::uint64_t buckets = *offset + 16 + std::uint64_t{*bloom_size} * (file.is_64bit() ? 8 : 4);
+    const std::uint64_t buckets =
+        *offset + 16 + std::uint64_t{*bloom_size} * (file.is_64bit() ? 8 : 4);
     if (!file.readable(buckets, std::uint64_t{*nbuckets} * 4)) return std::nullopt;
     std::uint32_t last = 0;
-    for (std::uint32_t i = 0; i < *nbuckets; ++i) last = std::max(last, *file.u32(buckets + 4ull * i));
+    for (std::uint32_t i = 0; i < *nbuckets; ++i)
+        last = std::max(last, *file.u32(buckets + 4ull * i));
     if (last < *symoffset) return *symoffset;
     const std::uint64_t chains = buckets + std::uint64_t{*nbuckets} * 4;
     for (std::uint64_t index = last;; ++index) {
@@ -105,11 +107,13 @@ SymbolNames read_dynamic_symbols(const ElfFile& file, const DynamicTable& dynami
     // Index 0 is the reserved null symbol.
     for (std::uint64_t i = 1; i < count; ++i) {
         const std::uint64_t at = table->range.offset + i * table->entsize;
-        const auto [name_offset, info, shndx] = file.is_64bit() ? symbol_at<Elf64>(file, at) : symbol_at<Elf32>(file, at);
+        const auto [name_offset, info, shndx] =
+            file.is_64bit() ? symbol_at<Elf64>(file, at) : symbol_at<Elf32>(file, at);
         auto name = file.string_in(*table->strtab, name_offset);
         if (!name || name->empty()) continue;
         name_bytes += name->size();
-        check_limit(name_bytes, limits.symbol_bytes, "symbol-bytes", "bytes of dynamic symbol names");
+        check_limit(name_bytes, limits.symbol_bytes, "symbol-bytes",
+                    "bytes of dynamic symbol names");
         const std::uint8_t binding = info >> 4;
         if (shndx == 0) {
             imported.push_back(*name);

@@ -10,8 +10,8 @@
 namespace cuvet::elf::detail {
 
 struct SymbolNames {
-    std::vector<std::string> imported;  // sorted, unique
-    std::vector<std::string> exported;  // sorted, unique
+    std::vector<std::string> imported;       // sorted, unique
+    std::vector<std::string> exported;       // sorted, unique
     std::vector<std::string> weak_imported;  // the imported ones bound weakly (may stay unresolved)
 };
 

@@ -60,7 +60,8 @@ std::string first_release_after(std::string_view bytes, std::string_view prefix,
                                 std::string (*read_at)(std::string_view)) {
     std::size_t at = 0;
     while (at < bytes.size()) {
-        const void* hit = memmem(bytes.data() + at, bytes.size() - at, prefix.data(), prefix.size());
+        const void* hit =
+            memmem(bytes.data() + at, bytes.size() - at, prefix.data(), prefix.size());
         if (hit == nullptr) return "";
         at = static_cast<const char*>(hit) - bytes.data();
         if (std::string release = read_at(bytes.substr(at)); !release.empty()) return release;

@@ -66,7 +66,8 @@ std::vector<std::string> read_version_definitions(const ElfFile& file,
         // The first auxiliary entry names the version; later ones name its parents.
         if (entry->cnt > 0) {
             if (auto first = file.read<Verdaux>(at + entry->aux)) {
-                if (auto name = file.string_in(*chain->strtab, first->name)) names.emplace_back(*name);
+                if (auto name = file.string_in(*chain->strtab, first->name))
+                    names.emplace_back(*name);
             }
         }
         if (entry->next == 0) break;

@@ -18,7 +18,6 @@ inline constexpr std::size_t max_version_entries = 4096;
 inline constexpr std::size_t max_version_aux = 4096;
 
 std::vector<VersionNeed> read_version_needs(const ElfFile& file, const DynamicTable& dynamic);
-std::vector<std::string> read_version_definitions(const ElfFile& file,
-                                                  const DynamicTable& dynamic);
+std::vector<std::string> read_version_definitions(const ElfFile& file, const DynamicTable& dynamic);
 
 }  // namespace cuvet::elf::detail

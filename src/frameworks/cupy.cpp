@@ -17,8 +17,8 @@ using namespace detail;
 // elementwise operation), cuBLAS serves matmul; kernels also need the CUDA
 // headers (the cuda-runtime wheel's include dir, CUDA_PATH, nvcc's toolkit,
 // /usr/local/cuda). Seen on the H100: testdata/gpu/env/framework_variants.log.
-void model_cupy(inventory::Analysis& analysis, const loader::Loader& loader,
-                const Environment& env, FrameworkInstall& fw) {
+void model_cupy(inventory::Analysis& analysis, const loader::Loader& loader, const Environment& env,
+                FrameworkInstall& fw) {
     if (!fw.built_cuda || fw.version.major() < 14) return;
     int major = fw.built_cuda->major();
     auto site = dir_name(fw.root);
@@ -77,7 +77,6 @@ bool cupy_optional(std::string_view soname) {
         if (starts_with(soname, stem)) return true;
     return false;
 }
-
 
 void add_cupy_models(const inventory::Analysis& analysis, const FrameworkInstall& fw,
                      ImportModels& out) {

@@ -110,8 +110,8 @@ std::vector<std::string> candidate_cuda_roots(const std::string& plugin_dir, int
             normal(plugin_dir + "/../../../../..")};
 }
 
-void model_jax(inventory::Analysis& analysis, const loader::Loader& loader,
-               const Environment& env, FrameworkInstall& fw) {
+void model_jax(inventory::Analysis& analysis, const loader::Loader& loader, const Environment& env,
+               FrameworkInstall& fw) {
     if (fw.gpu_roots.empty() || !fw.built_cuda) return;
     int major = fw.built_cuda->major();
     std::string plugin_dir, pjrt_dir;
@@ -189,13 +189,13 @@ const Framework& jax() {
         .module = "jax",
         .imports = {"jax", "jaxlib", "jax_plugins"},
         .smoke = "jax",
-        .error_markers = {"Can't find libdevice directory",   // XLA
-                          "No candidates could be compiled",  // XLA's autotuner when nothing compiles
-                          "No PTX compilation provider",      // XLA without ptxas and nvJitLink
-                          "Jax plugin configuration error",   // the CUDA plugin did not initialize
-                          "Falling back to cpu",              // no usable GPU backend
-                          "Unable to initialize backend",
-                          "Could not find cuda drivers"},  // XLA's cudart stub
+        .error_markers =
+            {"Can't find libdevice directory",   // XLA
+             "No candidates could be compiled",  // XLA's autotuner when nothing compiles
+             "No PTX compilation provider",      // XLA without ptxas and nvJitLink
+             "Jax plugin configuration error",   // the CUDA plugin did not initialize
+             "Falling back to cpu",              // no usable GPU backend
+             "Unable to initialize backend", "Could not find cuda drivers"},  // XLA's cudart stub
         .cpu_fallback = "jax.devices() is the CPU, not the GPU (JAX warns and goes on)",
         .fix_first = fix_first,
         .attach_gpu_package = attach_jax,

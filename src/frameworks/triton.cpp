@@ -16,8 +16,8 @@ using namespace detail;
 // get_ptxas; TRITON_PTXAS_BLACKWELL_PATH). Seen on the H100: every root
 // without gcc fails with "Failed to find C compiler"
 // (testdata/gpu/env/framework_variants.log).
-void model_triton(const inventory::Analysis& analysis,
-                  const Environment& env, checks::FrameworkInstall& fw) {
+void model_triton(const inventory::Analysis& analysis, const Environment& env,
+                  checks::FrameworkInstall& fw) {
     auto triton = dir_name(fw.root) + "/triton";
     if (!is_dir(analysis, triton + "/backends/nvidia")) return;
     FrameworkTool cc;

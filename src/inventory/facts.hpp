@@ -14,7 +14,13 @@ namespace cuvet::inventory::detail {
 // How much a kind of evidence is trusted when two disagree.
 // A constant in the library binary outranks a header beside it (headers can be left
 // behind by another install); package metadata names the same release more fully.
-enum Rank { rank_verdef = 1, rank_file_name = 2, rank_version_file = 3, rank_elf_constant = 4, rank_package = 5 };
+enum Rank {
+    rank_verdef = 1,
+    rank_file_name = 2,
+    rank_version_file = 3,
+    rank_elf_constant = 4,
+    rank_package = 5
+};
 
 struct Fact {
     std::string component;

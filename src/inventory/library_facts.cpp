@@ -82,7 +82,8 @@ void library_facts(const Analysis& analysis, Facts& out) {
         if (name.rfind("lib", 0) != 0) continue;
         // The toolkit's link stubs are not libraries anything runs with.
         if (path.find("/stubs/") != std::string::npos) continue;
-        if (auto elf = analysis.elfs.find(path); elf != analysis.elfs.end()) cudnn_constant_fact(path, elf->second, out);
+        if (auto elf = analysis.elfs.find(path); elf != analysis.elfs.end())
+            cudnn_constant_fact(path, elf->second, out);
         for (const auto& kind : library_kinds) {
             if (name.compare(0, kind.stem.size(), kind.stem) != 0) continue;
             auto rest = std::string_view(name).substr(kind.stem.size());

@@ -119,7 +119,8 @@ std::vector<Requirement> nvidia_requirements(std::string_view metadata) {
     std::size_t at = 0;
     while (at < metadata.size()) {
         auto nl = metadata.find('\n', at);
-        auto line = std::string(metadata.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at));
+        auto line = std::string(
+            metadata.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at));
         if (line.empty() || line == "\r") break;  // end of the header block
         std::smatch m;
         if (std::regex_search(line, m, line_re) && m.position(0) == 0) {

@@ -20,7 +20,8 @@ std::string upper(std::string text) {
 // "cuvet ignore=CUVL01, cuvl03" → {CUVL01, CUVL03}; `global` says which form.
 bool read_pragma(std::string_view comment, bool& global, std::set<std::string>& ids) {
     auto skip_space = [&] {
-        while (!comment.empty() && (comment.front() == ' ' || comment.front() == '\t')) comment.remove_prefix(1);
+        while (!comment.empty() && (comment.front() == ' ' || comment.front() == '\t'))
+            comment.remove_prefix(1);
     };
     skip_space();
     if (!comment.starts_with("cuvet")) return false;
@@ -74,7 +75,8 @@ void apply_inline_ignores(const dockerfile::Dockerfile& dockerfile,
     for (const auto& comment : dockerfile.comments) {
         bool global = false;
         std::set<std::string> ids;
-        if (read_pragma(comment.text, global, ids) && global) global_ids.insert(ids.begin(), ids.end());
+        if (read_pragma(comment.text, global, ids) && global)
+            global_ids.insert(ids.begin(), ids.end());
     }
     struct Span {
         int start, end;
@@ -86,7 +88,8 @@ void apply_inline_ignores(const dockerfile::Dockerfile& dockerfile,
         for (const auto& comment : instruction.comments) {
             bool global = false;
             std::set<std::string> ids;
-            if (read_pragma(comment, global, ids) && !global) span.ids.insert(ids.begin(), ids.end());
+            if (read_pragma(comment, global, ids) && !global)
+                span.ids.insert(ids.begin(), ids.end());
         }
         if (!span.ids.empty()) spans.push_back(std::move(span));
     }

@@ -177,7 +177,8 @@ public:
             graph_.resolutions[index].preload = source;
             graph_.preloads.push_back(index);
             if (auto object = graph_.resolutions[index].object;
-                object && *object > 1 && std::find(preloaded_.begin(), preloaded_.end(), *object) == preloaded_.end())
+                object && *object > 1 &&
+                std::find(preloaded_.begin(), preloaded_.end(), *object) == preloaded_.end())
                 preloaded_.push_back(*object);
         }
     }
@@ -346,12 +347,14 @@ private:
         if (!cache_)
             why = "the image has no /etc/ld.so.cache";
         else if (!cached.empty() && cached.front().attempt.verdict == Verdict::stale_cache)
-            why = "/etc/ld.so.cache is stale for " + dir + " (it names " + cached.front().attempt.path +
-                  ", which the image lacks)";
+            why = "/etc/ld.so.cache is stale for " + dir + " (it names " +
+                  cached.front().attempt.path + ", which the image lacks)";
         else if (!cached.empty())
-            why = "/etc/ld.so.cache names " + cached.front().attempt.path + " for " + std::string(name);
+            why = "/etc/ld.so.cache names " + cached.front().attempt.path + " for " +
+                  std::string(name);
         else
-            why = "/etc/ld.so.cache is stale for " + dir + " (no entry for " + std::string(name) + ")";
+            why = "/etc/ld.so.cache is stale for " + dir + " (no entry for " + std::string(name) +
+                  ")";
         return why + "; without that start ld.so " +
                (found == plain.end() ? "finds no " + std::string(name)
                                      : "maps " + found->attempt.path + " instead");
@@ -432,7 +435,8 @@ private:
             if (o.interpreter) r.note = "the dynamic loader itself";
             // A preloaded object answers every later request for its name.
             for (auto p : graph_.preloads)
-                if (graph_.resolutions[p].object == loaded) r.source = graph_.resolutions[p].preload;
+                if (graph_.resolutions[p].object == loaded)
+                    r.source = graph_.resolutions[p].preload;
             return push(std::move(r));
         }
         std::vector<Candidate> candidates;

@@ -21,7 +21,8 @@ bool lower(const std::string& a, const std::string& b) {
     return va && vb && *va < *vb;
 }
 
-// The framework refuses `have` under its load rule (CUV004's verdict); false when a version is unknown.
+// The framework refuses `have` under its load rule (CUV004's verdict); false when a version is
+// unknown.
 bool refused(const std::string& have, const std::string& pin, const std::string& rule) {
     const auto h = version_of(have), p = version_of(pin);
     return h && p && !rule.empty() && checks::cudnn_refused(*h, *p, rule);
@@ -32,9 +33,10 @@ struct Differ {
     const Lock& b;
     std::vector<Change> out;
 
-    void add(Impact impact, std::string kind, std::string subject, std::string message, std::string before = "",
-             std::string after = "") {
-        out.push_back({impact, std::move(kind), std::move(subject), std::move(message), std::move(before), std::move(after)});
+    void add(Impact impact, std::string kind, std::string subject, std::string message,
+             std::string before = "", std::string after = "") {
+        out.push_back({impact, std::move(kind), std::move(subject), std::move(message),
+                       std::move(before), std::move(after)});
     }
 
     // Records of one kind by a key made of some of their fields.
@@ -52,10 +54,13 @@ struct Differ {
     void identity() {
         const auto* ra = a.first("image");
         const auto* rb = b.first("image");
-        const std::string da = ra ? ra->get("config-digest") : "", db = rb ? rb->get("config-digest") : "";
+        const std::string da = ra ? ra->get("config-digest") : "",
+                          db = rb ? rb->get("config-digest") : "";
         if (da != db) add(Impact::changes, "image", "image", "the image config changed", da, db);
         const std::string pa = ra ? ra->get("platform") : "", pb = rb ? rb->get("platform") : "";
-        if (pa != pb) add(Impact::breaks, "platform", "image", "the platform changed: " + pa + " → " + pb, pa, pb);
+        if (pa != pb)
+            add(Impact::breaks, "platform", "image", "the platform changed: " + pa + " → " + pb, pa,
+                pb);
     }
 
     void runtime_start() {
@@ -65,8 +70,8 @@ struct Differ {
             const std::string va = ra ? ra->get(field) : "", vb = rb ? rb->get(field) : "";
             if (va != vb)
                 add(Impact::may_break, "runtime-start", std::string(field),
-                    "the container starts differently: " + std::string(field) + " '" + va + "' → '" + vb +
-                        "' (what ld.so finds first changes)",
+                    "the container starts differently: " + std::string(field) + " '" + va +
+                        "' → '" + vb + "' (what ld.so finds first changes)",
                     va, vb);
         }
         auto ea = keyed(a, "env", {"name"}), eb = keyed(b, "env", {"name"});
@@ -80,14 +85,19 @@ struct Differ {
             if (va == vb) continue;
             const bool loader = name.substr(0, 3) == "LD_";
             add(loader ? Impact::may_break : Impact::changes, "env", name,
-                name + " " + (va.empty() ? "set to '" + vb + "'" : vb.empty() ? "unset (was '" + va + "')" : "'" + va + "' → '" + vb + "'"),
+                name + " " +
+                    (va.empty()   ? "set to '" + vb + "'"
+                     : vb.empty() ? "unset (was '" + va + "')"
+                                  : "'" + va + "' → '" + vb + "'"),
                 va, vb);
         }
         auto sa = keyed(a, "entry", {"label"}), sb = keyed(b, "entry", {"label"});
         for (const auto& [k, r] : sa)
-            if (!sb.count(k)) add(Impact::changes, "entry", r->get("label"), "no longer runs " + r->get("label"));
+            if (!sb.count(k))
+                add(Impact::changes, "entry", r->get("label"), "no longer runs " + r->get("label"));
         for (const auto& [k, r] : sb)
-            if (!sa.count(k)) add(Impact::changes, "entry", r->get("label"), "now runs " + r->get("label"));
+            if (!sa.count(k))
+                add(Impact::changes, "entry", r->get("label"), "now runs " + r->get("label"));
     }
 
     void cuda_and_driver() {
@@ -97,10 +107,13 @@ struct Differ {
         if (va != vb) {
             const auto pa = version_of(va), pb = version_of(vb);
             Impact impact = Impact::changes;
-            if (!pa || !pb || pa->major() != pb->major()) impact = Impact::breaks;
-            else if (*pb < *pa) impact = Impact::may_break;
+            if (!pa || !pb || pa->major() != pb->major())
+                impact = Impact::breaks;
+            else if (*pb < *pa)
+                impact = Impact::may_break;
             add(impact, "cuda", "CUDA runtime",
-                "the CUDA runtime the image runs changed: " + (va.empty() ? "none" : va) + " → " + (vb.empty() ? "none" : vb),
+                "the CUDA runtime the image runs changed: " + (va.empty() ? "none" : va) + " → " +
+                    (vb.empty() ? "none" : vb),
                 va, vb);
         }
         const auto* fa = a.first("driver-floor");
@@ -108,22 +121,26 @@ struct Differ {
         const std::string da = fa ? fa->get("version") : "", db = fb ? fb->get("version") : "";
         if (da == db) return;
         if (!da.empty() && !db.empty() && lower(db, da))
-            add(Impact::changes, "driver-floor-down", "driver", "the driver floor went down: " + da + " → " + db, da, db);
+            add(Impact::changes, "driver-floor-down", "driver",
+                "the driver floor went down: " + da + " → " + db, da, db);
         else if (!db.empty())
             add(Impact::breaks, "driver-floor-up", "driver",
                 "the driver floor went up: " + (da.empty() ? "unknown" : da) + " → " + db +
                     "; nodes with a driver below " + db + " fail the first CUDA call",
                 da, db);
         else
-            add(Impact::may_break, "driver-floor", "driver", "the driver floor is no longer known (was " + da + ")", da, db);
+            add(Impact::may_break, "driver-floor", "driver",
+                "the driver floor is no longer known (was " + da + ")", da, db);
     }
 
     // The main cuDNN versions a lock loads (family "cudnn").
     static std::vector<std::string> cudnn_versions(const Lock& lock) {
         std::vector<std::string> out;
         for (const auto* r : lock.all("library"))
-            if (r->get("family") == "cudnn" && !r->get("version").empty()) out.push_back(r->get("version"));
-        std::sort(out.begin(), out.end(), [](const std::string& x, const std::string& y) { return lower(x, y); });
+            if (r->get("family") == "cudnn" && !r->get("version").empty())
+                out.push_back(r->get("version"));
+        std::sort(out.begin(), out.end(),
+                  [](const std::string& x, const std::string& y) { return lower(x, y); });
         return out;
     }
 
@@ -133,20 +150,23 @@ struct Differ {
             const std::string name = r->get("name");
             auto it = fb.find(k);
             if (it == fb.end()) {
-                add(Impact::breaks, "framework-gone", name + " " + r->get("version"), name + " is no longer installed");
+                add(Impact::breaks, "framework-gone", name + " " + r->get("version"),
+                    name + " is no longer installed");
                 continue;
             }
             const Record& n = *it->second;
             for (std::string_view field : {"version", "variant", "cuda", "cudnn", "gpu-package"}) {
                 if (r->get(field) == n.get(field)) continue;
                 add(Impact::may_break, "framework-build", name + " " + n.get("version"),
-                    name + " " + std::string(field) + " changed: '" + r->get(field) + "' → '" + n.get(field) + "'",
+                    name + " " + std::string(field) + " changed: '" + r->get(field) + "' → '" +
+                        n.get(field) + "'",
                     r->get(field), n.get(field));
             }
         }
         for (const auto& [k, r] : fb)
             if (!fa.count(k))
-                add(Impact::changes, "framework-added", r->get("name") + " " + r->get("version"), r->get("name") + " is new");
+                add(Impact::changes, "framework-added", r->get("name") + " " + r->get("version"),
+                    r->get("name") + " is new");
         cudnn_under_frameworks();
     }
 
@@ -168,14 +188,19 @@ struct Differ {
             const std::string rule = fw->get("cudnn-rule");
             if (refused(now, pin, rule) && !refused(was, pin, rule))
                 add(Impact::breaks, "cudnn-refused", subject,
-                    "cuDNN " + was + " → " + now + " under " + subject + ", which was built with cuDNN " + pin +
-                        " and refuses " + now + " (its load rule: " + rule + ")",
+                    "cuDNN " + was + " → " + now + " under " + subject +
+                        ", which was built with cuDNN " + pin + " and refuses " + now +
+                        " (its load rule: " + rule + ")",
                     was, now);
             else if (down)
                 add(Impact::may_break, "cudnn-downgrade", subject,
-                    "cuDNN went down " + was + " → " + now + " under " + subject + " (built with cuDNN " + pin + ")", was, now);
+                    "cuDNN went down " + was + " → " + now + " under " + subject +
+                        " (built with cuDNN " + pin + ")",
+                    was, now);
         }
-        if (!named && down) add(Impact::may_break, "cudnn-downgrade", "cuDNN", "cuDNN went down " + was + " → " + now, was, now);
+        if (!named && down)
+            add(Impact::may_break, "cudnn-downgrade", "cuDNN",
+                "cuDNN went down " + was + " → " + now, was, now);
     }
 
     void libraries() {
@@ -188,7 +213,8 @@ struct Differ {
         for (const auto& [family, copies] : la) {
             auto it = lb.find(family);
             if (it == lb.end()) {
-                add(Impact::may_break, "library-gone", family, family + " is no longer loaded (was " + copies.front()->get("path") + ")",
+                add(Impact::may_break, "library-gone", family,
+                    family + " is no longer loaded (was " + copies.front()->get("path") + ")",
                     copies.front()->get("path"), "");
                 continue;
             }
@@ -196,22 +222,30 @@ struct Differ {
             const Record& new_copy = *it->second.front();
             if (old_copy.get("path") != new_copy.get("path"))
                 add(Impact::may_break, "library-moved", family,
-                    family + " is now loaded from another copy: " + old_copy.get("path") + " → " + new_copy.get("path") +
+                    family + " is now loaded from another copy: " + old_copy.get("path") + " → " +
+                        new_copy.get("path") +
                         (new_copy.get("owner").empty() ? "" : " (" + new_copy.get("owner") + ")"),
                     old_copy.get("path"), new_copy.get("path"));
             const std::string vo = old_copy.get("version"), vn = new_copy.get("version");
-            if (vo != vn && !(family == "cudnn" && lower(vn, vo)))  // cuDNN down: cudnn_under_frameworks
-                add(lower(vn, vo) ? Impact::may_break : Impact::changes, lower(vn, vo) ? "library-down" : "library-version",
-                    family, family + " " + (vo.empty() ? "?" : vo) + " → " + (vn.empty() ? "?" : vn), vo, vn);
-            if (old_copy.get("cuda-major") != new_copy.get("cuda-major") && !new_copy.get("cuda-major").empty())
+            if (vo != vn &&
+                !(family == "cudnn" && lower(vn, vo)))  // cuDNN down: cudnn_under_frameworks
+                add(lower(vn, vo) ? Impact::may_break : Impact::changes,
+                    lower(vn, vo) ? "library-down" : "library-version", family,
+                    family + " " + (vo.empty() ? "?" : vo) + " → " + (vn.empty() ? "?" : vn), vo,
+                    vn);
+            if (old_copy.get("cuda-major") != new_copy.get("cuda-major") &&
+                !new_copy.get("cuda-major").empty())
                 add(Impact::breaks, "library-cuda-major", family,
                     family + " is now built for CUDA " + new_copy.get("cuda-major") + " (was " +
-                        (old_copy.get("cuda-major").empty() ? "unknown" : old_copy.get("cuda-major")) + ")",
+                        (old_copy.get("cuda-major").empty() ? "unknown"
+                                                            : old_copy.get("cuda-major")) +
+                        ")",
                     old_copy.get("cuda-major"), new_copy.get("cuda-major"));
         }
         for (const auto& [family, copies] : lb)
             if (!la.count(family))
-                add(Impact::changes, "library-added", family, family + " is now loaded (" + copies.front()->get("path") + ")", "",
+                add(Impact::changes, "library-added", family,
+                    family + " is now loaded (" + copies.front()->get("path") + ")", "",
                     copies.front()->get("path"));
     }
 
@@ -231,47 +265,58 @@ struct Differ {
     }
 
     void architectures() {
-        auto aa = keyed(a, "framework-arch", {"framework", "file"}), ab = keyed(b, "framework-arch", {"framework", "file"});
+        auto aa = keyed(a, "framework-arch", {"framework", "file"}),
+             ab = keyed(b, "framework-arch", {"framework", "file"});
         for (const auto& [k, r] : aa) {
             auto it = ab.find(k);
             if (it == ab.end()) continue;  // the file itself changed: the framework change says so
-            const auto sass_before = archs(r->get("sass"), "sm_"), sass_after = archs(it->second->get("sass"), "sm_");
+            const auto sass_before = archs(r->get("sass"), "sm_"),
+                       sass_after = archs(it->second->get("sass"), "sm_");
             const auto ptx_after = archs(it->second->get("ptx"), "compute_");
             for (int sm : sass_before) {
                 if (sass_after.count(sm)) continue;
-                const bool jit = std::any_of(ptx_after.begin(), ptx_after.end(), [&](int p) { return p <= sm; });
+                const bool jit =
+                    std::any_of(ptx_after.begin(), ptx_after.end(), [&](int p) { return p <= sm; });
                 const std::string subject = r->get("framework") + " " + r->get("file");
                 add(jit ? Impact::may_break : Impact::breaks, "arch-dropped", subject,
                     subject + " dropped SASS sm_" + std::to_string(sm) +
-                        (jit ? " (PTX is JIT-compiled at start-up instead)" : ": \"no kernel image is available\" on those GPUs"),
+                        (jit ? " (PTX is JIT-compiled at start-up instead)"
+                             : ": \"no kernel image is available\" on those GPUs"),
                     r->get("sass"), it->second->get("sass"));
             }
         }
     }
 
     void loads_and_driver() {
-        auto la = keyed(a, "framework-load", {"framework", "component"}), lb = keyed(b, "framework-load", {"framework", "component"});
+        auto la = keyed(a, "framework-load", {"framework", "component"}),
+             lb = keyed(b, "framework-load", {"framework", "component"});
         for (const auto& [k, r] : la) {
             auto it = lb.find(k);
-            const std::string before = r->get("path"), after = it == lb.end() ? "" : it->second->get("path");
+            const std::string before = r->get("path"),
+                              after = it == lb.end() ? "" : it->second->get("path");
             if (before == after) continue;
             const std::string subject = r->get("framework") + " " + r->get("component");
             if (after.empty())
-                add(Impact::breaks, "load-missing", subject, subject + " is no longer found (was " + before + ")", before, after);
+                add(Impact::breaks, "load-missing", subject,
+                    subject + " is no longer found (was " + before + ")", before, after);
             else
                 add(Impact::may_break, "library-moved", subject,
-                    subject + " is now opened from another copy: " + (before.empty() ? "not found" : before) + " → " + after,
+                    subject + " is now opened from another copy: " +
+                        (before.empty() ? "not found" : before) + " → " + after,
                     before, after);
         }
         auto ca = keyed(a, "compat", {"path"}), cb = keyed(b, "compat", {"path"});
         if (ca.empty() != cb.empty())
             add(Impact::may_break, "compat", "cuda-compat",
-                cb.empty() ? "the image no longer ships cuda-compat" : "the image now ships cuda-compat");
+                cb.empty() ? "the image no longer ships cuda-compat"
+                           : "the image now ships cuda-compat");
         auto da = keyed(a, "driver-lib", {"path"}), db = keyed(b, "driver-lib", {"path"});
         for (const auto& [k, r] : db)
             if (!da.count(k))
                 add(Impact::may_break, "driver-lib", r->get("path"),
-                    r->get("path") + " (a driver library) is now baked into the image and can shadow the host's");
+                    r->get("path") +
+                        " (a driver library) is now baked into the image and can shadow the "
+                        "host's");
     }
 };
 
@@ -279,9 +324,12 @@ struct Differ {
 
 std::string_view impact_name(Impact impact) {
     switch (impact) {
-        case Impact::breaks: return "breaks";
-        case Impact::may_break: return "may-break";
-        case Impact::changes: return "changes";
+        case Impact::breaks:
+            return "breaks";
+        case Impact::may_break:
+            return "may-break";
+        case Impact::changes:
+            return "changes";
     }
     return "changes";
 }

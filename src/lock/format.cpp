@@ -10,21 +10,24 @@ namespace cuvet::lock {
 
 namespace {
 
-constexpr std::string_view header = "# cuvet stack lock (docs/freeze.md): the CUDA stack of an image as cuvet validate sees it";
+constexpr std::string_view header =
+    "# cuvet stack lock (docs/freeze.md): the CUDA stack of an image as cuvet validate sees it";
 constexpr std::string_view schema_line = "lock-schema";
 
 bool bare(std::string_view value) {
     if (value.empty()) return false;
     for (char c : value) {
         const auto u = static_cast<unsigned char>(c);
-        if (!(std::isalnum(u) || c == '.' || c == '_' || c == '/' || c == '+' || c == ':' || c == '@' || c == ',' ||
-              c == '~' || c == '-'))
+        if (!(std::isalnum(u) || c == '.' || c == '_' || c == '/' || c == '+' || c == ':' ||
+              c == '@' || c == ',' || c == '~' || c == '-'))
             return false;
     }
     return true;
 }
 
-std::string quoted(const std::string& value) { return bare(value) ? value : nlohmann::json(value).dump(); }
+std::string quoted(const std::string& value) {
+    return bare(value) ? value : nlohmann::json(value).dump();
+}
 
 std::string line_of(const Record& record) {
     std::string out = record.kind;
@@ -41,21 +44,24 @@ Record parse_line(std::string_view line, const std::string& where) {
         while (i < line.size() && line[i] == ' ') ++i;
         if (i >= line.size()) break;
         const auto eq = line.find('=', i);
-        if (eq == std::string_view::npos) fail_input(where + ": expected key=value, found '" + std::string(line.substr(i)) + "'");
+        if (eq == std::string_view::npos)
+            fail_input(where + ": expected key=value, found '" + std::string(line.substr(i)) + "'");
         std::string key(line.substr(i, eq - i));
         std::size_t end = eq + 1;
         std::string value;
         if (end < line.size() && line[end] == '"') {
             std::size_t close = end + 1;
             while (close < line.size() && line[close] != '"') close += line[close] == '\\' ? 2 : 1;
-            if (close >= line.size()) fail_input(where + ": unterminated quoted value of '" + key + "'");
+            if (close >= line.size())
+                fail_input(where + ": unterminated quoted value of '" + key + "'");
             auto parsed = nlohmann::json::parse(line.substr(end, close + 1 - end), nullptr, false);
             if (!parsed.is_string()) fail_input(where + ": bad quoted value of '" + key + "'");
             value = parsed.get<std::string>();
             end = close + 1;
         } else {
             end = line.find(' ', end);
-            value = std::string(line.substr(eq + 1, end == std::string_view::npos ? std::string_view::npos : end - eq - 1));
+            value = std::string(line.substr(
+                eq + 1, end == std::string_view::npos ? std::string_view::npos : end - eq - 1));
         }
         record.fields.emplace_back(std::move(key), std::move(value));
         i = end;
@@ -78,10 +84,12 @@ Lock parse_text(std::string_view text, const std::string& name) {
         const std::string where = name + ":" + std::to_string(number);
         if (!schema_seen) {
             if (line.substr(0, schema_line.size()) != schema_line)
-                fail_input(where + ": not a cuvet lock file (expected 'lock-schema " + std::to_string(schema_version) + "')");
+                fail_input(where + ": not a cuvet lock file (expected 'lock-schema " +
+                           std::to_string(schema_version) + "')");
             const auto version = std::string(line.substr(schema_line.size()));
             if (version != " " + std::to_string(schema_version))
-                fail_input(where + ": lock schema" + version + " is not one this cuvet reads (" + std::to_string(schema_version) + ")");
+                fail_input(where + ": lock schema" + version + " is not one this cuvet reads (" +
+                           std::to_string(schema_version) + ")");
             schema_seen = true;
             continue;
         }
@@ -95,11 +103,12 @@ Lock parse_text(std::string_view text, const std::string& name) {
 Lock parse_json(std::string_view text, const std::string& name) {
     auto json = nlohmann::json::parse(text, nullptr, false);
     if (json.is_discarded()) fail_input(name + ": not valid JSON");
-    if (!json.is_object() || !json.contains("lock_schema") || !json.contains("records") || !json["records"].is_array())
+    if (!json.is_object() || !json.contains("lock_schema") || !json.contains("records") ||
+        !json["records"].is_array())
         fail_input(name + ": not a cuvet lock (expected an object with lock_schema and records)");
     if (json["lock_schema"] != schema_version)
-        fail_input(name + ": lock schema " + json["lock_schema"].dump() + " is not one this cuvet reads (" +
-                   std::to_string(schema_version) + ")");
+        fail_input(name + ": lock schema " + json["lock_schema"].dump() +
+                   " is not one this cuvet reads (" + std::to_string(schema_version) + ")");
     Lock lock;
     std::size_t index = 0;
     for (const auto& item : json["records"]) {
@@ -122,7 +131,8 @@ Lock parse_json(std::string_view text, const std::string& name) {
 }  // namespace
 
 std::string to_text(const Lock& lock) {
-    std::string out = std::string(header) + "\n" + std::string(schema_line) + " " + std::to_string(lock.schema) + "\n";
+    std::string out = std::string(header) + "\n" + std::string(schema_line) + " " +
+                      std::to_string(lock.schema) + "\n";
     for (const auto& record : lock.records) out += line_of(record) + "\n";
     return out;
 }
@@ -139,7 +149,8 @@ nlohmann::json to_json(const Lock& lock) {
 
 Lock parse(std::string_view text, const std::string& name) {
     const auto first = text.find_first_not_of(" \t\r\n");
-    Lock lock = first != std::string_view::npos && text[first] == '{' ? parse_json(text, name) : parse_text(text, name);
+    Lock lock = first != std::string_view::npos && text[first] == '{' ? parse_json(text, name)
+                                                                      : parse_text(text, name);
     lock.source = name;
     return lock;
 }
@@ -148,7 +159,8 @@ bool looks_like_lock(std::string_view head) {
     const auto first = head.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos) return false;
     head.remove_prefix(first);
-    return head.front() == '#' || head.front() == '{' || head.substr(0, schema_line.size()) == schema_line;
+    return head.front() == '#' || head.front() == '{' ||
+           head.substr(0, schema_line.size()) == schema_line;
 }
 
 }  // namespace cuvet::lock

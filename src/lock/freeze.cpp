@@ -19,7 +19,9 @@ void add(Lock& lock, std::string kind, Fields fields) {
     lock.records.push_back(std::move(record));
 }
 
-bool starts_with(std::string_view s, std::string_view head) { return s.substr(0, head.size()) == head; }
+bool starts_with(std::string_view s, std::string_view head) {
+    return s.substr(0, head.size()) == head;
+}
 
 std::string opt(const std::optional<rules::Version>& v) { return v ? v->str() : ""; }
 
@@ -32,7 +34,8 @@ std::string arch_list(const std::vector<int>& archs, const char* prefix) {
 
 // Variables that change what loads or what the NVIDIA runtime injects.
 bool stack_variable(std::string_view name) {
-    for (std::string_view head : {"NVIDIA_", "CUDA_", "NV_", "CUDNN", "LD_PRELOAD", "TORCH_CUDA", "XLA_", "TF_CUDA"})
+    for (std::string_view head :
+         {"NVIDIA_", "CUDA_", "NV_", "CUDNN", "LD_PRELOAD", "TORCH_CUDA", "XLA_", "TF_CUDA"})
         if (name.substr(0, head.size()) == head) return true;
     return false;
 }
@@ -53,18 +56,22 @@ void add_start(Lock& lock, const checks::Stack& stack) {
 void add_cuda(Lock& lock, const checks::Stack& stack, const rules::Database& db) {
     const auto cuda = checks::runtime_cuda_of(stack);
     if (!cuda) return;
-    const std::string version = cuda->major_only ? std::to_string(cuda->version.major()) : cuda->version.str();
+    const std::string version =
+        cuda->major_only ? std::to_string(cuda->version.major()) : cuda->version.str();
     add(lock, "cuda", {{"version", version}, {"source", cuda->source}});
     if (const auto floor = checks::driver_floor(stack, db))
-        add(lock, "driver-floor", {{"version", floor->lowest.str()}, {"full", opt(floor->full)}, {"cuda", version}});
+        add(lock, "driver-floor",
+            {{"version", floor->lowest.str()}, {"full", opt(floor->full)}, {"cuda", version}});
 }
 
 std::string relative_to(const std::string& path, const std::string& root) {
-    const bool under = path.size() > root.size() && starts_with(path, root) && path[root.size()] == '/';
+    const bool under =
+        path.size() > root.size() && starts_with(path, root) && path[root.size()] == '/';
     return under ? path.substr(root.size() + 1) : path;
 }
 
-void add_framework(Lock& lock, const checks::Stack& stack, const rules::Database& db, const checks::FrameworkInstall& fw) {
+void add_framework(Lock& lock, const checks::Stack& stack, const rules::Database& db,
+                   const checks::FrameworkInstall& fw) {
     // The cuDNN CUV004 judges with: the install's pin, or the rules row where that is finer.
     const auto cudnn = checks::built_cudnn_of(db, fw);
     const auto* rule = db.cudnn_load_rule(fw.name);
@@ -88,7 +95,9 @@ void add_framework(Lock& lock, const checks::Stack& stack, const rules::Database
     }
     for (const auto& load : fw.loads)
         add(lock, "framework-load",
-            {{"framework", fw.name}, {"component", load.component}, {"path", load.resolution.path}});
+            {{"framework", fw.name},
+             {"component", load.component},
+             {"path", load.resolution.path}});
 }
 
 void add_libraries(Lock& lock, const checks::Stack& stack) {
@@ -96,11 +105,14 @@ void add_libraries(Lock& lock, const checks::Stack& stack) {
     std::map<std::string, std::string> opened;
     for (const auto& fw : stack.frameworks)
         for (const auto& load : fw.loads)
-            if (!load.resolution.file.empty()) opened.emplace(load.resolution.file, "opened by " + fw.name);
+            if (!load.resolution.file.empty())
+                opened.emplace(load.resolution.file, "opened by " + fw.name);
     for (const auto& copy : stack.libraries) {
         std::string by;
-        if (const auto* root = stack.root_of(copy.path)) by = *root;
-        else if (auto it = opened.find(copy.path); it != opened.end()) by = it->second;
+        if (const auto* root = stack.root_of(copy.path))
+            by = *root;
+        else if (auto it = opened.find(copy.path); it != opened.end())
+            by = it->second;
         if (by.empty()) continue;
         add(lock, "library",
             {{"family", copy.family},
@@ -111,7 +123,8 @@ void add_libraries(Lock& lock, const checks::Stack& stack) {
              {"owner", copy.owner},
              {"loaded-by", by}});
     }
-    for (const auto& copy : stack.compat_libraries) add(lock, "compat", {{"path", copy.path}, {"version", opt(copy.version)}});
+    for (const auto& copy : stack.compat_libraries)
+        add(lock, "compat", {{"path", copy.path}, {"version", opt(copy.version)}});
     for (const auto& copy : stack.driver_libraries) add(lock, "driver-lib", {{"path", copy.path}});
 }
 

@@ -14,7 +14,9 @@ const std::vector<KindSchema>& kinds() {
         {"entry", {"label"}, 1},
         {"cuda", {"version", "source"}, 1},
         {"driver-floor", {"version", "full", "cuda"}, 1},
-        {"framework", {"name", "version", "variant", "cuda", "cudnn", "cudnn-rule", "gpu-package", "root"}, 2},
+        {"framework",
+         {"name", "version", "variant", "cuda", "cudnn", "cudnn-rule", "gpu-package", "root"},
+         2},
         {"framework-arch", {"framework", "file", "sass", "ptx"}, 2},
         {"framework-load", {"framework", "component", "path"}, 2},
         {"library", {"family", "path", "soname", "version", "cuda-major", "owner", "loaded-by"}, 2},
@@ -55,13 +57,17 @@ void sort_records(std::vector<Record>& records) {
         return false;
     });
     records.erase(std::unique(records.begin(), records.end(),
-                              [](const Record& a, const Record& b) { return a.kind == b.kind && a.fields == b.fields; }),
+                              [](const Record& a, const Record& b) {
+                                  return a.kind == b.kind && a.fields == b.fields;
+                              }),
                   records.end());
 }
 
 Record checked(Record record, const std::string& where) {
     const auto* schema = kind_schema(record.kind);
-    if (schema == nullptr) fail_input(where + ": unknown record kind '" + record.kind + "' (docs/freeze.md lists them)");
+    if (schema == nullptr)
+        fail_input(where + ": unknown record kind '" + record.kind +
+                   "' (docs/freeze.md lists them)");
     Record out;
     out.kind = record.kind;
     for (std::size_t i = 0; i < schema->fields.size(); ++i) {
@@ -73,7 +79,8 @@ Record checked(Record record, const std::string& where) {
             }
         if (seen > 1) fail_input(where + ": field '" + std::string(field) + "' given twice");
         if (seen == 0 && i < schema->required)
-            fail_input(where + ": " + record.kind + " record without its '" + std::string(field) + "' field");
+            fail_input(where + ": " + record.kind + " record without its '" + std::string(field) +
+                       "' field");
     }
     for (const auto& [key, value] : record.fields)
         if (std::find(schema->fields.begin(), schema->fields.end(), key) == schema->fields.end())

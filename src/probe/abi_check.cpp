@@ -16,8 +16,10 @@
 namespace {
 
 template <class A, class B>
-constexpr bool same_shape_v = sizeof(A) == sizeof(B) && std::is_pointer_v<A> == std::is_pointer_v<B> &&
-                              std::is_floating_point_v<A> == std::is_floating_point_v<B>;
+constexpr bool same_shape_v =
+    sizeof(A) == sizeof(B) && std::is_pointer_v<A> ==
+                                  std::is_pointer_v<B>&& std::is_floating_point_v<A> ==
+                                  std::is_floating_point_v<B>;
 
 template <class F, class G>
 struct SameSignature : std::false_type {};
@@ -29,14 +31,16 @@ struct SameSignature<R1 (*)(A1...), R2 (*)(A2...)> {
             return false;
         } else {
             bool result = std::is_void_v<R1> == std::is_void_v<R2>;
-            if constexpr (!std::is_void_v<R1> && !std::is_void_v<R2>) result = result && same_shape_v<R1, R2>;
+            if constexpr (!std::is_void_v<R1> && !std::is_void_v<R2>)
+                result = result && same_shape_v<R1, R2>;
             return result && (same_shape_v<A1, A2> && ...);
         }
     }();
 };
 
-#define CUVET_SAME(ours, theirs) \
-    static_assert(SameSignature<cuvet::probe::abi::ours##_t, decltype(&theirs)>::value, #ours " differs from the header")
+#define CUVET_SAME(ours, theirs)                                                        \
+    static_assert(SameSignature<cuvet::probe::abi::ours##_t, decltype(&theirs)>::value, \
+                  #ours " differs from the header")
 
 namespace abi = cuvet::probe::abi;
 
@@ -49,8 +53,10 @@ CUVET_SAME(cuDeviceGetAttribute, ::cuDeviceGetAttribute);
 CUVET_SAME(cuDeviceTotalMem, ::cuDeviceTotalMem_v2);
 CUVET_SAME(cuGetErrorName, ::cuGetErrorName);
 static_assert(abi::CUDA_SUCCESS == ::CUDA_SUCCESS);
-static_assert(abi::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR == ::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
-static_assert(abi::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR == ::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+static_assert(abi::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR ==
+              ::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+static_assert(abi::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR ==
+              ::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
 
 CUVET_SAME(cudaRuntimeGetVersion, ::cudaRuntimeGetVersion);
 CUVET_SAME(cudaDriverGetVersion, ::cudaDriverGetVersion);

@@ -30,15 +30,18 @@ std::vector<double> conv_reference(const ConvShape& shape, const std::vector<flo
                                 const int iy = y * shape.stride - shape.pad + r;
                                 const int ix = x * shape.stride - shape.pad + s;
                                 if (iy < 0 || iy >= shape.h || ix < 0 || ix >= shape.w) continue;
-                                sum += static_cast<double>(input[((n * shape.c + c) * shape.h + iy) * shape.w + ix]) *
-                                       filter[((k * shape.c + c) * shape.r + r) * shape.s + s];
+                                sum +=
+                                    static_cast<double>(
+                                        input[((n * shape.c + c) * shape.h + iy) * shape.w + ix]) *
+                                    filter[((k * shape.c + c) * shape.r + r) * shape.s + s];
                             }
                     output[((n * shape.k + k) * oh + y) * ow + x] = sum;
                 }
     return output;
 }
 
-Comparison compare(const std::vector<double>& reference, const std::vector<float>& actual, Tolerance tolerance) {
+Comparison compare(const std::vector<double>& reference, const std::vector<float>& actual,
+                   Tolerance tolerance) {
     Comparison result;
     for (std::size_t i = 0; i < reference.size(); ++i) {
         const double got = i < actual.size() ? actual[i] : NAN;
@@ -57,7 +60,8 @@ std::uint16_t float_to_half(float value) {
     const std::uint32_t sign = (x >> 16) & 0x8000u;
     std::uint32_t mantissa = x & 0x7fffffu;
     const int exponent = static_cast<int>((x >> 23) & 0xffu);
-    if (exponent == 0xff) return static_cast<std::uint16_t>(sign | 0x7c00u | (mantissa != 0 ? 0x200u : 0u));
+    if (exponent == 0xff)
+        return static_cast<std::uint16_t>(sign | 0x7c00u | (mantissa != 0 ? 0x200u : 0u));
     const int e = exponent - 127 + 15;
     if (e >= 0x1f) return static_cast<std::uint16_t>(sign | 0x7c00u);
     if (e <= 0) {
@@ -99,7 +103,8 @@ float half_to_float(std::uint16_t bits) {
 bool reference_self_check() {
     // One 3x3 input, one 2x2 filter, no padding: the four outputs by hand.
     ConvShape shape;
-    shape.n = 1, shape.c = 1, shape.h = 3, shape.w = 3, shape.k = 1, shape.r = 2, shape.s = 2, shape.pad = 0;
+    shape.n = 1, shape.c = 1, shape.h = 3, shape.w = 3, shape.k = 1, shape.r = 2, shape.s = 2,
+    shape.pad = 0;
     const std::vector<float> input = {1, 2, 3, 4, 5, 6, 7, 8, 9};
     const std::vector<float> filter = {1, 0, 0, -1};
     const std::vector<double> expected = {1 - 5, 2 - 6, 4 - 8, 5 - 9};
@@ -107,7 +112,8 @@ bool reference_self_check() {
     // Half round trips: exact values, rounding to even, overflow, subnormals.
     return half_to_float(float_to_half(-0.75f)) == -0.75f && float_to_half(1.0f) == 0x3c00 &&
            float_to_half(65504.0f) == 0x7bff && float_to_half(70000.0f) == 0x7c00 &&
-           float_to_half(1.0f + 1.0f / 4096) == 0x3c00 && half_to_float(0x0001) == std::ldexp(1.0f, -24) &&
+           float_to_half(1.0f + 1.0f / 4096) == 0x3c00 &&
+           half_to_float(0x0001) == std::ldexp(1.0f, -24) &&
            float_to_half(std::ldexp(1.0f, -24)) == 0x0001;
 }
 

@@ -41,7 +41,8 @@ struct Comparison {
     std::size_t mismatches = 0;  // elements outside atol + rtol * |reference|
     std::size_t first_mismatch = 0;
 };
-Comparison compare(const std::vector<double>& reference, const std::vector<float>& actual, Tolerance tolerance);
+Comparison compare(const std::vector<double>& reference, const std::vector<float>& actual,
+                   Tolerance tolerance);
 
 // IEEE binary16 conversions (round to nearest even), so the probe needs no
 // CUDA header for __half.

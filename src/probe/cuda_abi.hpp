@@ -26,7 +26,8 @@ using cuDeviceGetCount_t = CUresult (*)(int* count);
 using cuDeviceGet_t = CUresult (*)(CUdevice* device, int ordinal);
 using cuDeviceGetName_t = CUresult (*)(char* name, int len, CUdevice device);
 using cuDeviceGetAttribute_t = CUresult (*)(int* value, int attribute, CUdevice device);
-using cuDeviceTotalMem_t = CUresult (*)(std::size_t* bytes, CUdevice device);  // cuDeviceTotalMem_v2
+using cuDeviceTotalMem_t = CUresult (*)(std::size_t* bytes,
+                                        CUdevice device);  // cuDeviceTotalMem_v2
 using cuGetErrorName_t = CUresult (*)(CUresult error, const char** name);
 
 // ---- CUDA runtime API (libcudart.so.N) ----
@@ -87,31 +88,36 @@ using cudnnCreate_t = cudnnStatus_t (*)(cudnnHandle_t* handle);
 using cudnnDestroy_t = cudnnStatus_t (*)(cudnnHandle_t handle);
 using cudnnCreateTensorDescriptor_t = cudnnStatus_t (*)(cudnnTensorDescriptor_t* desc);
 using cudnnDestroyTensorDescriptor_t = cudnnStatus_t (*)(cudnnTensorDescriptor_t desc);
-using cudnnSetTensor4dDescriptor_t = cudnnStatus_t (*)(cudnnTensorDescriptor_t desc, cudnnTensorFormat_t format,
-                                                       cudnnDataType_t type, int n, int c, int h, int w);
+using cudnnSetTensor4dDescriptor_t = cudnnStatus_t (*)(cudnnTensorDescriptor_t desc,
+                                                       cudnnTensorFormat_t format,
+                                                       cudnnDataType_t type, int n, int c, int h,
+                                                       int w);
 using cudnnCreateFilterDescriptor_t = cudnnStatus_t (*)(cudnnFilterDescriptor_t* desc);
 using cudnnDestroyFilterDescriptor_t = cudnnStatus_t (*)(cudnnFilterDescriptor_t desc);
-using cudnnSetFilter4dDescriptor_t = cudnnStatus_t (*)(cudnnFilterDescriptor_t desc, cudnnDataType_t type,
-                                                       cudnnTensorFormat_t format, int k, int c, int h, int w);
+using cudnnSetFilter4dDescriptor_t = cudnnStatus_t (*)(cudnnFilterDescriptor_t desc,
+                                                       cudnnDataType_t type,
+                                                       cudnnTensorFormat_t format, int k, int c,
+                                                       int h, int w);
 using cudnnCreateConvolutionDescriptor_t = cudnnStatus_t (*)(cudnnConvolutionDescriptor_t* desc);
 using cudnnDestroyConvolutionDescriptor_t = cudnnStatus_t (*)(cudnnConvolutionDescriptor_t desc);
-using cudnnSetConvolution2dDescriptor_t = cudnnStatus_t (*)(cudnnConvolutionDescriptor_t desc, int pad_h,
-                                                            int pad_w, int u, int v, int dilation_h,
-                                                            int dilation_w, cudnnConvolutionMode_t mode,
+using cudnnSetConvolution2dDescriptor_t = cudnnStatus_t (*)(cudnnConvolutionDescriptor_t desc,
+                                                            int pad_h, int pad_w, int u, int v,
+                                                            int dilation_h, int dilation_w,
+                                                            cudnnConvolutionMode_t mode,
                                                             cudnnDataType_t compute_type);
-using cudnnSetConvolutionMathType_t = cudnnStatus_t (*)(cudnnConvolutionDescriptor_t desc, cudnnMathType_t math);
-using cudnnGetConvolution2dForwardOutputDim_t = cudnnStatus_t (*)(const cudnnConvolutionDescriptor_t desc,
-                                                                  const cudnnTensorDescriptor_t input,
-                                                                  const cudnnFilterDescriptor_t filter, int* n,
-                                                                  int* c, int* h, int* w);
+using cudnnSetConvolutionMathType_t = cudnnStatus_t (*)(cudnnConvolutionDescriptor_t desc,
+                                                        cudnnMathType_t math);
+using cudnnGetConvolution2dForwardOutputDim_t =
+    cudnnStatus_t (*)(const cudnnConvolutionDescriptor_t desc, const cudnnTensorDescriptor_t input,
+                      const cudnnFilterDescriptor_t filter, int* n, int* c, int* h, int* w);
 using cudnnGetConvolutionForwardAlgorithm_v7_t = cudnnStatus_t (*)(
     cudnnHandle_t handle, const cudnnTensorDescriptor_t x, const cudnnFilterDescriptor_t w,
-    const cudnnConvolutionDescriptor_t conv, const cudnnTensorDescriptor_t y, const int requested, int* returned,
-    cudnnConvolutionFwdAlgoPerf_t* results);
+    const cudnnConvolutionDescriptor_t conv, const cudnnTensorDescriptor_t y, const int requested,
+    int* returned, cudnnConvolutionFwdAlgoPerf_t* results);
 using cudnnGetConvolutionForwardWorkspaceSize_t = cudnnStatus_t (*)(
     cudnnHandle_t handle, const cudnnTensorDescriptor_t x, const cudnnFilterDescriptor_t w,
-    const cudnnConvolutionDescriptor_t conv, const cudnnTensorDescriptor_t y, cudnnConvolutionFwdAlgo_t algo,
-    std::size_t* bytes);
+    const cudnnConvolutionDescriptor_t conv, const cudnnTensorDescriptor_t y,
+    cudnnConvolutionFwdAlgo_t algo, std::size_t* bytes);
 using cudnnConvolutionForward_t = cudnnStatus_t (*)(
     cudnnHandle_t handle, const void* alpha, const cudnnTensorDescriptor_t x_desc, const void* x,
     const cudnnFilterDescriptor_t w_desc, const void* w, const cudnnConvolutionDescriptor_t conv,

@@ -8,7 +8,9 @@ void bind_one(DynLib& lib, F& function, const char* name) {
     function = reinterpret_cast<F>(lib.symbol(name));
 }
 
-std::string numbered(const char* prefix, int status) { return std::string(prefix) + std::to_string(status); }
+std::string numbered(const char* prefix, int status) {
+    return std::string(prefix) + std::to_string(status);
+}
 
 }  // namespace
 
@@ -29,7 +31,9 @@ bool DriverApi::bind(DynLib& lib) {
 
 std::string DriverApi::name(abi::CUresult status) const {
     const char* text = nullptr;
-    if (cuGetErrorName != nullptr && cuGetErrorName(status, &text) == abi::CUDA_SUCCESS && text != nullptr) return text;
+    if (cuGetErrorName != nullptr && cuGetErrorName(status, &text) == abi::CUDA_SUCCESS &&
+        text != nullptr)
+        return text;
     return numbered("CUresult ", status);
 }
 

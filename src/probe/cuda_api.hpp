@@ -55,7 +55,8 @@ struct CudnnApi {
     abi::cudnnSetConvolutionMathType_t cudnnSetConvolutionMathType = nullptr;
     abi::cudnnGetConvolution2dForwardOutputDim_t cudnnGetConvolution2dForwardOutputDim = nullptr;
     abi::cudnnGetConvolutionForwardAlgorithm_v7_t cudnnGetConvolutionForwardAlgorithm_v7 = nullptr;
-    abi::cudnnGetConvolutionForwardWorkspaceSize_t cudnnGetConvolutionForwardWorkspaceSize = nullptr;
+    abi::cudnnGetConvolutionForwardWorkspaceSize_t cudnnGetConvolutionForwardWorkspaceSize =
+        nullptr;
     abi::cudnnConvolutionForward_t cudnnConvolutionForward = nullptr;
 
     bool bind(DynLib& lib);

@@ -1,18 +1,20 @@
 #include "dynlib.hpp"
 
-#include "glibc_floor.hpp"  // first: binds dlopen & co. to their oldest versions
-
 #include <dlfcn.h>
 #include <link.h>
+
 #include <climits>
 #include <cstdlib>
+
+#include "glibc_floor.hpp"  // first: binds dlopen & co. to their oldest versions
 
 namespace cuvet::probe {
 namespace {
 
 std::string mapped_path(void* handle) {
     link_map* map = nullptr;
-    if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr || map->l_name == nullptr) return {};
+    if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr || map->l_name == nullptr)
+        return {};
     // l_name is the path the loader opened, possibly with symlinks; the real
     // file names the exact version (libcudnn.so.9 -> libcudnn.so.9.19.0).
     char resolved[PATH_MAX];
@@ -35,14 +37,16 @@ void* DynLib::symbol(const char* name) {
     return address;
 }
 
-DynLib open_library(const std::string& role, const std::vector<std::string>& candidates, bool global) {
+DynLib open_library(const std::string& role, const std::vector<std::string>& candidates,
+                    bool global) {
     DynLib lib;
     lib.role = role;
     const int mode = RTLD_NOW | (global ? RTLD_GLOBAL : RTLD_LOCAL);
     for (const std::string& candidate : candidates) {
         lib.requested = candidate;
         void* handle = nullptr;
-        if (candidate.find('/') == std::string::npos) handle = dlopen(candidate.c_str(), mode | RTLD_NOLOAD);
+        if (candidate.find('/') == std::string::npos)
+            handle = dlopen(candidate.c_str(), mode | RTLD_NOLOAD);
         if (handle == nullptr) handle = dlopen(candidate.c_str(), mode);
         if (handle != nullptr) {
             lib.handle = handle;
@@ -62,7 +66,8 @@ std::vector<std::string> loaded_gpu_objects() {
         [](dl_phdr_info* info, size_t, void* data) {
             auto* out = static_cast<std::vector<std::string>*>(data);
             const std::string name = info->dlpi_name != nullptr ? info->dlpi_name : "";
-            for (const char* marker : {"libcuda", "libcudnn", "libcublas", "libnvrtc", "libnvidia", "libnvJitLink"}) {
+            for (const char* marker :
+                 {"libcuda", "libcudnn", "libcublas", "libnvrtc", "libnvidia", "libnvJitLink"}) {
                 if (name.find(marker) != std::string::npos) {
                     out->push_back(name);
                     break;

@@ -23,7 +23,8 @@ struct DynLib {
 // the error lists every candidate's dlerror() text. A soname that a preloaded
 // library already pulled in is returned as that copy (RTLD_NOLOAD first), which
 // is exactly the copy the framework would call.
-DynLib open_library(const std::string& role, const std::vector<std::string>& candidates, bool global);
+DynLib open_library(const std::string& role, const std::vector<std::string>& candidates,
+                    bool global);
 
 // Every object in the process whose file name mentions CUDA, cuDNN, cuBLAS or
 // NVRTC, in load order: shows which copies the loader picked.

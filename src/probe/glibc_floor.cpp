@@ -25,7 +25,9 @@
 
 __asm__(".symver memmove,memmove@GLIBC_2.2.5");
 
-extern "C" void* __wrap_memcpy(void* dst, const void* src, std::size_t n) { return std::memmove(dst, src, n); }
+extern "C" void* __wrap_memcpy(void* dst, const void* src, std::size_t n) {
+    return std::memmove(dst, src, n);
+}
 
 [[noreturn]] static void die(const char* what) {
     std::fprintf(stderr, "cuvet-probe: fatal: %s\n", what);
@@ -61,7 +63,8 @@ extern InitFunction __init_array_start[] __attribute__((weak, visibility("hidden
 extern InitFunction __init_array_end[] __attribute__((weak, visibility("hidden")));
 
 // What libc_nonshared's __libc_csu_init did; DT_PREINIT_ARRAY is ld.so's job.
-__attribute__((used, visibility("hidden"))) void cuvet_probe_init(int argc, char** argv, char** envp) {
+__attribute__((used, visibility("hidden"))) void cuvet_probe_init(int argc, char** argv,
+                                                                  char** envp) {
     const std::size_t count = static_cast<std::size_t>(__init_array_end - __init_array_start);
     for (std::size_t i = 0; i < count; ++i) __init_array_start[i](argc, argv, envp);
 }

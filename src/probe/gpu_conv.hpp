@@ -22,6 +22,7 @@ struct ConvRun {
     bool ok = false;  // ran and every element within tolerance
 };
 
-ConvRun run_conv(const RuntimeApi& cuda, const CudnnApi& cudnn, abi::cudnnHandle_t handle, bool half);
+ConvRun run_conv(const RuntimeApi& cuda, const CudnnApi& cudnn, abi::cudnnHandle_t handle,
+                 bool half);
 
 }  // namespace cuvet::probe

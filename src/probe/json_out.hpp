@@ -24,7 +24,9 @@ public:
         if (value == nullptr) return null_field(key);
         return field(key, std::string_view(value));
     }
-    JsonOut& field(std::string_view key, const std::string& value) { return field(key, std::string_view(value)); }
+    JsonOut& field(std::string_view key, const std::string& value) {
+        return field(key, std::string_view(value));
+    }
     JsonOut& field(std::string_view key, bool value) {
         prefix(key);
         text_ += value ? "true" : "false";
@@ -35,8 +37,12 @@ public:
         text_ += std::to_string(value);
         return *this;
     }
-    JsonOut& field(std::string_view key, int value) { return field(key, static_cast<std::int64_t>(value)); }
-    JsonOut& field(std::string_view key, std::size_t value) { return field(key, static_cast<std::int64_t>(value)); }
+    JsonOut& field(std::string_view key, int value) {
+        return field(key, static_cast<std::int64_t>(value));
+    }
+    JsonOut& field(std::string_view key, std::size_t value) {
+        return field(key, static_cast<std::int64_t>(value));
+    }
     JsonOut& field(std::string_view key, double value) {
         prefix(key);
         char buffer[64];
@@ -82,11 +88,21 @@ private:
         text_ += '"';
         for (unsigned char c : value) {
             switch (c) {
-                case '"': text_ += "\\\""; break;
-                case '\\': text_ += "\\\\"; break;
-                case '\n': text_ += "\\n"; break;
-                case '\t': text_ += "\\t"; break;
-                case '\r': text_ += "\\r"; break;
+                case '"':
+                    text_ += "\\\"";
+                    break;
+                case '\\':
+                    text_ += "\\\\";
+                    break;
+                case '\n':
+                    text_ += "\\n";
+                    break;
+                case '\t':
+                    text_ += "\\t";
+                    break;
+                case '\r':
+                    text_ += "\\r";
+                    break;
                 default:
                     // Bytes >= 0x80 are escaped one by one so that a path in a
                     // foreign encoding still yields valid JSON.

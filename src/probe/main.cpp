@@ -76,7 +76,8 @@ bool parse(int argc, char** argv, Options& options) {
             return false;
         }
     }
-    if (options.cudart.empty()) options.cudart = {"libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0"};
+    if (options.cudart.empty())
+        options.cudart = {"libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0"};
     if (options.cudnn.empty()) options.cudnn = {"libcudnn.so.9", "libcudnn.so.8"};
     return true;
 }
@@ -90,15 +91,20 @@ public:
     explicit Probe(const Options& options) : options_(options) {}
 
     Verdict run() {
-        json_.field("probe", "cuvet-probe").field("schema", 1).field("mode", options_.self_test ? "self-test" : "check");
+        json_.field("probe", "cuvet-probe")
+            .field("schema", 1)
+            .field("mode", options_.self_test ? "self-test" : "check");
         const bool reference_ok = reference_self_check();
         json_.field("reference_self_check", reference_ok);
         if (!reference_ok) {
-            error("reference_self_check", "failed", "the probe's CPU reference is wrong (probe build defect)");
+            error("reference_self_check", "failed",
+                  "the probe's CPU reference is wrong (probe build defect)");
             return {"probe_defect", 4};
         }
         const Verdict driver = check_driver();
-        if (options_.self_test) return driver.exit_code == verdict_no_device.exit_code ? Verdict{"no_device", 0} : driver;
+        if (options_.self_test)
+            return driver.exit_code == verdict_no_device.exit_code ? Verdict{"no_device", 0}
+                                                                   : driver;
         if (driver.exit_code != 0) return driver;
         for (const std::string& name : options_.preload) {
             if (!load("preload", {name})) return verdict_load_failed;
@@ -133,8 +139,10 @@ public:
     }
 
 private:
-    void error(const std::string& stage_name, const std::string& status, const std::string& message) {
-        errors_.push_back(stage_name + ": " + status + (message.empty() ? "" : " (" + message + ")"));
+    void error(const std::string& stage_name, const std::string& status,
+               const std::string& message) {
+        errors_.push_back(stage_name + ": " + status +
+                          (message.empty() ? "" : " (" + message + ")"));
     }
 
     DynLib* load(const char* role, const std::vector<std::string>& candidates) {
@@ -166,7 +174,8 @@ private:
             return verdict_load_failed;
         }
         int version = 0;
-        if (driver_.cuDriverGetVersion(&version) == abi::CUDA_SUCCESS) json_.field("version", version);
+        if (driver_.cuDriverGetVersion(&version) == abi::CUDA_SUCCESS)
+            json_.field("version", version);
         stage("cuInit");
         const abi::CUresult init = driver_.cuInit(0);
         json_.field("cuInit", driver_.name(init));
@@ -189,9 +198,11 @@ private:
         driver_.cuDeviceGet(&device, options_.device);
         char name[256] = {};
         driver_.cuDeviceGetName(name, sizeof name - 1, device);
-        driver_.cuDeviceGetAttribute(&major_, abi::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
+        driver_.cuDeviceGetAttribute(&major_, abi::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                     device);
         int minor = 0;
-        driver_.cuDeviceGetAttribute(&minor, abi::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
+        driver_.cuDeviceGetAttribute(&minor, abi::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                                     device);
         std::size_t memory = 0;
         driver_.cuDeviceTotalMem(&memory, device);
         json_.begin_object("device")
@@ -230,7 +241,8 @@ private:
         const abi::cudaError_t counted = runtime_.cudaGetDeviceCount(&count);
         json_.field("cudaGetDeviceCount", runtime_.name(counted));
         if (counted != abi::cudaSuccess) {
-            error("cudaGetDeviceCount", runtime_.name(counted), runtime_.cudaGetErrorString(counted));
+            error("cudaGetDeviceCount", runtime_.name(counted),
+                  runtime_.cudaGetErrorString(counted));
             return verdict_init_failed;
         }
         const abi::cudaError_t set = runtime_.cudaSetDevice(options_.device);
@@ -250,7 +262,8 @@ private:
         if (verdict.exit_code != 0) return verdict;
         json_.begin_array("conv");
         verdict = convolve(handle, false);
-        if (verdict.exit_code == 0 && options_.half && major_ >= 7) verdict = convolve(handle, true);
+        if (verdict.exit_code == 0 && options_.half && major_ >= 7)
+            verdict = convolve(handle, true);
         json_.end_array();
         cudnn_.cudnnDestroy(handle);
         return verdict;
@@ -306,7 +319,8 @@ private:
         }
         if (!run.ok) {
             error(label, "mismatch",
-                  std::to_string(run.comparison.mismatches) + " elements outside tolerance, max abs error " +
+                  std::to_string(run.comparison.mismatches) +
+                      " elements outside tolerance, max abs error " +
                       std::to_string(run.comparison.max_abs_error));
             return verdict_conv_mismatch;
         }

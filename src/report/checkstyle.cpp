@@ -21,9 +21,10 @@ public:
             for (const Finding* finding : list) {
                 Location where = primary_location(*finding, context);
                 std::string message = finding->message.empty() ? finding->title : finding->message;
-                out << "    <error line=\"" << (where.line > 0 ? where.line : 1) << "\" column=\"1\" severity=\""
-                    << to_string(finding->severity) << "\" message=\"" << xml_escape(message)
-                    << "\" source=\"cuvet." << xml_escape(finding->id) << "\"/>\n";
+                out << "    <error line=\"" << (where.line > 0 ? where.line : 1)
+                    << "\" column=\"1\" severity=\"" << to_string(finding->severity)
+                    << "\" message=\"" << xml_escape(message) << "\" source=\"cuvet."
+                    << xml_escape(finding->id) << "\"/>\n";
             }
             out << "  </file>\n";
         }
@@ -33,6 +34,8 @@ public:
 
 }  // namespace
 
-std::unique_ptr<Renderer> make_checkstyle_renderer() { return std::make_unique<CheckstyleRenderer>(); }
+std::unique_ptr<Renderer> make_checkstyle_renderer() {
+    return std::make_unique<CheckstyleRenderer>();
+}
 
 }  // namespace cuvet::report::detail

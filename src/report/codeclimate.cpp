@@ -12,9 +12,12 @@ namespace {
 
 std::string codeclimate_severity(Severity severity) {
     switch (severity) {
-        case Severity::error: return "blocker";
-        case Severity::warning: return "major";
-        case Severity::info: return "info";
+        case Severity::error:
+            return "blocker";
+        case Severity::warning:
+            return "major";
+        case Severity::info:
+            return "info";
     }
     return "major";
 }
@@ -24,7 +27,8 @@ Location issue_location(const Finding& finding, const ReportContext& context) {
         if (location.line > 0) return location;
     Location fallback;
     if (!context.targets.empty())
-        fallback.file = context.command == "lint" ? context.targets.front() : artifact_name(context.targets.front());
+        fallback.file = context.command == "lint" ? context.targets.front()
+                                                  : artifact_name(context.targets.front());
     fallback.line = 1;
     return fallback;
 }
@@ -41,7 +45,8 @@ public:
             nlohmann::json issue = {
                 {"type", "issue"},
                 {"check_name", finding.id},
-                {"description", finding.id + ": " + (finding.message.empty() ? finding.title : finding.message)},
+                {"description",
+                 finding.id + ": " + (finding.message.empty() ? finding.title : finding.message)},
                 {"categories", {"Bug Risk"}},
                 {"severity", codeclimate_severity(finding.severity)},
                 {"fingerprint", finding_fingerprint(finding, context)},
@@ -55,6 +60,8 @@ public:
 
 }  // namespace
 
-std::unique_ptr<Renderer> make_codeclimate_renderer() { return std::make_unique<CodeClimateRenderer>(); }
+std::unique_ptr<Renderer> make_codeclimate_renderer() {
+    return std::make_unique<CodeClimateRenderer>();
+}
 
 }  // namespace cuvet::report::detail

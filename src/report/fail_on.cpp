@@ -14,10 +14,14 @@ std::optional<FailOn> parse_fail_on(std::string_view text) {
 
 std::string_view to_string(FailOn threshold) {
     switch (threshold) {
-        case FailOn::error: return "error";
-        case FailOn::warning: return "warning";
-        case FailOn::info: return "info";
-        case FailOn::never: return "never";
+        case FailOn::error:
+            return "error";
+        case FailOn::warning:
+            return "warning";
+        case FailOn::info:
+            return "info";
+        case FailOn::never:
+            return "never";
     }
     return "error";
 }

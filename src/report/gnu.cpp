@@ -19,7 +19,8 @@ public:
             }
             out << (where.file.empty() ? "cuvet" : printable(where.file));
             if (where.line > 0) out << ":" << where.line;
-            out << ": " << to_string(finding.severity) << ": " << printable(message) << " [" << finding.id << "]\n";
+            out << ": " << to_string(finding.severity) << ": " << printable(message) << " ["
+                << finding.id << "]\n";
         }
     }
 };

@@ -24,7 +24,8 @@ public:
         report["tool"] = {{"name", "cuvet"}, {"version", context.tool_version}};
         report["command"] = context.command;
         report["targets"] = context.targets;
-        nlohmann::json summary = {{"total", findings.size()}, {"error", 0}, {"warning", 0}, {"info", 0}};
+        nlohmann::json summary = {
+            {"total", findings.size()}, {"error", 0}, {"warning", 0}, {"info", 0}};
         for (const auto& finding : findings) {
             summary[std::string(to_string(finding.severity))] =
                 summary[std::string(to_string(finding.severity))].get<int>() + 1;
@@ -34,14 +35,13 @@ public:
         nlohmann::json list = nlohmann::json::array();
         for (const Finding& finding : findings) {
             nlohmann::json locations = nlohmann::json::array();
-            for (const auto& location : finding.locations) locations.push_back(location_json(location));
-            nlohmann::json item = {{"id", finding.id},
-                                   {"severity", to_string(finding.severity)},
-                                   {"title", finding.title},
-                                   {"message", finding.message},
-                                   {"locations", locations},
-                                   {"evidence", finding.evidence},
-                                   {"fix", finding.fix}};
+            for (const auto& location : finding.locations)
+                locations.push_back(location_json(location));
+            nlohmann::json item = {
+                {"id", finding.id},       {"severity", to_string(finding.severity)},
+                {"title", finding.title}, {"message", finding.message},
+                {"locations", locations}, {"evidence", finding.evidence},
+                {"fix", finding.fix}};
             if (!finding.loaded_by.empty()) item["loaded_by"] = finding.loaded_by;
             list.push_back(std::move(item));
         }

@@ -12,7 +12,8 @@ namespace {
 std::string details(const Finding& finding) {
     std::string text = finding.message;
     for (const auto& location : finding.locations) {
-        text += "\nat " + location.file + (location.line > 0 ? ":" + std::to_string(location.line) : "");
+        text += "\nat " + location.file +
+                (location.line > 0 ? ":" + std::to_string(location.line) : "");
     }
     for (const auto& line : finding.evidence) text += "\n" + line;
     if (!finding.fix.empty()) text += "\nfix: " + finding.fix;
@@ -52,13 +53,14 @@ public:
                 ++failures;
                 std::string message = finding.message.empty() ? finding.title : finding.message;
                 cases += "      <failure type=\"" + std::string(to_string(finding.severity)) +
-                         "\" message=\"" + xml_escape(message) + "\">" + xml_escape(details(finding)) +
-                         "</failure>\n";
+                         "\" message=\"" + xml_escape(message) + "\">" +
+                         xml_escape(details(finding)) + "</failure>\n";
             }
             cases += "    </testcase>\n";
         }
         out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-        out << "<testsuites name=\"cuvet\" tests=\"" << tests << "\" failures=\"" << failures << "\">\n";
+        out << "<testsuites name=\"cuvet\" tests=\"" << tests << "\" failures=\"" << failures
+            << "\">\n";
         out << "  <testsuite name=\"" << xml_escape(suite) << "\" tests=\"" << tests
             << "\" failures=\"" << failures << "\" errors=\"0\" skipped=\"0\">\n";
         out << cases;

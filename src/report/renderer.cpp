@@ -14,9 +14,8 @@
 namespace cuvet::report {
 
 const std::vector<std::string>& renderer_formats() {
-    static const std::vector<std::string> formats = {"text",       "json", "sarif",
-                                                      "junit",      "checkstyle", "gnu",
-                                                      "codeclimate"};
+    static const std::vector<std::string> formats = {"text",       "json", "sarif",      "junit",
+                                                     "checkstyle", "gnu",  "codeclimate"};
     return formats;
 }
 
@@ -36,13 +35,16 @@ bool want_color(bool is_tty, const char* no_color_env) {
     return is_tty && (no_color_env == nullptr || no_color_env[0] == '\0');
 }
 
-bool stdout_wants_color() { return want_color(isatty(STDOUT_FILENO) == 1, std::getenv("NO_COLOR")); }
+bool stdout_wants_color() {
+    return want_color(isatty(STDOUT_FILENO) == 1, std::getenv("NO_COLOR"));
+}
 
 // Applied once, where a report is built (cmd_validate, cmd_lint); the
 // renderers take the findings in this order and keep it.
 std::vector<Finding> sorted_for_report(std::vector<Finding> findings) {
     std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
-        if (a.severity != b.severity) return static_cast<int>(a.severity) > static_cast<int>(b.severity);
+        if (a.severity != b.severity)
+            return static_cast<int>(a.severity) > static_cast<int>(b.severity);
         if (a.id != b.id) return a.id < b.id;
         std::string la = a.locations.empty() ? "" : a.locations.front().file;
         std::string lb = b.locations.empty() ? "" : b.locations.front().file;
@@ -68,11 +70,21 @@ std::string xml_escape(std::string_view text) {
     for (std::size_t i = 0; i < shown.size(); ++i) {
         const char c = shown[i];
         switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&apos;"; break;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&apos;";
+                break;
             default:
                 if (c == '\xef' && shown.compare(i + 1, 2, "\xbf\xbe") == 0) {
                     out += "\\ufffe";
@@ -107,8 +119,8 @@ std::string summary_line(const std::vector<Finding>& findings) {
 
 std::string artifact_name(std::string_view target) {
     std::string name(target);
-    for (std::string_view transport : {"docker://", "docker-daemon:", "containers-storage:", "oci-archive:",
-                                       "docker-archive:", "oci:"}) {
+    for (std::string_view transport : {"docker://", "docker-daemon:", "containers-storage:",
+                                       "oci-archive:", "docker-archive:", "oci:"}) {
         if (name.rfind(transport, 0) == 0) {
             name.erase(0, transport.size());
             break;
@@ -116,11 +128,14 @@ std::string artifact_name(std::string_view target) {
     }
     // A file or directory keeps its path; a reference drops its digest and tag,
     // which change on every build while the finding stays the same.
-    if (target.find(':') == std::string_view::npos || name.find('/') == 0 || name.rfind("./", 0) == 0) return name;
+    if (target.find(':') == std::string_view::npos || name.find('/') == 0 ||
+        name.rfind("./", 0) == 0)
+        return name;
     if (auto at = name.find('@'); at != std::string::npos) name.erase(at);
     auto slash = name.rfind('/');
     auto colon = name.rfind(':');
-    if (colon != std::string::npos && (slash == std::string::npos || colon > slash)) name.erase(colon);
+    if (colon != std::string::npos && (slash == std::string::npos || colon > slash))
+        name.erase(colon);
     return name;
 }
 

@@ -11,9 +11,12 @@ namespace {
 
 std::string sarif_level(Severity severity) {
     switch (severity) {
-        case Severity::error: return "error";
-        case Severity::warning: return "warning";
-        case Severity::info: return "note";
+        case Severity::error:
+            return "error";
+        case Severity::warning:
+            return "warning";
+        case Severity::info:
+            return "note";
     }
     return "warning";
 }
@@ -59,7 +62,8 @@ void add_locations(nlohmann::json& result, const Finding& finding, const ReportC
     }
     if (locations.empty() && !context.targets.empty()) {
         const bool lint = context.command == "lint";
-        Location artifact{lint ? context.targets.front() : artifact_name(context.targets.front()), 1, 0};
+        Location artifact{lint ? context.targets.front() : artifact_name(context.targets.front()),
+                          1, 0};
         locations.push_back(physical_location(artifact));
     }
     for (const auto& location : finding.locations) {
@@ -109,7 +113,8 @@ public:
                 if (rule_ids[i] == finding.id) result["ruleIndex"] = i;
             }
             add_locations(result, finding, context);
-            result["partialFingerprints"] = {{"cuvetFinding/v1", finding_fingerprint(finding, context)}};
+            result["partialFingerprints"] = {
+                {"cuvetFinding/v1", finding_fingerprint(finding, context)}};
             nlohmann::json properties = nlohmann::json::object();
             if (!finding.evidence.empty()) properties["evidence"] = finding.evidence;
             if (!finding.fix.empty()) properties["fix"] = finding.fix;
@@ -120,10 +125,11 @@ public:
         nlohmann::json driver = {{"name", "cuvet"}, {"rules", rules}};
         if (!context.tool_version.empty()) driver["version"] = context.tool_version;
         if (!context.information_uri.empty()) driver["informationUri"] = context.information_uri;
-        nlohmann::json log = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-                              {"version", "2.1.0"},
-                              {"runs", nlohmann::json::array({{{"tool", {{"driver", driver}}},
-                                                               {"results", results}}})}};
+        nlohmann::json log = {
+            {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+            {"version", "2.1.0"},
+            {"runs",
+             nlohmann::json::array({{{"tool", {{"driver", driver}}}, {"results", results}}})}};
         out << log.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     }
 };

@@ -4,9 +4,12 @@ namespace cuvet::report {
 
 std::string_view to_string(Severity severity) {
     switch (severity) {
-        case Severity::info: return "info";
-        case Severity::warning: return "warning";
-        case Severity::error: return "error";
+        case Severity::info:
+            return "info";
+        case Severity::warning:
+            return "warning";
+        case Severity::error:
+            return "error";
     }
     return "warning";
 }

@@ -27,7 +27,8 @@ public:
         if (!context.command.empty()) subject += " " + context.command;
         for (const auto& target : context.targets) subject += " " + printable(target);
         out << paint("1", subject) << ": ";
-        if (!context.summary.empty()) out << printable(context.summary) << "; verdict: " << verdict(findings) << " — ";
+        if (!context.summary.empty())
+            out << printable(context.summary) << "; verdict: " << verdict(findings) << " — ";
         out << summary_line(findings) << "\n";
 
         const std::vector<Finding>& sorted = findings;  // in report order (sorted_for_report)
@@ -39,8 +40,9 @@ public:
         std::size_t shown = 0, hidden = 0;
         auto close_group = [&](const Finding* last) {
             if (hidden > 0 && last != nullptr)
-                out << "  " << paint(colors[static_cast<int>(last->severity)], last->id) << "  … and " << hidden
-                    << " more " << last->id << " " << (hidden == 1 ? "finding" : "findings")
+                out << "  " << paint(colors[static_cast<int>(last->severity)], last->id)
+                    << "  … and " << hidden << " more " << last->id << " "
+                    << (hidden == 1 ? "finding" : "findings")
                     << " (every one is in --format json or sarif)\n";
             shown = hidden = 0;
         };
@@ -60,19 +62,25 @@ public:
             }
             if (!context.verbose) {
                 out << "  " << paint(colors[severity], finding.id) << "  ";
-                print_block(out, finding.message.empty() ? finding.title : finding.message, "        ", false);
-                if (!finding.loaded_by.empty()) out << "        root: " << printable(finding.loaded_by) << "\n";
+                print_block(out, finding.message.empty() ? finding.title : finding.message,
+                            "        ", false);
+                if (!finding.loaded_by.empty())
+                    out << "        root: " << printable(finding.loaded_by) << "\n";
                 for (const auto& location : finding.locations)
-                    if (location.line > 0) out << "        at " << printable(location.file) << ":" << location.line << "\n";
+                    if (location.line > 0)
+                        out << "        at " << printable(location.file) << ":" << location.line
+                            << "\n";
                 if (!finding.fix.empty()) {
                     out << "        " << paint("32", "fix:") << " ";
                     print_block(out, finding.fix, "             ", false);
                 }
                 continue;
             }
-            out << "  " << paint(colors[severity], finding.id) << "  " << paint("1", printable(finding.title)) << "\n";
+            out << "  " << paint(colors[severity], finding.id) << "  "
+                << paint("1", printable(finding.title)) << "\n";
             if (!finding.message.empty()) print_block(out, finding.message, "        ");
-            if (!finding.loaded_by.empty()) out << "        root: " << printable(finding.loaded_by) << "\n";
+            if (!finding.loaded_by.empty())
+                out << "        root: " << printable(finding.loaded_by) << "\n";
             for (const auto& location : finding.locations) {
                 out << "        at " << printable(location.file);
                 if (location.line > 0) out << ":" << location.line;

@@ -10,9 +10,9 @@ namespace {
 // Frameworks and CUDA-using libraries whose builds the table may describe.
 const std::vector<std::string>& known_frameworks() {
     static const std::vector<std::string> known = {
-        "pytorch",  "tensorflow",   "onnxruntime",  "jax",         "tensorrt",
-        "cupy",     "paddlepaddle", "mxnet",        "ctranslate2", "vllm",
-        "xformers", "flash-attn",   "bitsandbytes", "deepspeed",   "tensorrt-llm",
+        "pytorch",        "tensorflow",   "onnxruntime",  "jax",         "tensorrt",
+        "cupy",           "paddlepaddle", "mxnet",        "ctranslate2", "vllm",
+        "xformers",       "flash-attn",   "bitsandbytes", "deepspeed",   "tensorrt-llm",
         "faster-whisper", "spleeter",     "cntk"};
     return known;
 }

@@ -35,7 +35,9 @@ void read_hook(const YAML::Node& hook, CdiEdits& edits) {
         return arg == "create-symlinks" || arg == "update-ldcache";
     });
     if (verb == args.end()) {
-        edits.ignored_hooks.push_back(args.empty() ? scalar(hook, "path") : args.front() + (args.size() > 1 ? " " + args[1] : ""));
+        edits.ignored_hooks.push_back(args.empty()
+                                          ? scalar(hook, "path")
+                                          : args.front() + (args.size() > 1 ? " " + args[1] : ""));
         return;
     }
     for (auto it = verb + 1; it != args.end(); ++it) {
@@ -60,7 +62,8 @@ void read_edits(const YAML::Node& node, CdiEdits& edits) {
     if (!node || !node.IsMap()) return;
     for (const std::string& env : strings(node["env"])) edits.env.push_back(env);
     if (const YAML::Node nodes = node["deviceNodes"]; nodes && nodes.IsSequence()) {
-        for (const YAML::Node& device : nodes) edits.device_nodes.push_back({scalar(device, "path"), scalar(device, "hostPath")});
+        for (const YAML::Node& device : nodes)
+            edits.device_nodes.push_back({scalar(device, "path"), scalar(device, "hostPath")});
     }
     if (const YAML::Node mounts = node["mounts"]; mounts && mounts.IsSequence()) {
         for (const YAML::Node& mount : mounts)
@@ -91,7 +94,8 @@ std::optional<CdiEdits> parse_cdi_spec(const std::string& text, const std::strin
     // Each device repeats the shared nodes in some specs: one bind each.
     std::vector<CdiDeviceNode> unique;
     for (const CdiDeviceNode& node : edits.device_nodes) {
-        if (std::none_of(unique.begin(), unique.end(), [&](const CdiDeviceNode& seen) { return seen.path == node.path; }))
+        if (std::none_of(unique.begin(), unique.end(),
+                         [&](const CdiDeviceNode& seen) { return seen.path == node.path; }))
             unique.push_back(node);
     }
     edits.device_nodes = std::move(unique);

@@ -74,12 +74,15 @@ CgroupLimits::CgroupLimits(const CgroupLimitSpec& spec, const std::string& cgrou
     if (spec.memory_bytes != 0 && !memory)
         notes_.push_back("memory not limited: no cgroup v2 memory controller delegated" + where);
     if (spec.max_pids != 0 && !pids)
-        notes_.push_back("processes limited by RLIMIT_NPROC only: no cgroup v2 pids controller delegated" + where);
+        notes_.push_back(
+            "processes limited by RLIMIT_NPROC only: no cgroup v2 pids controller delegated" +
+            where);
     if (!cpu) notes_.push_back("CPU not limited: no cgroup v2 cpu controller delegated" + where);
     if (!memory && !pids && !cpu) return;
     remove_stale(cgroup_root);
     static std::atomic<unsigned> counter{0};
-    const std::string dir = cgroup_root + "/cuvet-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+    const std::string dir =
+        cgroup_root + "/cuvet-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
     if (::mkdir(dir.c_str(), 0755) != 0) {
         notes_.push_back("no cgroup limits: " + dir + ": " + std::strerror(errno));
         return;
@@ -87,11 +90,13 @@ CgroupLimits::CgroupLimits(const CgroupLimitSpec& spec, const std::string& cgrou
     if (memory) {
         memory_ = write_value(dir + "/memory.max", std::to_string(spec.memory_bytes));
         if (!memory_) notes_.push_back("memory not limited: cannot write " + dir + "/memory.max");
-        write_value(dir + "/memory.swap.max", "0");  // absent without swap accounting: the limit still holds
+        write_value(dir + "/memory.swap.max",
+                    "0");  // absent without swap accounting: the limit still holds
     }
     if (pids && !write_value(dir + "/pids.max", std::to_string(spec.max_pids)))
         notes_.push_back("cannot write " + dir + "/pids.max");
-    if (cpu && !write_value(dir + "/cpu.max", cpu_max(spec.cpus))) notes_.push_back("cannot write " + dir + "/cpu.max");
+    if (cpu && !write_value(dir + "/cpu.max", cpu_max(spec.cpus)))
+        notes_.push_back("cannot write " + dir + "/cpu.max");
     path_ = dir;
 }
 

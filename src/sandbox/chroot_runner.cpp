@@ -112,21 +112,27 @@ std::string enter_namespaces(const ChildSetup& setup) {
     ::setrlimit(RLIMIT_NPROC, &processes);
     if (!setup.cgroup_procs.empty()) {
         const int fd = ::open(setup.cgroup_procs.c_str(), O_WRONLY | O_CLOEXEC);
-        if (fd < 0 || ::write(fd, "0", 1) != 1) note("not limited by cgroup: " + setup.cgroup_procs + ": " + errno_text());
+        if (fd < 0 || ::write(fd, "0", 1) != 1)
+            note("not limited by cgroup: " + setup.cgroup_procs + ": " + errno_text());
         if (fd >= 0) ::close(fd);
     }
-    const int namespaces = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP |
-                           (setup.no_network ? CLONE_NEWNET : 0);
-    if (::unshare(namespaces) != 0) return "unshare: " + errno_text() + " (the built-in runner needs root)";
+    const int namespaces = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
+                           CLONE_NEWCGROUP | (setup.no_network ? CLONE_NEWNET : 0);
+    if (::unshare(namespaces) != 0)
+        return "unshare: " + errno_text() + " (the built-in runner needs root)";
     return become_pid_one();
 }
 
 std::string mount_sys(const fs::path& sys) {
     // A sysfs of the new network namespace, read-only: the driver reads the PCI topology there.
-    if (::mount("sysfs", sys.c_str(), "sysfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) == 0) return {};
+    if (::mount("sysfs", sys.c_str(), "sysfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                nullptr) == 0)
+        return {};
     const std::string why = errno_text();
-    if (::mount("/sys", sys.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) return "mount /sys: " + why;
-    ::mount(nullptr, sys.c_str(), nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr);
+    if (::mount("/sys", sys.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0)
+        return "mount /sys: " + why;
+    ::mount(nullptr, sys.c_str(), nullptr,
+            MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr);
     note("/sys is the host's, bound (a fresh sysfs could not be mounted: " + why + ")");
     return {};
 }
@@ -134,25 +140,29 @@ std::string mount_sys(const fs::path& sys) {
 std::string build_tree(const ChildSetup& setup) {
     const fs::path& root = setup.root;
     // Nothing mounted from here on may leak back into the host's namespace.
-    if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return "make mounts private: " + errno_text();
+    if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
+        return "make mounts private: " + errno_text();
     // The image's tree becomes a mount of its own: pivot_root's new root, later made read-only.
     if (::mount(root.c_str(), root.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0)
         return "bind the image's root onto itself: " + errno_text();
     std::string error = populate_dev(root / "dev", setup.device_nodes);
     if (!error.empty()) return error;
     // A procfs of the new PID namespace: the host's processes are not in it.
-    if (::mount("proc", (root / "proc").c_str(), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0)
+    if (::mount("proc", (root / "proc").c_str(), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                nullptr) != 0)
         return "mount /proc: " + errno_text();
     error = mount_sys(root / "sys");
     if (!error.empty()) return error;
-    if (setup.private_tmp &&
-        ::mount("tmpfs", (root / "tmp").c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777,size=2g") != 0)
+    if (setup.private_tmp && ::mount("tmpfs", (root / "tmp").c_str(), "tmpfs", MS_NOSUID | MS_NODEV,
+                                     "mode=1777,size=2g") != 0)
         return "mount tmpfs on /tmp: " + errno_text();
     ::sethostname("cuvet-sandbox", 13);
     error = pivot_into(root);
     if (!error.empty()) return error;
-    const unsigned long root_flags = MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV | (setup.read_only_root ? MS_RDONLY : 0);
-    if (::mount(nullptr, "/", nullptr, root_flags, nullptr) != 0) return "remount / read-only: " + errno_text();
+    const unsigned long root_flags =
+        MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV | (setup.read_only_root ? MS_RDONLY : 0);
+    if (::mount(nullptr, "/", nullptr, root_flags, nullptr) != 0)
+        return "remount / read-only: " + errno_text();
     return {};
 }
 
@@ -182,7 +192,8 @@ std::string pick_library_dir(const fs::path& rootfs) {
 
 namespace {
 
-// The directory `dir` of the image, resolved inside it, created (without following links) when missing.
+// The directory `dir` of the image, resolved inside it, created (without following links) when
+// missing.
 int open_image_dir(int root_fd, const std::string& dir) {
     const int fd = open_in_root(root_fd, dir, O_RDONLY | O_DIRECTORY);
     return fd >= 0 ? fd : open_dir_nofollow(root_fd, dir, true);
@@ -195,7 +206,8 @@ void inject_cdi_files(int root_fd, const HostDriver& driver, ChrootRun& run) {
         struct stat info {};
         const fs::path target(file.image_path);
         if (::stat(file.host.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
-            run.notes.push_back("CDI mount " + file.host.string() + " not injected: not a regular file");
+            run.notes.push_back("CDI mount " + file.host.string() +
+                                " not injected: not a regular file");
             continue;
         }
         UniqueFd dir(open_image_dir(root_fd, target.parent_path().string()));

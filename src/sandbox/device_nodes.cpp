@@ -28,7 +28,8 @@ std::string bind_node(const fs::path& host, const fs::path& target) {
     }
     if (::mount(host.c_str(), target.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0)
         return "bind " + host.string() + ": " + errno_text();
-    if (::mount(nullptr, target.c_str(), nullptr, MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NOEXEC, nullptr) != 0)
+    if (::mount(nullptr, target.c_str(), nullptr, MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NOEXEC,
+                nullptr) != 0)
         return "remount " + target.string() + " nosuid,noexec: " + errno_text();
     return {};
 }
@@ -41,7 +42,8 @@ const std::vector<std::string>& basic_device_nodes() {
 }
 
 std::string populate_dev(const fs::path& dev, const std::vector<fs::path>& gpu_nodes) {
-    if (::mount("tmpfs", dev.c_str(), "tmpfs", MS_NOSUID | MS_NOEXEC | MS_NODEV, "mode=0755,size=1m") != 0)
+    if (::mount("tmpfs", dev.c_str(), "tmpfs", MS_NOSUID | MS_NOEXEC | MS_NODEV,
+                "mode=0755,size=1m") != 0)
         return "mount tmpfs on /dev: " + errno_text();
     for (const std::string& node : basic_device_nodes()) {
         std::string error = bind_node(fs::path("/dev") / node, dev / node);
@@ -50,7 +52,8 @@ std::string populate_dev(const fs::path& dev, const std::vector<fs::path>& gpu_n
     for (const fs::path& node : gpu_nodes) {
         // /dev/nvidia-caps/nvidia-cap1 (a CDI spec names nodes one by one) keeps its folder.
         const fs::path relative = node.lexically_relative("/dev");
-        const fs::path target = relative.empty() || *relative.begin() == ".." ? dev / node.filename() : dev / relative;
+        const fs::path target =
+            relative.empty() || *relative.begin() == ".." ? dev / node.filename() : dev / relative;
         if (target.parent_path() != dev) {
             std::error_code ignored;
             fs::create_directories(target.parent_path(), ignored);
@@ -60,14 +63,15 @@ std::string populate_dev(const fs::path& dev, const std::vector<fs::path>& gpu_n
     }
     const fs::path shm = dev / "shm";
     ::mkdir(shm.c_str(), 01777);
-    if (::mount("tmpfs", shm.c_str(), "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=1777,size=1g") != 0)
+    if (::mount("tmpfs", shm.c_str(), "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                "mode=1777,size=1g") != 0)
         return "mount tmpfs on /dev/shm: " + errno_text();
     ::symlink("/proc/self/fd", (dev / "fd").c_str());
     ::symlink("/proc/self/fd/0", (dev / "stdin").c_str());
     ::symlink("/proc/self/fd/1", (dev / "stdout").c_str());
     ::symlink("/proc/self/fd/2", (dev / "stderr").c_str());
-    if (::mount(nullptr, dev.c_str(), nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NOEXEC | MS_NODEV,
-                nullptr) != 0)
+    if (::mount(nullptr, dev.c_str(), nullptr,
+                MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NOEXEC | MS_NODEV, nullptr) != 0)
         return "remount /dev read-only: " + errno_text();
     return {};
 }

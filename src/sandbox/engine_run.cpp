@@ -69,19 +69,25 @@ bool has_nvidia_cdi_spec(const std::vector<fs::path>& dirs) {
             const std::string ext = it->path().extension().string();
             if (ext != ".yaml" && ext != ".yml" && ext != ".json") continue;
             // "kind: nvidia.com/gpu" (YAML) or "\"kind\": \"nvidia.com/gpu\"" (JSON).
-            if (read_head(it->path(), 1 << 20).find("nvidia.com/gpu") != std::string::npos) return true;
+            if (read_head(it->path(), 1 << 20).find("nvidia.com/gpu") != std::string::npos)
+                return true;
         }
     }
     return false;
 }
 
-std::vector<std::string> engine_run_args(const std::string& engine, const EngineLimits& limits, bool gpu) {
-    std::vector<std::string> args = {engine,         "run",       "--rm",          "--network",
-                                      "none",         "--read-only", "--tmpfs",     "/tmp:rw,nosuid,nodev,size=2g",
-                                      "--cap-drop",   "ALL",       "--security-opt", "no-new-privileges"};
-    if (limits.max_pids != 0) args.insert(args.end(), {"--pids-limit", std::to_string(limits.max_pids)});
-    if (limits.memory_bytes != 0) args.insert(args.end(), {"--memory", std::to_string(limits.memory_bytes)});
-    // podman ends the container itself; docker's client being killed leaves it to --rm and the kill below.
+std::vector<std::string> engine_run_args(const std::string& engine, const EngineLimits& limits,
+                                         bool gpu) {
+    std::vector<std::string> args = {
+        engine,       "run",         "--rm",           "--network",
+        "none",       "--read-only", "--tmpfs",        "/tmp:rw,nosuid,nodev,size=2g",
+        "--cap-drop", "ALL",         "--security-opt", "no-new-privileges"};
+    if (limits.max_pids != 0)
+        args.insert(args.end(), {"--pids-limit", std::to_string(limits.max_pids)});
+    if (limits.memory_bytes != 0)
+        args.insert(args.end(), {"--memory", std::to_string(limits.memory_bytes)});
+    // podman ends the container itself; docker's client being killed leaves it to --rm and the kill
+    // below.
     if (engine == "podman" && limits.timeout.count() > 0)
         args.insert(args.end(), {"--timeout", std::to_string(limits.timeout.count())});
     if (gpu) {
@@ -94,7 +100,8 @@ std::vector<std::string> engine_run_args(const std::string& engine, const Engine
     return args;
 }
 
-std::string engine_image(const std::string& engine, const std::string& image_ref, const fs::path& archive) {
+std::string engine_image(const std::string& engine, const std::string& image_ref,
+                         const fs::path& archive) {
     if (!image_ref.empty()) return image_ref;
     std::error_code error;
     if (engine != "podman" || archive.empty() || !fs::is_regular_file(archive, error)) return {};
@@ -112,7 +119,8 @@ std::string resolve_runtime(const std::string& requested) {
         spec.inherit_environment = true;
         spec.timeout = std::chrono::seconds(20);
         const ProcessResult info = run_process(spec);
-        if (info.exit_code == 0 && (info.out.find("nvidia") != std::string::npos || has_nvidia_cdi_spec()))
+        if (info.exit_code == 0 &&
+            (info.out.find("nvidia") != std::string::npos || has_nvidia_cdi_spec()))
             return "docker";
     }
     return "builtin";

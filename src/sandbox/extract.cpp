@@ -68,12 +68,14 @@ public:
             const auto& [path, layer] = it->first;
             const image::FileEntry* entry = tree.find(path);
             const std::size_t slash = path.rfind('/');
-            if ((entry != nullptr && entry->layer == layer) || slash == std::string::npos || slash == 0) {
+            if ((entry != nullptr && entry->layer == layer) || slash == std::string::npos ||
+                slash == 0) {
                 ++it;
                 continue;
             }
             const image::Resolution parent = tree.resolve(path.substr(0, slash));
-            if (parent.status != image::Resolution::Status::ok || parent.path + path.substr(slash) == path) {
+            if (parent.status != image::Resolution::Status::ok ||
+                parent.path + path.substr(slash) == path) {
                 ++it;
                 continue;
             }
@@ -115,7 +117,8 @@ public:
         const std::string name = parts.back();
         parts.pop_back();
         UniqueFd parent(open_parent(parts));
-        if (parent.get() < 0) return skip(entry, "parent is not a directory inside the image (" + errno_text() + ")");
+        if (parent.get() < 0)
+            return skip(entry, "parent is not a directory inside the image (" + errno_text() + ")");
         switch (entry.type) {
             case image::FileType::directory:
                 if (::mkdirat(parent.get(), name.c_str(), 0700) != 0 && errno != EEXIST)
@@ -123,14 +126,17 @@ public:
                 directory_modes_.emplace_back(entry.path, safe_mode(entry.mode));
                 ++stats_.directories;
                 return;
-            case image::FileType::regular: return place_file(parent.get(), name, entry);
+            case image::FileType::regular:
+                return place_file(parent.get(), name, entry);
             case image::FileType::symlink:
                 if (::symlinkat(entry.link_target.c_str(), parent.get(), name.c_str()) != 0)
                     return skip(entry, "symlink: " + errno_text());
                 ++stats_.symlinks;
                 return;
-            case image::FileType::hardlink: return place_hardlink(tree, parent.get(), name, entry);
-            case image::FileType::other: return skip(entry, "not a file, directory or link");
+            case image::FileType::hardlink:
+                return place_hardlink(tree, parent.get(), name, entry);
+            case image::FileType::other:
+                return skip(entry, "not a file, directory or link");
         }
     }
 
@@ -154,7 +160,8 @@ private:
         const std::string staged = stager_.take(entry);
         if (staged.empty()) {
             // Zero-length files may never reach the content callback.
-            UniqueFd fd(::openat(parent, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+            UniqueFd fd(::openat(parent, name.c_str(),
+                                 O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
             if (fd.get() < 0) return skip(entry, "create: " + errno_text());
             ::fchmod(fd.get(), safe_mode(entry.mode));
         } else {
@@ -170,19 +177,22 @@ private:
                         const image::FileEntry& entry) {
         const image::FileEntry* data = tree.data_entry(entry);
         std::vector<std::string> parts;
-        if (data == nullptr || data->type != image::FileType::regular || !split_path(data->path, parts) ||
-            parts.empty())
+        if (data == nullptr || data->type != image::FileType::regular ||
+            !split_path(data->path, parts) || parts.empty())
             return skip(entry, "hard link to a missing file");
         const std::string target = parts.back();
         parts.pop_back();
         UniqueFd target_dir(open_parent(parts));
         // linkat without AT_SYMLINK_FOLLOW links the entry itself, never what it points to.
-        if (target_dir.get() < 0 || ::linkat(target_dir.get(), target.c_str(), parent, name.c_str(), 0) != 0)
+        if (target_dir.get() < 0 ||
+            ::linkat(target_dir.get(), target.c_str(), parent, name.c_str(), 0) != 0)
             return skip(entry, "link: " + errno_text());
         ++stats_.hardlinks;
     }
 
-    void skip(const image::FileEntry& entry, const std::string& why) { stats_.skipped.push_back(entry.path + ": " + why); }
+    void skip(const image::FileEntry& entry, const std::string& why) {
+        stats_.skipped.push_back(entry.path + ": " + why);
+    }
 
     int root_fd_;
     int staging_fd_;
@@ -206,7 +216,8 @@ int open_dir_nofollow(int root_fd, const std::string& relative, bool create) {
             ::close(fd);
             return -1;
         }
-        const int next = ::openat(fd, part.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        const int next =
+            ::openat(fd, part.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         const int saved = errno;
         ::close(fd);
         errno = saved;
@@ -215,8 +226,8 @@ int open_dir_nofollow(int root_fd, const std::string& relative, bool create) {
     return fd;
 }
 
-ExtractStats extract_rootfs(const image::Image& image, const fs::path& rootfs, const fs::path& staging,
-                            image::FileTree* tree_out) {
+ExtractStats extract_rootfs(const image::Image& image, const fs::path& rootfs,
+                            const fs::path& staging, image::FileTree* tree_out) {
     std::error_code error;
     fs::create_directories(rootfs, error);
     if (error) fail_io(rootfs.string() + ": " + error.message());
@@ -229,8 +240,12 @@ ExtractStats extract_rootfs(const image::Image& image, const fs::path& rootfs, c
     ExtractStats stats;
     Stager stager(stage.get());
     image::ScanOptions options;
-    options.select = [](const image::FileEntry& entry) { return entry.type == image::FileType::regular; };
-    options.on_content = [&](const image::FileEntry& entry, std::string_view bytes) { stager.put(entry, bytes); };
+    options.select = [](const image::FileEntry& entry) {
+        return entry.type == image::FileType::regular;
+    };
+    options.on_content = [&](const image::FileEntry& entry, std::string_view bytes) {
+        stager.put(entry, bytes);
+    };
     const image::FileTree tree = image.scan(options);
 
     stager.relocate(tree);

@@ -140,8 +140,10 @@ Finding did_not_finish(const SmokeResult& result) {
     if (!process.setup_error.empty()) {
         how = "could not start: " + process.setup_error;
     } else if (process.output_truncated) {
-        how = "printed more than its output limit and was killed (the output was truncated; no result is "
-              "believed)";
+        how =
+            "printed more than its output limit and was killed (the output was truncated; no "
+            "result is "
+            "believed)";
     } else if (process.timed_out) {
         how = "was killed after " + std::to_string(static_cast<int>(process.seconds)) +
               " s (the framework probe's timeout)";

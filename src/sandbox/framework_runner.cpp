@@ -47,7 +47,8 @@ std::vector<SmokeResult> run_framework_probes_in_container(
         ProcessSpec spec;
         spec.search_path = true;
         spec.inherit_environment = true;
-        spec.timeout = limits.timeout + std::chrono::seconds(30);  // the engine's own timeout comes first
+        spec.timeout =
+            limits.timeout + std::chrono::seconds(30);  // the engine's own timeout comes first
         spec.argv = engine_run_args(runtime, limits, gpu);
         for (const std::string& env : smoke_environment(env_overrides))
             spec.argv.insert(spec.argv.end(), {"-e", env});

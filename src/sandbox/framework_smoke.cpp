@@ -83,15 +83,14 @@ std::optional<std::string> env_value(const std::vector<std::string>& env, std::s
 const std::vector<std::string_view>& error_markers() {
     static const std::vector<std::string_view> markers = [] {
         std::vector<std::string_view> out = {
-            "cannot open shared object file",      // the loader, through any framework
-            "ptxas",                               // XLA/Triton looking for ptxas
+            "cannot open shared object file",  // the loader, through any framework
+            "ptxas",                           // XLA/Triton looking for ptxas
             "not found.",  // "cuDNN not found.", "The cuSPARSE library was not found."
             "CUDA driver version is insufficient",  // any CUDA runtime on an old driver
             "no kernel image is available",         // a build without code for this GPU
         };
         for (const frameworks::Framework* framework : frameworks::all())
-            out.insert(out.end(), framework->error_markers.begin(),
-                       framework->error_markers.end());
+            out.insert(out.end(), framework->error_markers.begin(), framework->error_markers.end());
         return out;
     }();
     return markers;
@@ -242,7 +241,8 @@ SmokeResult parse_smoke_result(const SmokeTarget& target, const ProcessResult& p
     result.target = target;
     result.process = process;
     result.framework_messages = framework_error_lines(process.err);
-    // A program that flooded its output was killed: whatever result line it printed is not believed.
+    // A program that flooded its output was killed: whatever result line it printed is not
+    // believed.
     if (process.output_truncated) return result;
     constexpr std::string_view tag = "CUVET_SMOKE ";
     std::string json;

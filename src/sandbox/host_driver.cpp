@@ -42,8 +42,9 @@ std::string run_ldconfig() {
 
 const std::vector<std::string>& driver_library_prefixes() {
     static const std::vector<std::string> prefixes = {
-        "libcuda.so.",          "libcudadebugger.so.",  "libnvidia-ptxjitcompiler.so.", "libnvidia-nvvm.so.",
-        "libnvidia-nvvm70.so.", "libnvidia-ml.so.",     "libnvidia-gpucomp.so.",        "libnvidia-cfg.so.",
+        "libcuda.so.",           "libcudadebugger.so.",  "libnvidia-ptxjitcompiler.so.",
+        "libnvidia-nvvm.so.",    "libnvidia-nvvm70.so.", "libnvidia-ml.so.",
+        "libnvidia-gpucomp.so.", "libnvidia-cfg.so.",
     };
     return prefixes;
 }
@@ -65,7 +66,8 @@ std::vector<DriverLibrary> parse_ldconfig(const std::string& text) {
         const std::size_t arrow = line.find(" => ");
         const std::size_t paren = line.find(" (");
         if (arrow == std::string::npos || paren == std::string::npos || paren > arrow) continue;
-        if (line.find("x86-64", paren) > arrow) continue;  // 32-bit copies are of no use to the probe
+        if (line.find("x86-64", paren) > arrow)
+            continue;  // 32-bit copies are of no use to the probe
         std::string soname = line.substr(0, paren);
         soname.erase(0, soname.find_first_not_of(" \t"));
         if (!versioned_soname(soname) || !seen.insert(soname).second) continue;
@@ -88,25 +90,28 @@ HostDriver find_host_driver(const std::string& ldconfig_output, std::vector<fs::
     };
 
     driver.searched.push_back("ld.so cache (ldconfig -p)");
-    for (const DriverLibrary& lib : parse_ldconfig(ldconfig_output.empty() ? run_ldconfig() : ldconfig_output)) {
+    for (const DriverLibrary& lib :
+         parse_ldconfig(ldconfig_output.empty() ? run_ldconfig() : ldconfig_output)) {
         add(lib.soname, lib.path);
     }
     if (extra_dirs.empty()) {
-        extra_dirs = {"/usr/local/nvidia/lib64", "/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/lib64",
-                      "/usr/lib/wsl/lib"};
+        extra_dirs = {"/usr/local/nvidia/lib64", "/usr/lib/x86_64-linux-gnu", "/usr/lib64",
+                      "/lib64", "/usr/lib/wsl/lib"};
     }
     for (const fs::path& dir : extra_dirs) {
         driver.searched.push_back(dir.string());
         std::error_code error;
         for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
             const std::string name = it->path().filename().string();
-            if (versioned_soname(name) && std::count(name.begin(), name.end(), '.') == 2) add(name, it->path());
+            if (versioned_soname(name) && std::count(name.begin(), name.end(), '.') == 2)
+                add(name, it->path());
         }
     }
 
     std::error_code error;
     for (fs::directory_iterator it(dev_dir, error), end; !error && it != end; it.increment(error)) {
-        if (it->path().filename().string().rfind("nvidia", 0) == 0) driver.device_nodes.push_back(it->path());
+        if (it->path().filename().string().rfind("nvidia", 0) == 0)
+            driver.device_nodes.push_back(it->path());
     }
     std::sort(driver.device_nodes.begin(), driver.device_nodes.end());
     return driver;

@@ -21,13 +21,17 @@ bool is_elf(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     char magic[4] = {};
     in.read(magic, 4);
-    return in && std::memcmp(magic, "\x7f" "ELF", 4) == 0;
+    return in && std::memcmp(magic,
+                             "\x7f"
+                             "ELF",
+                             4) == 0;
 }
 
 }  // namespace
 
 fs::path host_ldconfig() {
-    for (const char* candidate : {"/sbin/ldconfig.real", "/usr/sbin/ldconfig.real", "/sbin/ldconfig", "/usr/sbin/ldconfig"}) {
+    for (const char* candidate : {"/sbin/ldconfig.real", "/usr/sbin/ldconfig.real",
+                                  "/sbin/ldconfig", "/usr/sbin/ldconfig"}) {
         if (::access(candidate, X_OK) == 0 && is_elf(candidate)) return candidate;
     }
     return {};
@@ -35,8 +39,10 @@ fs::path host_ldconfig() {
 
 std::string refresh_ld_cache(const fs::path& rootfs, const std::vector<std::string>& folders) {
     const fs::path ldconfig = host_ldconfig();
-    if (ldconfig.empty()) return "no ldconfig on this host: the image's ld.so cache was not refreshed";
-    // Both opened by host root, before the switch to the unprivileged id, which may not walk to them.
+    if (ldconfig.empty())
+        return "no ldconfig on this host: the image's ld.so cache was not refreshed";
+    // Both opened by host root, before the switch to the unprivileged id, which may not walk to
+    // them.
     const int program = ::open(ldconfig.c_str(), O_RDONLY | O_CLOEXEC);
     const int root = ::open(rootfs.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (program < 0 || root < 0) {
@@ -54,9 +60,11 @@ std::string refresh_ld_cache(const fs::path& rootfs, const std::vector<std::stri
         ::setrlimit(RLIMIT_CORE, &no_core);
         std::string error = enter_user_namespace();
         if (!error.empty()) return error;
-        if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return "no_new_privs: " + std::string(std::strerror(errno));
+        if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+            return "no_new_privs: " + std::string(std::strerror(errno));
         if (::fchdir(root) != 0) return "fchdir: " + std::string(std::strerror(errno));
-        // -r .: ldconfig chroots into the image (CAP_SYS_CHROOT of its own namespace) and reads its ld.so.conf.
+        // -r .: ldconfig chroots into the image (CAP_SYS_CHROOT of its own namespace) and reads its
+        // ld.so.conf.
         std::vector<char*> argv;
         for (const std::string& word : words) argv.push_back(const_cast<char*>(word.c_str()));
         argv.push_back(nullptr);
@@ -70,8 +78,8 @@ std::string refresh_ld_cache(const fs::path& rootfs, const std::vector<std::stri
     if (result.exit_code == 0) return {};
     std::string why = result.setup_error.empty() ? result.err : result.setup_error;
     while (!why.empty() && why.back() == '\n') why.pop_back();
-    return "the host's ldconfig could not refresh the image's ld.so cache (exit " + std::to_string(result.exit_code) +
-           "): " + why;
+    return "the host's ldconfig could not refresh the image's ld.so cache (exit " +
+           std::to_string(result.exit_code) + "): " + why;
 }
 
 }  // namespace cuvet::sandbox

@@ -15,12 +15,15 @@ ProbeOutcome run_live_check(const image::Image& image, const ProbeRunOptions& re
         // Fail before extracting gigabytes when this host plainly has no GPU.
         const HostDriver driver = find_host_driver();
         if (!driver.has_libcuda() || driver.device_nodes.empty())
-            fail_io("no GPU visible on this host (no /dev/nvidia* device nodes or no libcuda.so.1 in the ld.so cache or "
-                    "/usr/local/nvidia/lib64); the live check needs an NVIDIA GPU and driver");
+            fail_io(
+                "no GPU visible on this host (no /dev/nvidia* device nodes or no libcuda.so.1 in "
+                "the ld.so cache or "
+                "/usr/local/nvidia/lib64); the live check needs an NVIDIA GPU and driver");
     }
     ProbeOutcome outcome = run_probe(image, options);
-    const auto no_device = std::find_if(outcome.findings.begin(), outcome.findings.end(),
-                                        [](const report::Finding& finding) { return finding.id == "CUVG05"; });
+    const auto no_device =
+        std::find_if(outcome.findings.begin(), outcome.findings.end(),
+                     [](const report::Finding& finding) { return finding.id == "CUVG05"; });
     if (!options.self_test && no_device != outcome.findings.end())
         fail_io("no GPU visible inside the image: " + no_device->message);
     return outcome;

@@ -39,7 +39,8 @@ bool shift_one(const fs::path& path) {
 bool write_map(int proc_dir, const char* name) {
     const int fd = ::openat(proc_dir, name, O_WRONLY | O_CLOEXEC);
     if (fd < 0) return false;
-    const std::string line = "0 " + std::to_string(sandbox_id_base) + " " + std::to_string(sandbox_id_count) + "\n";
+    const std::string line =
+        "0 " + std::to_string(sandbox_id_base) + " " + std::to_string(sandbox_id_count) + "\n";
     const bool ok = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
     ::close(fd);
     return ok;
@@ -52,7 +53,9 @@ std::size_t shift_ownership(const fs::path& rootfs) {
     if (::lstat(rootfs.c_str(), &info) == 0 && info.st_uid == shifted(info.st_uid)) return 0;
     std::size_t changed = shift_one(rootfs) ? 1 : 0;
     std::error_code error;
-    for (fs::recursive_directory_iterator it(rootfs, fs::directory_options::skip_permission_denied, error), end;
+    for (fs::recursive_directory_iterator
+             it(rootfs, fs::directory_options::skip_permission_denied, error),
+         end;
          !error && it != end; it.increment(error)) {
         if (shift_one(it->path())) ++changed;
     }
@@ -77,16 +80,20 @@ std::string enter_user_namespace() {
     ::close(go[0]);
     std::string error;
     if (::setgroups(0, nullptr) != 0) error = "setgroups: " + errno_text();
-    if (error.empty() && ::unshare(CLONE_NEWUSER) != 0) error = "unshare(CLONE_NEWUSER): " + errno_text();
-    if (error.empty() && ::write(go[1], "g", 1) != 1) error = "wake the id-map helper: " + errno_text();
+    if (error.empty() && ::unshare(CLONE_NEWUSER) != 0)
+        error = "unshare(CLONE_NEWUSER): " + errno_text();
+    if (error.empty() && ::write(go[1], "g", 1) != 1)
+        error = "wake the id-map helper: " + errno_text();
     ::close(go[1]);
     int status = 0;
     while (::waitpid(helper, &status, 0) < 0 && errno == EINTR) {
     }
     ::close(self);
     if (!error.empty()) return error;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return "cannot write the user namespace's uid_map/gid_map";
-    if (::setresgid(0, 0, 0) != 0 || ::setresuid(0, 0, 0) != 0) return "become root of the user namespace: " + errno_text();
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return "cannot write the user namespace's uid_map/gid_map";
+    if (::setresgid(0, 0, 0) != 0 || ::setresuid(0, 0, 0) != 0)
+        return "become root of the user namespace: " + errno_text();
     return {};
 }
 

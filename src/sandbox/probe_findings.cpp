@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <csignal>
-#include <filesystem>
 #include <cstring>
+#include <filesystem>
 
 namespace cuvet::sandbox {
 namespace {
@@ -23,7 +23,8 @@ Finding make(const char* id, const char* title, std::string message, std::string
 
 void add_evidence(Finding& finding, const ProbeReport& report) {
     for (const std::string& error : report.errors) finding.evidence.push_back("probe: " + error);
-    for (const std::string& object : report.loaded_objects) finding.evidence.push_back("loaded: " + object);
+    for (const std::string& object : report.loaded_objects)
+        finding.evidence.push_back("loaded: " + object);
 }
 
 std::string last_lines(const std::string& text, std::size_t count) {
@@ -45,18 +46,22 @@ void load_failures(const ProbeReport& report, std::vector<Finding>& out) {
     for (const ProbeLibrary& lib : report.libraries) {
         if (lib.role == "libcuda") continue;  // no driver is "no GPU visible", not a broken image
         if (!lib.loaded) {
-            Finding finding = make("CUVG01", "GPU library failed to load",
-                                   lib.role + " (" + lib.requested + ") failed to load inside the image: " + lib.error,
-                                   "ship the missing library in the image, or fix the search path that should find it");
+            Finding finding = make(
+                "CUVG01", "GPU library failed to load",
+                lib.role + " (" + lib.requested + ") failed to load inside the image: " + lib.error,
+                "ship the missing library in the image, or fix the search path that should find "
+                "it");
             finding.locations.push_back({lib.requested, 0, 0});
             add_evidence(finding, report);
             out.push_back(std::move(finding));
         } else if (!lib.missing_symbols.empty()) {
             std::string names;
-            for (const std::string& name : lib.missing_symbols) names += (names.empty() ? "" : ", ") + name;
-            Finding finding = make("CUVG01", "GPU library failed to load",
-                                   lib.path + " loaded but lacks " + names + " (wrong library or major version)",
-                                   "make the loader find a matching " + lib.role + " library");
+            for (const std::string& name : lib.missing_symbols)
+                names += (names.empty() ? "" : ", ") + name;
+            Finding finding =
+                make("CUVG01", "GPU library failed to load",
+                     lib.path + " loaded but lacks " + names + " (wrong library or major version)",
+                     "make the loader find a matching " + lib.role + " library");
             finding.locations.push_back({lib.path, 0, 0});
             out.push_back(std::move(finding));
         }
@@ -84,17 +89,19 @@ void version_mismatch(const ProbeReport& report, const ProbePlan& plan, std::vec
     if (loaded == *plan.expect.cudnn_version) return;
     const ProbeLibrary* lib = report.library("cudnn");
     const std::string path = lib != nullptr ? lib->path : std::string("libcudnn");
-    Finding finding = make("CUVG02", "loaded cuDNN differs from the static inventory",
-                           "cuDNN " + loaded + " was loaded from " + path + ", but the image's inventory says " +
-                               *plan.expect.cudnn_version + " (" + plan.expect.cudnn_source + ")",
-                           "remove the other cuDNN copy from the loader's path (LD_LIBRARY_PATH, ld.so.conf), "
-                           "or install the cuDNN version the framework was built against");
+    Finding finding =
+        make("CUVG02", "loaded cuDNN differs from the static inventory",
+             "cuDNN " + loaded + " was loaded from " + path + ", but the image's inventory says " +
+                 *plan.expect.cudnn_version + " (" + plan.expect.cudnn_source + ")",
+             "remove the other cuDNN copy from the loader's path (LD_LIBRARY_PATH, ld.so.conf), "
+             "or install the cuDNN version the framework was built against");
     const std::vector<std::string> dirs = cudnn_dirs(report);
     if (dirs.size() > 1) {
         std::string list;
         for (const std::string& dir : dirs) list += (list.empty() ? "" : ", ") + dir;
-        finding.message += "; cuDNN's libraries were mixed from " + list +
-                           " (LD_LIBRARY_PATH comes before libcudnn.so's RUNPATH when it loads its sub-libraries)";
+        finding.message +=
+            "; cuDNN's libraries were mixed from " + list +
+            " (LD_LIBRARY_PATH comes before libcudnn.so's RUNPATH when it loads its sub-libraries)";
     }
     finding.locations.push_back({path, 0, 0});
     add_evidence(finding, report);
@@ -114,22 +121,27 @@ std::vector<Finding> probe_findings(const ProbeReport& report, const ProbePlan& 
         // The stub answers cuInit with CUDA_ERROR_STUB_LIBRARY: the image's loader path reaches
         // the toolkit's link-time stub before the driver the container runtime mounts.
         const ProbeLibrary* lib = report.library("libcuda");
-        const std::string path = lib != nullptr && !lib->path.empty() ? lib->path : std::string("libcuda.so.1");
-        Finding finding = make("CUVG03", "CUDA or cuDNN initialisation failed",
-                               "cuInit failed with CUDA_ERROR_STUB_LIBRARY: the image loaded the CUDA toolkit's stub " +
-                                   path + " instead of the host driver's libcuda.so.1; every CUDA call fails",
-                               "keep the stubs directory off LD_LIBRARY_PATH and RPATH (it is for linking only); the "
-                               "NVIDIA container toolkit mounts the real libcuda.so.1");
+        const std::string path =
+            lib != nullptr && !lib->path.empty() ? lib->path : std::string("libcuda.so.1");
+        Finding finding = make(
+            "CUVG03", "CUDA or cuDNN initialisation failed",
+            "cuInit failed with CUDA_ERROR_STUB_LIBRARY: the image loaded the CUDA toolkit's "
+            "stub " +
+                path + " instead of the host driver's libcuda.so.1; every CUDA call fails",
+            "keep the stubs directory off LD_LIBRARY_PATH and RPATH (it is for linking only); the "
+            "NVIDIA container toolkit mounts the real libcuda.so.1");
         finding.locations.push_back({path, 0, 0});
         add_evidence(finding, report);
         out.push_back(std::move(finding));
         return out;
     }
     if (report.verdict == "no_device") {
-        Finding finding = make("CUVG05", "no GPU visible",
-                               "the probe saw no usable GPU inside the image" +
-                                   (report.cu_init.empty() ? std::string() : " (cuInit: " + report.cu_init + ")"),
-                               "run on a host with an NVIDIA GPU and driver; check /dev/nvidia* and the driver libraries");
+        Finding finding =
+            make("CUVG05", "no GPU visible",
+                 "the probe saw no usable GPU inside the image" +
+                     (report.cu_init.empty() ? std::string() : " (cuInit: " + report.cu_init + ")"),
+                 "run on a host with an NVIDIA GPU and driver; check /dev/nvidia* and the driver "
+                 "libraries");
         add_evidence(finding, report);
         out.push_back(std::move(finding));
         return out;
@@ -140,25 +152,30 @@ std::vector<Finding> probe_findings(const ProbeReport& report, const ProbePlan& 
         std::string message = "CUDA/cuDNN initialisation failed inside the image";
         if (!report.errors.empty()) message += ": " + report.errors.back();
         Finding finding = make("CUVG03", "CUDA or cuDNN initialisation failed", message,
-                               "match the CUDA runtime to the host driver (or ship cuda-compat), and cuDNN to the runtime");
+                               "match the CUDA runtime to the host driver (or ship cuda-compat), "
+                               "and cuDNN to the runtime");
         add_evidence(finding, report);
         out.push_back(std::move(finding));
     }
     for (const ProbeConv& conv : report.convs) {
         if (!conv.ran) {
-            Finding finding = make("CUVG06", "convolution did not run",
-                                   conv.dtype + " convolution failed at " + conv.failed_stage + ": " + conv.status,
-                                   "check that cuDNN's kernels support this GPU (its compute capability) and the "
-                                   "sub-libraries (libcudnn_cnn, libcudnn_engines_*) are present");
+            Finding finding = make(
+                "CUVG06", "convolution did not run",
+                conv.dtype + " convolution failed at " + conv.failed_stage + ": " + conv.status,
+                "check that cuDNN's kernels support this GPU (its compute capability) and the "
+                "sub-libraries (libcudnn_cnn, libcudnn_engines_*) are present");
             add_evidence(finding, report);
             out.push_back(std::move(finding));
         } else if (!conv.ok) {
-            Finding finding = make("CUVG04", "convolution result mismatch",
-                                   conv.dtype + " convolution (algo " + std::to_string(conv.algo) + ") differs from the CPU "
-                                       "reference: " + std::to_string(conv.mismatches) + " elements outside atol " +
-                                       std::to_string(conv.atol) + " + rtol " + std::to_string(conv.rtol) +
-                                       ", max abs error " + std::to_string(conv.max_abs_error),
-                                   "the GPU stack computes wrong results: check driver, cuDNN and GPU health");
+            Finding finding =
+                make("CUVG04", "convolution result mismatch",
+                     conv.dtype + " convolution (algo " + std::to_string(conv.algo) +
+                         ") differs from the CPU "
+                         "reference: " +
+                         std::to_string(conv.mismatches) + " elements outside atol " +
+                         std::to_string(conv.atol) + " + rtol " + std::to_string(conv.rtol) +
+                         ", max abs error " + std::to_string(conv.max_abs_error),
+                     "the GPU stack computes wrong results: check driver, cuDNN and GPU health");
             add_evidence(finding, report);
             out.push_back(std::move(finding));
         }
@@ -169,18 +186,23 @@ std::vector<Finding> probe_findings(const ProbeReport& report, const ProbePlan& 
 Finding probe_failed_finding(const ProcessResult& process, const std::string& runtime) {
     std::string why;
     if (process.output_truncated) {
-        why = "printed more than its output limit and was killed (the output was truncated; no result is believed)";
+        why =
+            "printed more than its output limit and was killed (the output was truncated; no "
+            "result is believed)";
     } else if (process.timed_out) {
-        why = "was killed after its timeout (" + std::to_string(static_cast<int>(process.seconds)) + " s)";
+        why = "was killed after its timeout (" + std::to_string(static_cast<int>(process.seconds)) +
+              " s)";
     } else if (!process.setup_error.empty()) {
         why = "could not start: " + process.setup_error;
     } else if (process.signal != 0) {
-        why = std::string("crashed with signal ") + std::to_string(process.signal) + " (" + strsignal(process.signal) + ")";
+        why = std::string("crashed with signal ") + std::to_string(process.signal) + " (" +
+              strsignal(process.signal) + ")";
     } else {
         why = "exited with code " + std::to_string(process.exit_code) + " and printed no result";
     }
-    Finding finding = make("CUVG07", "GPU probe did not finish", "the probe (" + runtime + " runtime) " + why,
-                           "see the evidence: the probe's last stage names the call that hung or crashed");
+    Finding finding =
+        make("CUVG07", "GPU probe did not finish", "the probe (" + runtime + " runtime) " + why,
+             "see the evidence: the probe's last stage names the call that hung or crashed");
     const std::string tail = last_lines(process.err, 6);
     if (!tail.empty()) finding.evidence.push_back("stderr: " + tail);
     return finding;

@@ -1,16 +1,17 @@
 #include "cuvet/sandbox/probe_plan.hpp"
 
-#include "cuvet/image/env.hpp"
-
 #include <algorithm>
 #include <regex>
 #include <set>
+
+#include "cuvet/image/env.hpp"
 
 namespace cuvet::sandbox {
 namespace {
 
 bool ends_with(const std::string& text, const std::string& suffix) {
-    return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return text.size() >= suffix.size() &&
+           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 std::string base_name(const std::string& path) { return path.substr(path.rfind('/') + 1); }
@@ -20,10 +21,12 @@ std::string parent_of(const std::string& path) { return path.substr(0, path.rfin
 }  // namespace
 
 std::optional<std::string> cudnn_version_from_name(const std::string& file_name) {
-    static const std::regex dist_info(R"(^nvidia_cudnn_cu\d+-(\d+)\.(\d+)\.(\d+)(\.\d+)*\.dist-info$)");
+    static const std::regex dist_info(
+        R"(^nvidia_cudnn_cu\d+-(\d+)\.(\d+)\.(\d+)(\.\d+)*\.dist-info$)");
     static const std::regex soname(R"(^libcudnn\.so\.(\d+)\.(\d+)\.(\d+)$)");
     std::smatch match;
-    if (std::regex_match(file_name, match, dist_info) || std::regex_match(file_name, match, soname)) {
+    if (std::regex_match(file_name, match, dist_info) ||
+        std::regex_match(file_name, match, soname)) {
         return match[1].str() + "." + match[2].str() + "." + match[3].str();
     }
     return std::nullopt;
@@ -73,8 +76,10 @@ ProbePlan plan_probe(const image::FileTree& tree) {
 std::vector<std::string> probe_environment(const std::vector<std::string>& image_env,
                                            const std::vector<std::string>& overrides) {
     std::vector<std::string> env = image::with_env_overrides(image_env, overrides);
-    const bool has_path = std::any_of(env.begin(), env.end(), [](const std::string& e) { return e.rfind("PATH=", 0) == 0; });
-    if (!has_path) env.push_back("PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+    const bool has_path = std::any_of(
+        env.begin(), env.end(), [](const std::string& e) { return e.rfind("PATH=", 0) == 0; });
+    if (!has_path)
+        env.push_back("PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
     return env;
 }
 

@@ -82,8 +82,9 @@ ProbeReport parse_probe_report(std::string_view text_in) {
     if (auto it = root.find("libraries"); it != root.end() && it->is_array()) {
         for (const json& item : *it) {
             if (!item.is_object()) continue;
-            report.libraries.push_back({text(item, "role"), text(item, "requested"), flag(item, "loaded"),
-                                        text(item, "path"), text(item, "error"), strings(item, "missing_symbols")});
+            report.libraries.push_back({text(item, "role"), text(item, "requested"),
+                                        flag(item, "loaded"), text(item, "path"),
+                                        text(item, "error"), strings(item, "missing_symbols")});
         }
     }
     if (auto it = root.find("conv"); it != root.end() && it->is_array()) {
@@ -113,7 +114,8 @@ std::string cudnn_version_string(long long version) {
         return std::to_string(version / 10000) + "." + std::to_string(version / 100 % 100) + "." +
                std::to_string(version % 100);
     }
-    return std::to_string(version / 1000) + "." + std::to_string(version / 100 % 10) + "." + std::to_string(version % 100);
+    return std::to_string(version / 1000) + "." + std::to_string(version / 100 % 10) + "." +
+           std::to_string(version % 100);
 }
 
 std::string cuda_version_string(int version) {

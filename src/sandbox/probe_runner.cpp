@@ -1,7 +1,5 @@
 #include "cuvet/sandbox/probe_runner.hpp"
 
-#include "cuvet/sandbox/probe_runner.hpp"
-
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,13 +12,14 @@
 
 #include "cuvet/core/error.hpp"
 #include "cuvet/sandbox/cdi_spec.hpp"
+#include "cuvet/sandbox/cgroup_limits.hpp"
 #include "cuvet/sandbox/chroot_runner.hpp"
 #include "cuvet/sandbox/engine_run.hpp"
 #include "cuvet/sandbox/framework_findings.hpp"
 #include "cuvet/sandbox/framework_runner.hpp"
 #include "cuvet/sandbox/host_driver.hpp"
-#include "cuvet/sandbox/cgroup_limits.hpp"
 #include "cuvet/sandbox/probe_findings.hpp"
+#include "cuvet/sandbox/probe_runner.hpp"
 
 namespace cuvet::sandbox {
 namespace {
@@ -94,7 +93,8 @@ public:
             base = tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
         }
         std::string pattern = (base / "cuvet-probe-XXXXXX").string();
-        if (::mkdtemp(pattern.data()) == nullptr) fail_io(base.string() + ": cannot create a temp dir: " + std::strerror(errno));
+        if (::mkdtemp(pattern.data()) == nullptr)
+            fail_io(base.string() + ": cannot create a temp dir: " + std::strerror(errno));
         path_ = pattern;
         reaper_ = std::make_unique<Reaper>(path_);
     }
@@ -131,15 +131,19 @@ bool saw_no_device(const ProcessResult& process) {
     }
 }
 
-ProcessResult run_builtin(const image::Image& image, const ProbeRunOptions& options, ProbeOutcome& outcome) {
-    if (::geteuid() != 0) fail_usage("the builtin runtime needs root (unshare + chroot); try --runtime docker or podman");
+ProcessResult run_builtin(const image::Image& image, const ProbeRunOptions& options,
+                          ProbeOutcome& outcome) {
+    if (::geteuid() != 0)
+        fail_usage(
+            "the builtin runtime needs root (unshare + chroot); try --runtime docker or podman");
     WorkDir work(options.work_dir, options.keep_rootfs);
     const fs::path rootfs = work.path() / "rootfs";
     outcome.rootfs = rootfs.string();
     const auto start = std::chrono::steady_clock::now();
     image::FileTree tree;
     outcome.extract = extract_rootfs(image, rootfs, work.path() / "staging", &tree);
-    outcome.extract_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    outcome.extract_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     outcome.plan = plan_probe(tree);
 
     CgroupLimitSpec limits;
@@ -150,18 +154,21 @@ ProcessResult run_builtin(const image::Image& image, const ProbeRunOptions& opti
     ChrootOptions chroot;
     chroot.environment = probe_environment(image.info().config.env, options.env_overrides);
     chroot.timeout = options.timeout;
-    // Where the host's toolkit wrote a CDI spec for the GPU, inject what it says instead of guessing.
+    // Where the host's toolkit wrote a CDI spec for the GPU, inject what it says instead of
+    // guessing.
     if (const auto cdi = find_gpu_cdi_spec(cdi_spec_dirs())) {
         chroot.driver = driver_from_cdi(*cdi);
         chroot.environment.insert(chroot.environment.end(), cdi->env.begin(), cdi->env.end());
         outcome.notes.push_back("driver injected as the CDI spec " + cdi->spec_file + " says");
-        for (const std::string& hook : cdi->ignored_hooks) outcome.notes.push_back("CDI hook not run: " + hook);
+        for (const std::string& hook : cdi->ignored_hooks)
+            outcome.notes.push_back("CDI hook not run: " + hook);
     } else {
         chroot.driver = find_host_driver();
     }
     chroot.inject_driver = true;
     chroot.run_ldconfig = options.nvidia_start;
-    if (!options.nvidia_start) outcome.notes.push_back("no ldconfig after the driver injection (--runtime-start none)");
+    if (!options.nvidia_start)
+        outcome.notes.push_back("no ldconfig after the driver injection (--runtime-start none)");
     chroot.cgroup = cgroup.path();
     chroot.max_processes = options.max_processes;
     ChrootRun run =
@@ -183,10 +190,12 @@ ProcessResult run_builtin(const image::Image& image, const ProbeRunOptions& opti
 
 ProcessResult run_container(const image::Image& image, const ProbeRunOptions& options,
                             ProbeOutcome& outcome) {
-    const std::string engine_ref = engine_image(options.runtime, options.container_image, options.image_archive);
+    const std::string engine_ref =
+        engine_image(options.runtime, options.container_image, options.image_archive);
     if (engine_ref.empty())
         fail_usage("--runtime " + options.runtime +
-                   " needs --container-image REF (an image the engine has; podman also runs an archive directly)");
+                   " needs --container-image REF (an image the engine has; podman also runs an "
+                   "archive directly)");
     outcome.plan = plan_probe(image.scan({}));
     if (!options.nvidia_start)
         outcome.notes.push_back("--runtime-start none not honoured: " + options.runtime +
@@ -199,11 +208,15 @@ ProcessResult run_container(const image::Image& image, const ProbeRunOptions& op
     ProcessSpec spec;
     spec.search_path = true;
     spec.inherit_environment = true;
-    spec.timeout = options.timeout + std::chrono::seconds(30);  // the engine's own timeout comes first
+    spec.timeout =
+        options.timeout + std::chrono::seconds(30);  // the engine's own timeout comes first
     spec.argv = engine_run_args(options.runtime, limits, gpu);
-    spec.argv.insert(spec.argv.end(), {"-v", fs::absolute(options.probe_binary).string() + ":" + probe_path_in_image + ":ro",
-                                       "--entrypoint", probe_path_in_image});
-    for (const std::string& env : options.env_overrides) spec.argv.insert(spec.argv.end(), {"-e", env});
+    spec.argv.insert(
+        spec.argv.end(),
+        {"-v", fs::absolute(options.probe_binary).string() + ":" + probe_path_in_image + ":ro",
+         "--entrypoint", probe_path_in_image});
+    for (const std::string& env : options.env_overrides)
+        spec.argv.insert(spec.argv.end(), {"-e", env});
     spec.argv.push_back(engine_ref);
     const std::vector<std::string> args = probe_args(outcome.plan, options);
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
@@ -212,7 +225,8 @@ ProcessResult run_container(const image::Image& image, const ProbeRunOptions& op
         outcome.framework_targets = select_targets(
             find_smoke_targets(image.scan({}), image.info().config.env), options.frameworks);
         limits.timeout = options.framework_timeout;
-        outcome.frameworks = run_framework_probes_in_container(options.runtime, engine_ref, outcome.framework_targets,
+        outcome.frameworks = run_framework_probes_in_container(options.runtime, engine_ref,
+                                                               outcome.framework_targets,
                                                                options.env_overrides, limits, gpu);
     }
     return process;
@@ -224,8 +238,9 @@ fs::path find_probe_binary() {
     std::error_code error;
     const fs::path self = fs::read_symlink("/proc/self/exe", error);
     if (error) return {};
-    for (const fs::path& candidate : {self.parent_path() / "cuvet-probe", self.parent_path() / "src/probe/cuvet-probe",
-                                      self.parent_path() / "../libexec/cuvet/cuvet-probe"}) {
+    for (const fs::path& candidate :
+         {self.parent_path() / "cuvet-probe", self.parent_path() / "src/probe/cuvet-probe",
+          self.parent_path() / "../libexec/cuvet/cuvet-probe"}) {
         if (fs::is_regular_file(candidate, error)) return candidate;
     }
     return {};
@@ -243,10 +258,12 @@ ProbeOutcome run_probe(const image::Image& image, const ProbeRunOptions& options
     } else if (resolved.runtime == "docker" || resolved.runtime == "podman") {
         outcome.process = run_container(image, resolved, outcome);
     } else {
-        fail_usage("unknown --probe-runtime '" + options.runtime + "' (auto, builtin, docker, podman)");
+        fail_usage("unknown --probe-runtime '" + options.runtime +
+                   "' (auto, builtin, docker, podman)");
     }
     try {
-        if (!outcome.process.output_truncated) outcome.report = parse_probe_report(outcome.process.out);
+        if (!outcome.process.output_truncated)
+            outcome.report = parse_probe_report(outcome.process.out);
     } catch (const Error&) {
         outcome.report.reset();
     }
@@ -254,7 +271,8 @@ ProbeOutcome run_probe(const image::Image& image, const ProbeRunOptions& options
         outcome.findings = probe_findings(*outcome.report, outcome.plan);
         // A self-test is run where no GPU is expected: "no device" is its normal result.
         for (report::Finding& finding : outcome.findings) {
-            if (options.self_test && finding.id == "CUVG05") finding.severity = report::Severity::info;
+            if (options.self_test && finding.id == "CUVG05")
+                finding.severity = report::Severity::info;
         }
     } else {
         outcome.findings.push_back(probe_failed_finding(outcome.process, outcome.runtime));

@@ -56,7 +56,8 @@ void write_all(int fd, const std::string& text) {
     } else {
         ::execve(argv[0], argv.data(), envp);
     }
-    write_all(STDERR_FILENO, std::string(setup_marker) + "cannot run " + spec.argv[0] + ": " + std::strerror(errno) + "\n");
+    write_all(STDERR_FILENO, std::string(setup_marker) + "cannot run " + spec.argv[0] + ": " +
+                                 std::strerror(errno) + "\n");
     ::_exit(exit_exec_failed);
 }
 
@@ -108,13 +109,15 @@ ProcessResult run_process(const ProcessSpec& spec) {
     std::string* sinks[2] = {&result.out, &result.err};
     int open_pipes = 2;
     while (open_pipes > 0) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0 && !result.timed_out) {
             result.timed_out = true;
             ::kill(-pid, SIGKILL);
         }
         // After the kill, keep draining: the pipes close once the group is gone.
-        const int wait_ms = result.timed_out ? 1000 : static_cast<int>(std::min<long long>(left.count(), 1000));
+        const int wait_ms =
+            result.timed_out ? 1000 : static_cast<int>(std::min<long long>(left.count(), 1000));
         const int ready = ::poll(fds, 2, wait_ms);
         if (ready < 0 && errno != EINTR) break;
         for (int i = 0; i < 2; ++i) {
@@ -122,7 +125,8 @@ ProcessResult run_process(const ProcessSpec& spec) {
             char buffer[65536];
             const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
             if (n > 0) {
-                if (keep_bounded(*sinks[i], buffer, static_cast<std::size_t>(n), spec.max_output, result, pid))
+                if (keep_bounded(*sinks[i], buffer, static_cast<std::size_t>(n), spec.max_output,
+                                 result, pid))
                     killed_at = std::chrono::steady_clock::now();
             } else if (n == 0 || errno != EINTR) {
                 ::close(fds[i].fd);
@@ -132,7 +136,8 @@ ProcessResult run_process(const ProcessSpec& spec) {
         }
         // A grandchild that escaped the group could hold a pipe open forever.
         if ((result.timed_out || result.output_truncated) &&
-            std::chrono::steady_clock::now() > std::min(deadline, killed_at) + std::chrono::seconds(5))
+            std::chrono::steady_clock::now() >
+                std::min(deadline, killed_at) + std::chrono::seconds(5))
             break;
     }
     for (pollfd& fd : fds) {
@@ -146,7 +151,8 @@ ProcessResult run_process(const ProcessSpec& spec) {
     } else if (WIFSIGNALED(status)) {
         result.signal = WTERMSIG(status);
     }
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (result.exit_code == exit_setup_failed || result.exit_code == exit_exec_failed) {
         result.setup_error = setup_error_from(result.err);
     }

@@ -17,8 +17,10 @@ std::string encode(std::string_view text) {
     std::string out;
     for (char c : text) {
         const auto u = static_cast<unsigned char>(c);
-        if (std::isalnum(u) || c == '.' || c == '-' || c == '_' || c == '~') out += c;
-        else out += std::string("%") + hex[u >> 4] + hex[u & 15];
+        if (std::isalnum(u) || c == '.' || c == '-' || c == '_' || c == '~')
+            out += c;
+        else
+            out += std::string("%") + hex[u >> 4] + hex[u & 15];
     }
     return out;
 }
@@ -54,7 +56,9 @@ std::string arch_list(const std::vector<int>& archs, const char* prefix) {
     return out;
 }
 
-json hashes(const std::string& hex) { return json::array({{{"alg", "SHA-256"}, {"content", hex}}}); }
+json hashes(const std::string& hex) {
+    return json::array({{{"alg", "SHA-256"}, {"content", hex}}});
+}
 
 json file_component(const BomInput& in, const std::string& ref, const std::string& path) {
     json file = {{"type", "file"}, {"bom-ref", ref + ":" + path}, {"name", path}};
@@ -79,11 +83,15 @@ std::string technique(std::string_view kind) {
 json evidence(const inventory::Component& c) {
     json methods = json::array();
     for (const auto& e : c.evidence)
-        methods.push_back({{"technique", technique(e.kind)}, {"confidence", e.version == c.version ? 1.0 : 0.5},
-                           {"value", e.kind + " " + e.path + (e.version.empty() ? "" : " " + e.version)}});
+        methods.push_back(
+            {{"technique", technique(e.kind)},
+             {"confidence", e.version == c.version ? 1.0 : 0.5},
+             {"value", e.kind + " " + e.path + (e.version.empty() ? "" : " " + e.version)}});
     json out = json::object();
     if (!methods.empty())
-        out["identity"] = json::array({{{"field", "version"}, {"confidence", c.versions_agree ? 1.0 : 0.5}, {"methods", methods}}});
+        out["identity"] = json::array({{{"field", "version"},
+                                        {"confidence", c.versions_agree ? 1.0 : 0.5},
+                                        {"methods", methods}}});
     json occurrences = json::array();
     for (const auto& f : c.files) occurrences.push_back({{"location", f}});
     if (!occurrences.empty()) out["occurrences"] = std::move(occurrences);
@@ -107,15 +115,19 @@ Runtime runtime_of(const BomInput& in) {
     return out;
 }
 
-json component(const BomInput& in, const inventory::Component& c, const Runtime& runtime, std::size_t index) {
+json component(const BomInput& in, const inventory::Component& c, const Runtime& runtime,
+               std::size_t index) {
     const std::string ref = "component-" + std::to_string(index) + ":" + c.name;
-    json out = {{"type", c.category == "framework" ? "framework" : c.category == "driver" ? "device-driver" : "library"},
+    json out = {{"type", c.category == "framework" ? "framework"
+                         : c.category == "driver"  ? "device-driver"
+                                                   : "library"},
                 {"bom-ref", ref},
                 {"name", c.name}};
     if (!c.version.empty()) out["version"] = c.version;
     out["purl"] = purl(c, in.analysis->inventory.distro);
     if (c.files.size() == 1)
-        if (auto it = in.sha256.find(c.files.front()); it != in.sha256.end()) out["hashes"] = hashes(it->second);
+        if (auto it = in.sha256.find(c.files.front()); it != in.sha256.end())
+            out["hashes"] = hashes(it->second);
     json props = json::array();
     property(props, "cuvet:category", c.category);
     property(props, "cuvet:source", c.source);
@@ -133,7 +145,8 @@ json component(const BomInput& in, const inventory::Component& c, const Runtime&
     property(props, "cuvet:sonames", names);
     property(props, "cuvet:sass", arch_list(sass, "sm_"));
     property(props, "cuvet:ptx", arch_list(ptx, "compute_"));
-    if ((c.name == "cudart" || c.name == "cuda-toolkit") && !runtime.floor.empty() && c.version == runtime.cuda) {
+    if ((c.name == "cudart" || c.name == "cuda-toolkit") && !runtime.floor.empty() &&
+        c.version == runtime.cuda) {
         property(props, "cuvet:driver-floor", runtime.floor);
         property(props, "cuvet:driver-floor-full", runtime.full);
     }
@@ -153,7 +166,8 @@ json component(const BomInput& in, const inventory::Component& c, const Runtime&
 std::string purl(const inventory::Component& c, const inventory::Distro& distro) {
     const std::string version = c.version.empty() ? "" : "@" + encode(c.version);
     if (c.source == "pip") {
-        std::string name = c.attributes.count("package") ? c.attributes.at("package") : package_of(c, "dist-info");
+        std::string name =
+            c.attributes.count("package") ? c.attributes.at("package") : package_of(c, "dist-info");
         if (name.empty()) name = c.name;
         return "pkg:pypi/" + encode(pypi_name(name)) + version;
     }
@@ -163,9 +177,11 @@ std::string purl(const inventory::Component& c, const inventory::Distro& distro)
         const std::string ns = distro.id.empty() ? "debian" : lower(distro.id);
         std::string dpkg_version;
         for (const auto& e : c.evidence)
-            if (e.kind == "dpkg" && e.detail.find(' ') != std::string::npos) dpkg_version = e.detail.substr(e.detail.find(' ') + 1);
+            if (e.kind == "dpkg" && e.detail.find(' ') != std::string::npos)
+                dpkg_version = e.detail.substr(e.detail.find(' ') + 1);
         const std::string v = dpkg_version.empty() ? version : "@" + encode(dpkg_version);
-        return "pkg:deb/" + encode(ns) + "/" + encode(name) + v + (distro.version_id.empty() ? "" : "?distro=" + encode(ns + "-" + distro.version_id));
+        return "pkg:deb/" + encode(ns) + "/" + encode(name) + v +
+               (distro.version_id.empty() ? "" : "?distro=" + encode(ns + "-" + distro.version_id));
     }
     if (c.source == "conda") {
         std::string name = package_of(c, "conda-meta");
@@ -193,12 +209,17 @@ json cyclonedx(const BomInput& in) {
     property(meta_props, "cuvet:driver-floor-full", runtime.full);
     const auto& d = in.analysis->inventory.distro;
     property(meta_props, "cuvet:distro", d.id.empty() ? "" : d.id + " " + d.version_id);
-    json metadata = {{"tools", {{"components", json::array({{{"type", "application"}, {"name", "cuvet"}, {"version", CUVET_VERSION}}})}}},
-                     {"component", image}};
+    json metadata = {
+        {"tools",
+         {{"components",
+           json::array(
+               {{{"type", "application"}, {"name", "cuvet"}, {"version", CUVET_VERSION}}})}}},
+        {"component", image}};
     if (!meta_props.empty()) metadata["properties"] = std::move(meta_props);
     json components = json::array();
     std::size_t index = 0;
-    for (const auto& c : in.analysis->inventory.components) components.push_back(component(in, c, runtime, ++index));
+    for (const auto& c : in.analysis->inventory.components)
+        components.push_back(component(in, c, runtime, ++index));
     return {{"bomFormat", "CycloneDX"},
             {"specVersion", "1.6"},
             {"version", 1},

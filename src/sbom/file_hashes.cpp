@@ -16,7 +16,8 @@ struct Digests {
 
 class DigestSink : public image::ContentSink {
 public:
-    DigestSink(Digests& out, std::string path, int layer) : out_(out), path_(std::move(path)), layer_(layer) {}
+    DigestSink(Digests& out, std::string path, int layer)
+        : out_(out), path_(std::move(path)), layer_(layer) {}
     void write(std::string_view block, std::uint64_t) override { sha_.update(block); }
     void finish() override {
         auto digest = sha_.hex_digest();
@@ -33,8 +34,10 @@ private:
 
 }  // namespace
 
-std::map<std::string, std::string> file_sha256(const image::Image& image, const image::FileTree& tree,
-                                               const std::set<std::string>& paths, unsigned workers) {
+std::map<std::string, std::string> file_sha256(const image::Image& image,
+                                               const image::FileTree& tree,
+                                               const std::set<std::string>& paths,
+                                               unsigned workers) {
     Digests digests;
     image::ScanOptions scan;
     scan.workers = workers;

@@ -73,7 +73,7 @@ bool wants_text(const image::FileEntry& entry) {
     if (entry.type != image::FileType::regular || entry.size > max_text_size) return false;
     const std::string& p = entry.path;
     static const std::set<std::string, std::less<>> exact = {
-        "/etc/os-release",      "/usr/lib/os-release", "/etc/ld.so.cache",   "/etc/ld.so.conf",
+        "/etc/os-release",      "/usr/lib/os-release", "/etc/ld.so.cache",    "/etc/ld.so.conf",
         "/var/lib/dpkg/status", "/etc/debian_version", "/etc/redhat-release", "/etc/ld.so.preload"};
     if (exact.count(p) != 0) return true;
     if (starts_with(p, "/etc/ld.so.conf.d/") || starts_with(p, "/var/lib/dpkg/status.d/"))
@@ -133,7 +133,9 @@ Analysis analyze(const image::Image& image, const AnalyzeOptions& options) {
     image::ScanOptions scan_options;
     scan_options.workers = options.workers;
     scan_options.on_progress = options.on_progress;
-    scan_options.select = [&](const image::FileEntry& e) { return selection.elf(e) || selection.text(e); };
+    scan_options.select = [&](const image::FileEntry& e) {
+        return selection.elf(e) || selection.text(e);
+    };
     scan_options.open_sink = [&](const image::FileEntry& e) {
         return collector.open(e, selection.elf(e), selection.text(e));
     };

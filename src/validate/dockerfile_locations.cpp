@@ -24,7 +24,9 @@ void add_dockerfile_locations(std::vector<report::Finding>& findings, const imag
         for (const auto& location : finding.locations) {
             if (location.line != 0 || location.file.empty() || location.file[0] != '/') continue;
             const auto* entry = tree.find(location.file);
-            if (entry == nullptr || entry->layer < 0 || std::size_t(entry->layer) >= layer_history.size()) continue;
+            if (entry == nullptr || entry->layer < 0 ||
+                std::size_t(entry->layer) >= layer_history.size())
+                continue;
             const auto& instruction = matched[layer_history[std::size_t(entry->layer)]];
             if (!instruction) continue;
             const auto& in = dockerfile.instructions[*instruction];

@@ -216,7 +216,8 @@ std::string alternative_stem(std::string_view path) {
     auto tag = name.rfind('.');
     if (tag == std::string_view::npos) return "";
     auto suffix = name.substr(tag + 1);
-    if (starts_with(suffix, "cpython-") || starts_with(suffix, "pypy") || suffix == "abi3") name = name.substr(0, tag);
+    if (starts_with(suffix, "cpython-") || starts_with(suffix, "pypy") || suffix == "abi3")
+        name = name.substr(0, tag);
     auto dot = name.find('.');
     if (dot == std::string_view::npos || dot == 0) return "";
     return std::string(name.substr(0, dot));
@@ -319,7 +320,8 @@ private:
         auto module = python_module(words);
         if (module.empty()) return;
         for (const auto& [path, elf] : roots_.analysis().elfs)
-            if (is_extension_module(path, elf) && top_module(path) == module) roots_.add(path, label);
+            if (is_extension_module(path, elf) && top_module(path) == module)
+                roots_.add(path, label);
     }
 
     // A Python script's imports: every ELF file of an imported package (its extension modules and
@@ -433,7 +435,8 @@ std::vector<EnvChange> entry_script_env(const inventory::Analysis& analysis) {
     return out;
 }
 
-std::map<std::string, std::vector<std::string>> alternative_modules(const std::vector<checks::Root>& roots) {
+std::map<std::string, std::vector<std::string>> alternative_modules(
+    const std::vector<checks::Root>& roots) {
     std::map<std::string, std::vector<std::string>> groups;
     for (const auto& root : roots) {
         if (top_module(root.path).empty()) continue;
@@ -463,7 +466,8 @@ std::vector<checks::Root> find_roots(const inventory::Analysis& analysis,
         for (const auto& lib : fw.libraries) roots.add(lib, label);
     }
     for (const auto& [path, elf] : analysis.elfs)
-        if (is_extension_module(path, elf)) roots.add(path, "imported by " + importer(top_module(path)));
+        if (is_extension_module(path, elf))
+            roots.add(path, "imported by " + importer(top_module(path)));
     auto path_var = env_value(config.env, "PATH");
     for (const auto& dir :
          split(path_var.empty() ? default_path : std::string_view(path_var), ':')) {

@@ -1,8 +1,8 @@
 #pragma once
-// What an image runs (docs/architecture.md, "The validate path"): the ENTRYPOINT/CMD programs (through
-// `sh -c`, exec form, entrypoint scripts and `python -m`), every framework's libraries, the Python
-// extension modules under site-/dist-packages and the interpreters on PATH.
-// Everything else in the image is loaded, if ever, by one of these.
+// What an image runs (docs/architecture.md, "The validate path"): the ENTRYPOINT/CMD programs
+// (through `sh -c`, exec form, entrypoint scripts and `python -m`), every framework's libraries,
+// the Python extension modules under site-/dist-packages and the interpreters on PATH. Everything
+// else in the image is loaded, if ever, by one of these.
 #include <map>
 #include <string>
 #include <vector>
@@ -36,6 +36,7 @@ std::vector<checks::Root> find_roots(const inventory::Analysis& analysis,
 // Extension modules only their package's own loader picks among, by "dir/stem": mpi4py 4.1's
 // MPI.mpich.cpython-312-….so and MPI.openmpi.cpython-312-….so (a stem with a dot is no name
 // `import` can ask for; mpi4py opens the one whose MPI library exists). One that loads is enough.
-std::map<std::string, std::vector<std::string>> alternative_modules(const std::vector<checks::Root>& roots);
+std::map<std::string, std::vector<std::string>> alternative_modules(
+    const std::vector<checks::Root>& roots);
 
 }  // namespace cuvet::validate

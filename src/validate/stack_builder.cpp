@@ -39,7 +39,9 @@ std::string dir_name(std::string_view path) {
     return slash == std::string_view::npos ? std::string() : std::string(path.substr(0, slash));
 }
 
-bool starts_with(std::string_view s, std::string_view head) { return s.substr(0, head.size()) == head; }
+bool starts_with(std::string_view s, std::string_view head) {
+    return s.substr(0, head.size()) == head;
+}
 
 // "8.6.0" of "libcudnn.so.8.6.0"; "" for "libcudnn.so".
 std::string file_version(std::string_view name) {
@@ -78,8 +80,9 @@ struct ComponentIndex {
 
 void fill_owner(LibraryCopy& copy, const inventory::Component& c) {
     for (const auto& e : c.evidence) {
-        copy.provenance.push_back(e.kind + " " + e.path + (e.detail.empty() ? "" : " (" + e.detail + ")") +
-                                  ": " + e.version);
+        copy.provenance.push_back(e.kind + " " + e.path +
+                                  (e.detail.empty() ? "" : " (" + e.detail + ")") + ": " +
+                                  e.version);
         if (e.kind == "dpkg" || e.kind == "dist-info" || e.kind == "conda-meta") {
             if (copy.owner.empty()) copy.owner = c.source + " " + e.detail;
             if (!copy.cuda_major) copy.cuda_major = package_cuda_major(e.detail);
@@ -93,15 +96,19 @@ void fill_owner(LibraryCopy& copy, const inventory::Component& c) {
 void inherit_package_version(std::vector<LibraryCopy>& copies) {
     std::map<std::string, const LibraryCopy*> main_by_dir;
     for (const auto& c : copies)
-        if (c.family == "cudnn" && c.version && c.version->size() >= 3 && !c.owner.empty()) main_by_dir.emplace(c.dir(), &c);
+        if (c.family == "cudnn" && c.version && c.version->size() >= 3 && !c.owner.empty())
+            main_by_dir.emplace(c.dir(), &c);
     for (auto& c : copies) {
         if (!starts_with(c.family, "cudnn_") || (c.version && c.version->size() >= 3)) continue;
         auto it = main_by_dir.find(c.dir());
-        if (it == main_by_dir.end() || (c.version && c.version->major() != it->second->version->major())) continue;
+        if (it == main_by_dir.end() ||
+            (c.version && c.version->major() != it->second->version->major()))
+            continue;
         c.version = it->second->version;
         c.owner = it->second->owner;
         c.cuda_major = it->second->cuda_major;
-        c.provenance.push_back("same package as " + it->second->path + " (" + it->second->owner + "): " + c.version->str());
+        c.provenance.push_back("same package as " + it->second->path + " (" + it->second->owner +
+                               "): " + c.version->str());
     }
 }
 
@@ -117,7 +124,8 @@ std::vector<LibraryCopy> library_copies(const inventory::Analysis& analysis) {
         LibraryCopy copy;
         copy.path = path;
         copy.family = family;
-        if (auto it = analysis.elfs.find(path); it != analysis.elfs.end()) copy.soname = it->second.soname;
+        if (auto it = analysis.elfs.find(path); it != analysis.elfs.end())
+            copy.soname = it->second.soname;
         auto from_name = rules::Version::parse(file_version(name));
         if (from_name && from_name->size() >= 2) {
             copy.version = from_name;
@@ -126,8 +134,10 @@ std::vector<LibraryCopy> library_copies(const inventory::Analysis& analysis) {
         if (auto it = index.by_file.find(path); it != index.by_file.end()) {
             fill_owner(copy, *it->second);
             auto v = rules::Version::parse(it->second->version);
-            // A package version completes a bare soname ("libcudnn.so.8" of nvidia-cudnn-cu12 8.9.2.26).
-            if (!copy.version && v && (!from_name || from_name->major() == v->major())) copy.version = v;
+            // A package version completes a bare soname ("libcudnn.so.8" of
+            // nvidia-cudnn-cu12 8.9.2.26).
+            if (!copy.version && v && (!from_name || from_name->major() == v->major()))
+                copy.version = v;
         }
         if (!copy.version && from_name) copy.version = from_name;
         out.push_back(std::move(copy));
@@ -139,7 +149,8 @@ std::vector<LibraryCopy> library_copies(const inventory::Analysis& analysis) {
 std::vector<LibraryCopy> driver_copies(const inventory::Analysis& analysis, bool compat) {
     std::vector<LibraryCopy> out;
     for (const auto& [path, entry] : analysis.tree.entries()) {
-        if (entry.type != image::FileType::regular && entry.type != image::FileType::symlink) continue;
+        if (entry.type != image::FileType::regular && entry.type != image::FileType::symlink)
+            continue;
         if (path.find("/stubs/") != std::string::npos) continue;
         auto name = base_name(path);
         if (!starts_with(name, "lib") || name.find(".so") == std::string_view::npos) continue;
@@ -180,15 +191,20 @@ std::vector<FrameworkInstall> frameworks(const inventory::Analysis& analysis) {
         if (plus != std::string::npos && starts_with(c.version.substr(plus + 1), "cu"))
             fw.variant = c.version.substr(plus + 1);
         fw.root = c.location;
-        if (auto it = c.attributes.find("cuda"); it != c.attributes.end()) fw.built_cuda = rules::Version::parse(it->second);
-        if (auto it = c.attributes.find("cudnn"); it != c.attributes.end()) fw.built_cudnn = rules::Version::parse(it->second);
-        for (const auto& e : c.evidence) fw.provenance.push_back(e.kind + " " + e.path + ": " + e.version);
-        for (auto it = analysis.elfs.lower_bound(fw.root + "/"); it != analysis.elfs.end() && starts_with(it->first, fw.root + "/"); ++it)
+        if (auto it = c.attributes.find("cuda"); it != c.attributes.end())
+            fw.built_cuda = rules::Version::parse(it->second);
+        if (auto it = c.attributes.find("cudnn"); it != c.attributes.end())
+            fw.built_cudnn = rules::Version::parse(it->second);
+        for (const auto& e : c.evidence)
+            fw.provenance.push_back(e.kind + " " + e.path + ": " + e.version);
+        for (auto it = analysis.elfs.lower_bound(fw.root + "/");
+             it != analysis.elfs.end() && starts_with(it->first, fw.root + "/"); ++it)
             fw.libraries.push_back(it->first);
         auto site = dir_name(fw.root);
         if (site.ends_with("-packages")) {
             for (auto it = analysis.tree.entries().lower_bound(site + "/nvidia/");
-                 it != analysis.tree.entries().end() && starts_with(it->first, site + "/nvidia/"); ++it) {
+                 it != analysis.tree.entries().end() && starts_with(it->first, site + "/nvidia/");
+                 ++it) {
                 if (it->second.type == image::FileType::directory && it->first.ends_with("/lib"))
                     fw.bundled_library_dirs.push_back(it->first);
             }
@@ -199,7 +215,8 @@ std::vector<FrameworkInstall> frameworks(const inventory::Analysis& analysis) {
     return out;
 }
 
-bool wants_consumer(const std::string& path, const elf::ElfInfo& elf, const std::vector<FrameworkInstall>& fws) {
+bool wants_consumer(const std::string& path, const elf::ElfInfo& elf,
+                    const std::vector<FrameworkInstall>& fws) {
     if (path.find("/stubs/") != std::string::npos) return false;
     for (const auto& n : elf.needed)
         if (is_cuda_stack_name(n)) return true;
@@ -218,9 +235,10 @@ bool wants_consumer(const std::string& path, const elf::ElfInfo& elf, const std:
 
 // `root_label`: the root the graph starts from (null for a file resolved only
 // so that its own problems can be reported as info).
-void add_graph(const loader::Graph& graph, const std::map<std::string, std::set<std::string>>& dlopened,
-               const inventory::Analysis& analysis, std::map<std::string, std::size_t>& seen, Stack& stack,
-               const std::string* root_label) {
+void add_graph(const loader::Graph& graph,
+               const std::map<std::string, std::set<std::string>>& dlopened,
+               const inventory::Analysis& analysis, std::map<std::string, std::size_t>& seen,
+               Stack& stack, const std::string* root_label) {
     for (std::size_t i = 0; i < graph.objects.size(); ++i) {
         const auto& o = graph.objects[i];
         if (o.host_provided || o.interpreter) continue;
@@ -270,8 +288,11 @@ void add_cudnn_dlopens(const inventory::Analysis& analysis, const rules::Databas
             have.insert(added->second.after.begin(), added->second.after.end());
         }
         for (const auto& name : set->libraries) {
-            // The install's own sub-libraries: one it lacks is its packaging's business, not a load.
-            if (name == set->main || have.count(name) || !analysis.tree.entries().count(dir_name(path) + "/" + name)) continue;
+            // The install's own sub-libraries: one it lacks is its packaging's business, not a
+            // load.
+            if (name == set->main || have.count(name) ||
+                !analysis.tree.entries().count(dir_name(path) + "/" + name))
+                continue;
             extra[path].after.push_back(name);
             dlopened[path].insert(name);
         }
@@ -288,13 +309,15 @@ void label_framework_loads(Stack& stack) {
         const std::string label = "imported by " + std::string(base_name(fw.root));
         std::vector<std::string> queue;
         for (const auto& load : fw.loads)
-            if (!load.resolution.file.empty() && stack.loaded_by.emplace(load.resolution.file, label).second)
+            if (!load.resolution.file.empty() &&
+                stack.loaded_by.emplace(load.resolution.file, label).second)
                 queue.push_back(load.resolution.file);
         for (std::size_t i = 0; i < queue.size(); ++i) {
             auto it = by_file.find(queue[i]);
             if (it == by_file.end()) continue;
             for (const auto& r : it->second->resolutions)
-                if (!r.file.empty() && stack.loaded_by.emplace(r.file, label).second) queue.push_back(r.file);
+                if (!r.file.empty() && stack.loaded_by.emplace(r.file, label).second)
+                    queue.push_back(r.file);
         }
     }
 }
@@ -337,7 +360,8 @@ std::string cuda_family(std::string_view name) {
         const std::string_view prefix = library.stem;
         if (!starts_with(stem, prefix)) continue;
         auto tail = stem.substr(prefix.size());
-        // libcudnn_ops_infer, libcublasLt, libnvinfer_plugin; not libcudart_static or libnvrtc-builtins.
+        // libcudnn_ops_infer, libcublasLt, libnvinfer_plugin; not libcudart_static or
+        // libnvrtc-builtins.
         if (tail.empty() || tail[0] == '_' || tail == "Lt" || tail == "w") {
             if (tail == "_static") return "";
             return std::string(stem);
@@ -367,18 +391,21 @@ Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::s
     }
     // The toolkit /usr/local/cuda names; else any toolkit; else the runtime library's own version.
     std::string preferred;
-    if (const auto* entry = files.data_entry("/usr/local/cuda/version.json")) preferred = dir_name(entry->path);
+    if (const auto* entry = files.data_entry("/usr/local/cuda/version.json"))
+        preferred = dir_name(entry->path);
     for (const char* component : {"cuda-toolkit", "cudart"}) {
         for (const auto* c : analysis.inventory.find(component)) {
             auto v = rules::Version::parse(c->version);
             if (!v || v->size() < 2) continue;
-            // Triton's backends/nvidia/include: the headers it builds its launcher with, no runtime.
+            // Triton's backends/nvidia/include: the headers it builds its launcher with, no
+            // runtime.
             if (c->location.find("/triton/backends/") != std::string::npos) continue;
             bool better = !stack.cuda_version || (!preferred.empty() && c->location == preferred);
             if (!better) continue;
             stack.cuda_version = v;
             stack.cuda_version_provenance.clear();
-            for (const auto& e : c->evidence) stack.cuda_version_provenance.push_back(e.kind + " " + e.path + ": " + e.version);
+            for (const auto& e : c->evidence)
+                stack.cuda_version_provenance.push_back(e.kind + " " + e.path + ": " + e.version);
         }
         if (stack.cuda_version) break;
     }
@@ -389,8 +416,10 @@ Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::s
     stack.frameworks = frameworks(analysis);
 
     loader::Options options;
-    options.runtime_start = nvidia_start ? loader::RuntimeStart::nvidia : loader::RuntimeStart::none;
-    if (!analysis.info.config.working_dir.empty()) options.working_dir = analysis.info.config.working_dir;
+    options.runtime_start =
+        nvidia_start ? loader::RuntimeStart::nvidia : loader::RuntimeStart::none;
+    if (!analysis.info.config.working_dir.empty())
+        options.working_dir = analysis.info.config.working_dir;
     loader::Loader loader(files, options);
 
     stack.roots = find_roots(analysis, stack.frameworks);
@@ -409,7 +438,8 @@ Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::s
         stack.loaded_by.emplace(entry->path, root.label);
     }
     for (const auto& [path, elf] : analysis.elfs)
-        if (!root_files.count(path) && wants_consumer(path, elf, stack.frameworks)) roots.push_back(path), labels.push_back(nullptr);
+        if (!root_files.count(path) && wants_consumer(path, elf, stack.frameworks))
+            roots.push_back(path), labels.push_back(nullptr);
 
     // The loader resolves dlopen names as DT_NEEDED of the object holding
     // them, after its own, and what a framework dlopen()s before importing a
@@ -459,7 +489,8 @@ Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::s
                 r.rule = model->second.preload_rule;
     }
     // Consumers first: reports list what the user ships before what it pulls in.
-    std::stable_partition(stack.objects.begin(), stack.objects.end(), [](const ElfObject& o) { return o.consumer; });
+    std::stable_partition(stack.objects.begin(), stack.objects.end(),
+                          [](const ElfObject& o) { return o.consumer; });
     return stack;
 }
 

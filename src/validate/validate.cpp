@@ -36,7 +36,8 @@ Scan scan(const std::string& image_path, const Options& options, const rules::Da
         image::with_env_overrides(image::with_env_overrides(env, exported), options.env_overrides);
     out.stack = build_stack(analysis, options.targets, image_path, &db, options.nvidia_start);
     for (const auto& change : script_env) out.stack.env_origin[change.name] = change.origin;
-    for (const auto& kv : options.env_overrides) out.stack.env_origin.erase(kv.substr(0, kv.find('=')));
+    for (const auto& kv : options.env_overrides)
+        out.stack.env_origin.erase(kv.substr(0, kv.find('=')));
     return out;
 }
 

@@ -23,7 +23,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// two_layer_spec with real ELF libraries in both layers; `top_note` makes the top layer another blob.
+// two_layer_spec with real ELF libraries in both layers; `top_note` makes the top layer another
+// blob.
 ImageSpec elf_image(const std::string& top_note) {
     const auto& elf = elf_fixtures();
     REQUIRE(elf.error.empty());
@@ -112,8 +113,8 @@ TEST_CASE("layer cache: docker-daemon: and containers-storage: consult and fill 
     fs::create_directories(tmp / "bin");
     std::string skopeo = run_shell("command -v skopeo").out;
     skopeo = skopeo.substr(0, skopeo.find('\n'));
-    write_file(tmp / "bin" / "skopeo", "#!/bin/sh\necho \"$1\" >> '" + log.string() + "'\nexec " +
-                                           skopeo + " \"$@\"\n");
+    write_file(tmp / "bin" / "skopeo",
+               "#!/bin/sh\necho \"$1\" >> '" + log.string() + "'\nexec " + skopeo + " \"$@\"\n");
     fs::permissions(tmp / "bin" / "skopeo", fs::perms::owner_all);
     ScopedEnv path("PATH", (tmp / "bin").string() + ":" + std::getenv("PATH"));
 
@@ -176,8 +177,8 @@ TEST_CASE("layer cache: validate from the daemon reports the same cold, warm and
     auto plain = validate(" --no-cache");
     REQUIRE((plain.exit_code == 0 || plain.exit_code == 1));
     auto cold = validate("");
-    const auto entries = std::distance(fs::directory_iterator(home / "cuvet" / "layers"),
-                                       fs::directory_iterator());
+    const auto entries =
+        std::distance(fs::directory_iterator(home / "cuvet" / "layers"), fs::directory_iterator());
     CHECK(entries >= 2);
     auto warm = validate("");
     CHECK(cold.out == plain.out);

@@ -3,12 +3,12 @@
 // entry short of knowing the key. Each forgery here is first shown to flip
 // the verdict when sealed with the right key under a trusted directory, so
 // the test fails if the key, the owner check or the mode check stop working.
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 
 #include "cache/facts_codec.hpp"
 #include "scenarios/scenario_support.hpp"

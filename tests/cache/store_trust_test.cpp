@@ -16,8 +16,8 @@
 
 #include "cuvet/cache/store.hpp"
 #include "cuvet/core/error.hpp"
-#include "support/temp_dir.hpp"
 #include "support/skip.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace cuvet;
 namespace fs = std::filesystem;
@@ -171,7 +171,8 @@ TEST_CASE("cache trust: directories and key files others could write are refused
     SECTION("a group- or world-writable cache dir") {
         for (mode_t mode : {0770, 0707, 0777}) {
             fs::permissions(dir, static_cast<fs::perms>(mode));
-            CHECK_THAT(refused(), Catch::Contains(dir.string()) && Catch::Contains("lets others write"));
+            CHECK_THAT(refused(),
+                       Catch::Contains(dir.string()) && Catch::Contains("lets others write"));
         }
     }
     SECTION("a world-writable layers dir") {
@@ -225,9 +226,8 @@ TEST_CASE("cache trust: no HOME and no XDG_CACHE_HOME means no cache, not $TMPDI
             });
         });
         with_env("HOME", "relative/home", [&] { CHECK(cache::Store::default_dir().empty()); });
-        with_env("HOME", "/home/u", [&] {
-            CHECK(cache::Store::default_dir() == "/home/u/.cache/cuvet");
-        });
+        with_env("HOME", "/home/u",
+                 [&] { CHECK(cache::Store::default_dir() == "/home/u/.cache/cuvet"); });
     });
     CHECK(fs::is_empty(tmp.path()));
 }

@@ -1,12 +1,11 @@
 // Every check's documented examples (CheckInfo: what `cuvet explain ID` and
 // the SARIF rule help print) are run. A lint check's failing example is a
 // Dockerfile that raises it and its passing example one that does not, through
-// the call `cuvet lint` makes (with the options its first line names). A validate check's examples describe an image
-// (building one needs the network): the failing one names the check it leads
-// to ("# → CUV015 …") and the passing one does not.
-#include <catch2/catch.hpp>
-
+// the call `cuvet lint` makes (with the options its first line names). A validate check's examples
+// describe an image (building one needs the network): the failing one names the check it leads to
+// ("# → CUV015 …") and the passing one does not.
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <sstream>
 
 #include "cuvet/checks/registry.hpp"

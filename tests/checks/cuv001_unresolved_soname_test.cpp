@@ -9,23 +9,28 @@ namespace {
 const std::string lib_dir = "/usr/lib/x86_64-linux-gnu";
 }
 
-TEST_CASE("CUV001: a needed cuDNN that nothing provides is reported with its search trace", "[validate][cuv001]") {
+TEST_CASE("CUV001: a needed cuDNN that nothing provides is reported with its search trace",
+          "[validate][cuv001]") {
     CudaImage img;
     img.glibc();
     img.cuda_toolkit("12.1.105");
     // Linked against a cuDNN that is then left out of the image.
     img.fs().lib("/opt/stage/libcudnn.so.8", "libcudnn.so.8");
-    img.torch("2.1.0+cu121", "12.1", {"/opt/stage/libcudnn.so.8", "/usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudart.so.12"});
+    img.torch("2.1.0+cu121", "12.1",
+              {"/opt/stage/libcudnn.so.8",
+               "/usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudart.so.12"});
     std::filesystem::remove_all(img.fs().host("/opt/stage"));
     REQUIRE(img.fs().error().empty());
     auto findings = validate_findings(img.write());
     INFO(describe_findings(findings));
     REQUIRE(ids_of(findings).count("CUV001") == 1);
-    const auto& f = *std::find_if(findings.begin(), findings.end(), [](const auto& x) { return x.id == "CUV001"; });
+    const auto& f = *std::find_if(findings.begin(), findings.end(),
+                                  [](const auto& x) { return x.id == "CUV001"; });
     CHECK(f.message.find("libcudnn.so.8") != std::string::npos);
     CHECK(f.message.find("libtorch_cuda.so") != std::string::npos);
     bool traced = false;
-    for (const auto& e : f.evidence) traced = traced || e.find("nvidia/cudnn/lib/libcudnn.so.8") != std::string::npos;
+    for (const auto& e : f.evidence)
+        traced = traced || e.find("nvidia/cudnn/lib/libcudnn.so.8") != std::string::npos;
     CHECK(traced);  // the RUNPATH candidate is in the trace
 }
 
@@ -34,7 +39,9 @@ TEST_CASE("CUV001: nothing reported when the loader finds every library", "[vali
     img.glibc();
     img.cuda_toolkit("12.1.105");
     img.cudnn(lib_dir, "8.9.2");
-    img.torch("2.1.0+cu121", "12.1", {lib_dir + "/libcudnn.so.8", "/usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudart.so.12"});
+    img.torch("2.1.0+cu121", "12.1",
+              {lib_dir + "/libcudnn.so.8",
+               "/usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudart.so.12"});
     REQUIRE(img.fs().error().empty());
     auto findings = validate_findings(img.write());
     INFO(describe_findings(findings));
@@ -48,23 +55,31 @@ void torch_with_module(CudaImage& img) {
     img.glibc();
     img.cuda_toolkit("12.1.105");
     img.cudnn(lib_dir, "8.9.2");
-    img.torch("2.1.0+cu121", "12.1", {lib_dir + "/libcudnn.so.8", "/usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudart.so.12"});
-    img.fs().lib(site_packages + "/torch/_C.cpython-310-x86_64-linux-gnu.so", "_C.cpython-310-x86_64-linux-gnu.so",
-                 {site_packages + "/torch/lib/libtorch_cuda.so"}, "-Wl,--enable-new-dtags,-rpath,'$ORIGIN/lib'");
-    // torchvision's _C.so as the wheel ships it: libtorch_cuda.so in DT_NEEDED, no RPATH to torch/lib.
-    img.fs().lib(site_packages + "/torchvision/_C.so", "_C.so", {site_packages + "/torch/lib/libtorch_cuda.so"});
+    img.torch("2.1.0+cu121", "12.1",
+              {lib_dir + "/libcudnn.so.8",
+               "/usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudart.so.12"});
+    img.fs().lib(site_packages + "/torch/_C.cpython-310-x86_64-linux-gnu.so",
+                 "_C.cpython-310-x86_64-linux-gnu.so",
+                 {site_packages + "/torch/lib/libtorch_cuda.so"},
+                 "-Wl,--enable-new-dtags,-rpath,'$ORIGIN/lib'");
+    // torchvision's _C.so as the wheel ships it: libtorch_cuda.so in DT_NEEDED, no RPATH to
+    // torch/lib.
+    img.fs().lib(site_packages + "/torchvision/_C.so", "_C.so",
+                 {site_packages + "/torch/lib/libtorch_cuda.so"});
 }
 
 bool error_for(const std::vector<cuvet::report::Finding>& findings, const std::string& name) {
     for (const auto& f : findings)
-        if (f.id == "CUV001" && f.severity == cuvet::report::Severity::error && f.message.find(name) != std::string::npos)
+        if (f.id == "CUV001" && f.severity == cuvet::report::Severity::error &&
+            f.message.find(name) != std::string::npos)
             return true;
     return false;
 }
 
 }  // namespace
 
-TEST_CASE("CUV001: a module linking torch's libraries without RPATH loads after `import torch`", "[validate][cuv001]") {
+TEST_CASE("CUV001: a module linking torch's libraries without RPATH loads after `import torch`",
+          "[validate][cuv001]") {
     SECTION("`import torch` maps libtorch_cuda.so first: torchvision/_C.so finds it by SONAME") {
         CudaImage img;
         torch_with_module(img);
@@ -76,7 +91,8 @@ TEST_CASE("CUV001: a module linking torch's libraries without RPATH loads after 
     SECTION("without torch's own module there is no `import torch`: the module's DT_NEEDED fails") {
         CudaImage img;
         torch_with_module(img);
-        std::filesystem::remove(img.fs().host(site_packages + "/torch/_C.cpython-310-x86_64-linux-gnu.so"));
+        std::filesystem::remove(
+            img.fs().host(site_packages + "/torch/_C.cpython-310-x86_64-linux-gnu.so"));
         REQUIRE(img.fs().error().empty());
         auto findings = validate_findings(img.write());
         INFO(describe_findings(findings));
@@ -84,13 +100,17 @@ TEST_CASE("CUV001: a module linking torch's libraries without RPATH loads after 
     }
 }
 
-TEST_CASE("CUV001: torch's libcaffe2_nvrtc.so is opened at the first runtime-compiled kernel, not at import",
-          "[validate][cuv001]") {
+TEST_CASE(
+    "CUV001: torch's libcaffe2_nvrtc.so is opened at the first runtime-compiled kernel, not at "
+    "import",
+    "[validate][cuv001]") {
     CudaImage img;
     torch_with_module(img);
     img.fs().lib("/opt/stage/libnvrtc.so.12", "libnvrtc.so.12");
-    img.fs().lib(site_packages + "/torch/lib/libcaffe2_nvrtc.so", "libcaffe2_nvrtc.so", {"/opt/stage/libnvrtc.so.12"});
-    img.fs().lib(site_packages + "/torch/lib/libtorch_other.so", "libtorch_other.so", {"/opt/stage/libnvrtc.so.12"});
+    img.fs().lib(site_packages + "/torch/lib/libcaffe2_nvrtc.so", "libcaffe2_nvrtc.so",
+                 {"/opt/stage/libnvrtc.so.12"});
+    img.fs().lib(site_packages + "/torch/lib/libtorch_other.so", "libtorch_other.so",
+                 {"/opt/stage/libnvrtc.so.12"});
     std::filesystem::remove_all(img.fs().host("/opt/stage"));
     REQUIRE(img.fs().error().empty());
     auto findings = validate_findings(img.write());
@@ -100,11 +120,13 @@ TEST_CASE("CUV001: torch's libcaffe2_nvrtc.so is opened at the first runtime-com
     for (const auto& f : findings) {
         if (f.id != "CUV001" || f.message.find("libnvrtc.so.12") == std::string::npos) continue;
         bool caffe2 = f.message.find("libcaffe2_nvrtc.so") != std::string::npos;
-        CHECK(f.severity == (caffe2 ? cuvet::report::Severity::warning : cuvet::report::Severity::error));
+        CHECK(f.severity ==
+              (caffe2 ? cuvet::report::Severity::warning : cuvet::report::Severity::error));
     }
 }
 
-TEST_CASE("CUV001: a framework's missing cuDNN is quoted the way that release reports it", "[validate][cuv001]") {
+TEST_CASE("CUV001: a framework's missing cuDNN is quoted the way that release reports it",
+          "[validate][cuv001]") {
     struct Case {
         std::string tensorflow, quote;
     };
@@ -130,7 +152,8 @@ TEST_CASE("CUV001: a framework's missing cuDNN is quoted the way that release re
     }
 }
 
-TEST_CASE("CUV001: import torch without a library, in the words the real torch printed", "[validate][cuv001]") {
+TEST_CASE("CUV001: import torch without a library, in the words the real torch printed",
+          "[validate][cuv001]") {
     // The oracle: torch 2.11 on the GPU machine with every cuDNN removed (run5, no_cudnn).
     const std::string real = recorded_framework_error("no_cudnn", "torch");
     REQUIRE(real == "libcudnn.so.9: cannot open shared object file: No such file or directory");
@@ -143,8 +166,9 @@ TEST_CASE("CUV001: import torch without a library, in the words the real torch p
         img.fs().lib(gone + "/libcudnn.so.9", "libcudnn.so.9");
         img.fs().lib(gone + "/libcudart.so.13", "libcudart.so.13");
         img.torch("2.11.0", "13.0", {gone + "/libcudnn.so.9"});
-        img.fs().lib(torch + "/_C.cpython-310-x86_64-linux-gnu.so", "_C.cpython-310-x86_64-linux-gnu.so",
-                     {torch + "/lib/libtorch_cuda.so"}, "-Wl,--enable-new-dtags,-rpath,'$ORIGIN/lib'");
+        img.fs().lib(torch + "/_C.cpython-310-x86_64-linux-gnu.so",
+                     "_C.cpython-310-x86_64-linux-gnu.so", {torch + "/lib/libtorch_cuda.so"},
+                     "-Wl,--enable-new-dtags,-rpath,'$ORIGIN/lib'");
         img.fs().lib(torch + "/lib/libtorch_global_deps.so", "libtorch_global_deps.so",
                      global_deps_miss_one ? std::vector<std::string>{gone + "/libcudart.so.13"}
                                           : std::vector<std::string>{});
@@ -161,6 +185,7 @@ TEST_CASE("CUV001: import torch without a library, in the words the real torch p
         if (global_deps_miss_one)
             CHECK(cudnn->message.find("import torch raises") == std::string::npos);
         else
-            CHECK_THAT(cudnn->message, Catch::Contains("import torch raises \"ImportError: " + real + "\""));
+            CHECK_THAT(cudnn->message,
+                       Catch::Contains("import torch raises \"ImportError: " + real + "\""));
     }
 }

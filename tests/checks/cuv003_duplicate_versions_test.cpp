@@ -4,7 +4,8 @@
 
 using namespace cuvet::test;
 
-TEST_CASE("CUV003: two cuDNN copies of different versions, and which one torch loads", "[validate][cuv003]") {
+TEST_CASE("CUV003: two cuDNN copies of different versions, and which one torch loads",
+          "[validate][cuv003]") {
     for (bool differ : {true, false}) {
         CudaImage img;
         img.glibc();
@@ -20,12 +21,14 @@ TEST_CASE("CUV003: two cuDNN copies of different versions, and which one torch l
             if (f.id != "CUV003") continue;
             CHECK(f.message.find("8.6.0") != std::string::npos);
             CHECK(f.message.find("8.9.2.26") != std::string::npos);
-            CHECK(f.message.find("Consumers load: " + site_packages + "/nvidia/cudnn/lib/libcudnn.so.8") != std::string::npos);
+            CHECK(f.message.find("Consumers load: " + site_packages +
+                                 "/nvidia/cudnn/lib/libcudnn.so.8") != std::string::npos);
         }
     }
 }
 
-TEST_CASE("CUV003: two copies nothing loads are info, one a root loads names the root", "[validate][cuv003]") {
+TEST_CASE("CUV003: two copies nothing loads are info, one a root loads names the root",
+          "[validate][cuv003]") {
     for (bool loaded : {true, false}) {
         CudaImage img;
         img.glibc();
@@ -46,7 +49,8 @@ TEST_CASE("CUV003: two copies nothing loads are info, one a root loads names the
             // One copy mapped, the other by nothing: which one wins is settled (issue 24), so info.
             CHECK(f.severity == cuvet::report::Severity::info);
             CHECK(f.loaded_by == (loaded ? "ENTRYPOINT /opt/app/bin/infer" : ""));
-            CHECK((f.message.find("Nothing in the image loads them") != std::string::npos) == !loaded);
+            CHECK((f.message.find("Nothing in the image loads them") != std::string::npos) ==
+                  !loaded);
         }
     }
 }

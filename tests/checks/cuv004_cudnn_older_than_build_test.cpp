@@ -5,7 +5,8 @@
 
 using namespace cuvet::test;
 
-TEST_CASE("CUV004: TensorFlow 2.12 (built with cuDNN 8.6) loading cuDNN 8.4", "[validate][cuv004]") {
+TEST_CASE("CUV004: TensorFlow 2.12 (built with cuDNN 8.6) loading cuDNN 8.4",
+          "[validate][cuv004]") {
     for (std::string installed : {"8.4.1", "8.6.0", "8.9.7"}) {
         CudaImage img;
         img.glibc();
@@ -39,17 +40,20 @@ TEST_CASE("CUV004: names the framework whose import fails", "[validate][cuv004]"
         if (f.id == "CUV004") CHECK(f.loaded_by == "imported by tensorflow");
 }
 
-TEST_CASE("CUV004: quotes what that TensorFlow release prints, in its own number format", "[validate][cuv004]") {
+TEST_CASE("CUV004: quotes what that TensorFlow release prints, in its own number format",
+          "[validate][cuv004]") {
     struct Case {
         std::string tensorflow, cuda, cudnn_major, installed, cuda_toolkit, quote;
     };
     const Case cases[] = {
         // The rules know the minor TensorFlow was built with, not the patch: it shows as "x".
         {"2.12.0", "11.8", "8", "8.4.1", "11.8.89",
-         "\"Loaded runtime CuDNN library: 8.4.1 but source was compiled with: 8.6.x.  CuDNN library "
+         "\"Loaded runtime CuDNN library: 8.4.1 but source was compiled with: 8.6.x.  CuDNN "
+         "library "
          "needs to have matching major version and equal or higher minor version."},
         {"1.15.0", "10.0", "7", "7.3.1", "10.0.130",
-         "\"Loaded runtime CuDNN library: 7.3.1 but source was compiled with: 7.4.x.  CuDNN library "
+         "\"Loaded runtime CuDNN library: 7.3.1 but source was compiled with: 7.4.x.  CuDNN "
+         "library "
          "major and minor version needs to match or have higher minor version in case of CuDNN 7.0 "
          "or later version."},
         // Which words 2.1 printed is not recorded: the verdict stands, without a made-up quote.
@@ -78,7 +82,8 @@ TEST_CASE("CUV004: PyTorch 2.11's refusal, word for word what the real torch pri
     // The oracle: torch 2.11.0+cu130 run on the GPU machine with its pip cuDNN removed and the
     // dpkg cuDNN 9.14 left (testdata/gpu/agreement/run5, variant pip_cudnn_removed).
     const std::string real = recorded_framework_error("pip_cudnn_removed", "torch");
-    REQUIRE(real.rfind("cuDNN version incompatibility: PyTorch was compiled  against (9, 19, 0)", 0) == 0);
+    REQUIRE(real.rfind("cuDNN version incompatibility: PyTorch was compiled  against (9, 19, 0)",
+                       0) == 0);
 
     CudaImage img;
     img.glibc();

@@ -10,8 +10,8 @@ namespace {
 
 const std::string lib_dir = "/usr/lib/x86_64-linux-gnu";
 
-const cuvet::report::Finding* first(const std::vector<cuvet::report::Finding>& findings, const std::string& id,
-                                    cuvet::report::Severity severity) {
+const cuvet::report::Finding* first(const std::vector<cuvet::report::Finding>& findings,
+                                    const std::string& id, cuvet::report::Severity severity) {
     for (const auto& f : findings)
         if (f.id == id && f.severity == severity) return &f;
     return nullptr;
@@ -26,7 +26,8 @@ void torch_with_two_cudnns(CudaImage& img) {
     const std::string wheel = site_packages + "/nvidia/cudnn/lib";
     const std::string origin = "-Wl,--enable-new-dtags,-rpath,'$ORIGIN'";
     img.fs().lib(wheel + "/libcudnn_graph.so.9", "libcudnn_graph.so.9", {}, origin);
-    img.fs().lib(wheel + "/libcudnn_ops.so.9", "libcudnn_ops.so.9", {wheel + "/libcudnn_graph.so.9"}, origin);
+    img.fs().lib(wheel + "/libcudnn_ops.so.9", "libcudnn_ops.so.9",
+                 {wheel + "/libcudnn_graph.so.9"}, origin);
     img.fs().lib(wheel + "/libcudnn.so.9", "libcudnn.so.9", {}, origin);
     dist_info(img.fs(), site_packages, "nvidia_cudnn_cu13", "9.19.0.56");
     for (std::string name : {"libcudnn_graph", "libcudnn_ops", "libcudnn"}) {
@@ -40,7 +41,8 @@ void torch_with_two_cudnns(CudaImage& img) {
     img.fs().write(site_packages + "/torch-2.11.0+cu130.dist-info/METADATA",
                    "Metadata-Version: 2.1\nName: torch\nVersion: 2.11.0+cu130\n"
                    "Requires-Dist: nvidia-cudnn-cu13==9.19.0.56; platform_system == \"Linux\"\n\n");
-    img.fs().lib(site_packages + "/torch/lib/libtorch_cuda.so", "libtorch_cuda.so", {wheel + "/libcudnn.so.9"},
+    img.fs().lib(site_packages + "/torch/lib/libtorch_cuda.so", "libtorch_cuda.so",
+                 {wheel + "/libcudnn.so.9"},
                  "-Wl,--disable-new-dtags,-rpath,'$ORIGIN/../../nvidia/cudnn/lib'");
 }
 
@@ -86,7 +88,8 @@ TEST_CASE("CUV005: a mixed cuDNN nothing loads is one info finding", "[validate]
     CHECK(f->loaded_by.empty());
 }
 
-TEST_CASE("CUV005: LD_LIBRARY_PATH to the dpkg cuDNN mixes the one torch loads, and names torch", "[validate][cuv005]") {
+TEST_CASE("CUV005: LD_LIBRARY_PATH to the dpkg cuDNN mixes the one torch loads, and names torch",
+          "[validate][cuv005]") {
     for (bool ld_library_path : {true, false}) {
         CudaImage img;
         torch_with_two_cudnns(img);
@@ -103,17 +106,21 @@ TEST_CASE("CUV005: LD_LIBRARY_PATH to the dpkg cuDNN mixes the one torch loads, 
         REQUIRE(error != nullptr);
         // libcudnn.so.9 of the wheel, which torch maps, dlopen()s the 9.14 sub-libraries.
         CHECK(error->loaded_by == "imported by torch");
-        CHECK(error->message.find("libcudnn.so.9 -> " + lib_dir + "/libcudnn_") != std::string::npos);
+        CHECK(error->message.find("libcudnn.so.9 -> " + lib_dir + "/libcudnn_") !=
+              std::string::npos);
         CHECK(error->message.find("9.19.0") != std::string::npos);
         CHECK(error->message.find("9.14.0") != std::string::npos);
         // cuDNN answers its version from the 9.14 graph library: torch refuses it, in the words
         // the real torch 2.11 printed in this variant on the H100.
         // With LD_LIBRARY_PATH set, torch appends a hint worded by the path: the quote elides it.
         const std::string real = recorded_framework_error("ld_library_path_system_cudnn", "torch");
-        const auto hint = real.find(" one possibility is that there is a conflicting cuDNN in LD_LIBRARY_PATH.");
+        const auto hint =
+            real.find(" one possibility is that there is a conflicting cuDNN in LD_LIBRARY_PATH.");
         REQUIRE(real.rfind("cuDNN version incompatibility:", 0) == 0);
         REQUIRE(hint != std::string::npos);
-        CHECK_THAT(error->message, Catch::Contains("pytorch 2.11.0 (built with cuDNN 9.19.0.56) then sees cuDNN 9.14.0") &&
-                                       Catch::Contains("\"" + real.substr(0, hint) + " …\""));
+        CHECK_THAT(
+            error->message,
+            Catch::Contains("pytorch 2.11.0 (built with cuDNN 9.19.0.56) then sees cuDNN 9.14.0") &&
+                Catch::Contains("\"" + real.substr(0, hint) + " …\""));
     }
 }

@@ -10,8 +10,9 @@ TEST_CASE("CUV006: cuDNN built for CUDA 11 loaded with the CUDA 12 runtime", "[v
         img.glibc();
         img.cuda_toolkit("12.1.105");
         img.cudnn("/usr/lib/x86_64-linux-gnu", "8.9.2", package);
-        img.torch("2.1.0+cu121", "12.1", {"/usr/lib/x86_64-linux-gnu/libcudnn.so.8",
-                                          "/usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudart.so.12"});
+        img.torch("2.1.0+cu121", "12.1",
+                  {"/usr/lib/x86_64-linux-gnu/libcudnn.so.8",
+                   "/usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudart.so.12"});
         REQUIRE(img.fs().error().empty());
         auto findings = validate_findings(img.write());
         INFO(package << "\n" << describe_findings(findings));
@@ -25,8 +26,9 @@ TEST_CASE("CUV006: cuDNN built for CUDA 11 loaded with the CUDA 12 runtime", "[v
     }
 }
 
-TEST_CASE("CUV006: the cuDNN torch loads is an error naming torch, a CUDA 11 copy nothing loads is info",
-          "[validate][cuv006]") {
+TEST_CASE(
+    "CUV006: the cuDNN torch loads is an error naming torch, a CUDA 11 copy nothing loads is info",
+    "[validate][cuv006]") {
     CudaImage img;
     img.glibc();
     img.cuda_toolkit("12.1.105");
@@ -34,8 +36,9 @@ TEST_CASE("CUV006: the cuDNN torch loads is an error naming torch, a CUDA 11 cop
     // A leftover cuDNN for CUDA 11 (it links libcublasLt.so.11) that nothing maps.
     img.fs().lib("/opt/old/cudnn/libcublasLt.so.11", "libcublasLt.so.11");
     img.cudnn("/opt/old/cudnn", "8.6.0", "", "", {"/opt/old/cudnn/libcublasLt.so.11"});
-    img.torch("2.1.0+cu121", "12.1", {"/usr/lib/x86_64-linux-gnu/libcudnn.so.8",
-                                      "/usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudart.so.12"});
+    img.torch("2.1.0+cu121", "12.1",
+              {"/usr/lib/x86_64-linux-gnu/libcudnn.so.8",
+               "/usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudart.so.12"});
     REQUIRE(img.fs().error().empty());
     auto findings = validate_findings(img.write());
     INFO(describe_findings(findings));

@@ -4,7 +4,8 @@
 
 using namespace cuvet::test;
 
-TEST_CASE("CUV007: a cu118 torch in a CUDA 12 image without a CUDA 11 runtime", "[validate][cuv007]") {
+TEST_CASE("CUV007: a cu118 torch in a CUDA 12 image without a CUDA 11 runtime",
+          "[validate][cuv007]") {
     for (std::string toolkit : {"12.1.105", "11.8.89"}) {
         CudaImage img;
         img.glibc();
@@ -37,7 +38,8 @@ TEST_CASE("CUV007: a tensorrt_llm 1.1 wheel (CUDA 12.9) in a CUDA 13 image", "[v
         CudaImage img;
         img.glibc();
         img.cuda_toolkit(toolkit);
-        img.fs().lib(site_packages + "/tensorrt_llm/libs/libtensorrt_llm.so", "libtensorrt_llm.so", {});
+        img.fs().lib(site_packages + "/tensorrt_llm/libs/libtensorrt_llm.so", "libtensorrt_llm.so",
+                     {});
         img.fs().write(site_packages + "/tensorrt_llm/__init__.py", "");
         img.fs().write(site_packages + "/tensorrt_llm-1.1.0.dist-info/METADATA",
                        "Metadata-Version: 2.1\nName: tensorrt_llm\nVersion: 1.1.0\n\n");

@@ -6,7 +6,8 @@
 
 using namespace cuvet::test;
 
-TEST_CASE("CUV010: a fatbin with sm_80 SASS and compute_90 PTX runs on A10 and H100, not on T4", "[validate][cuv010]") {
+TEST_CASE("CUV010: a fatbin with sm_80 SASS and compute_90 PTX runs on A10 and H100, not on T4",
+          "[validate][cuv010]") {
     const auto& fixtures = elf_fixtures();
     if (fixtures.cuda.empty()) {
         CUVET_SKIP("skipped: no nvcc, no fatbin fixture");
@@ -14,7 +15,8 @@ TEST_CASE("CUV010: a fatbin with sm_80 SASS and compute_90 PTX runs on A10 and H
     CudaImage img;
     img.glibc();
     std::filesystem::create_directories(img.fs().host(site_packages + "/torch/lib"));
-    std::filesystem::copy_file(fixtures.cuda, img.fs().host(site_packages + "/torch/lib/libkern.so"));
+    std::filesystem::copy_file(fixtures.cuda,
+                               img.fs().host(site_packages + "/torch/lib/libkern.so"));
     // What the image runs loads the kernel library: only then can a missing architecture break it.
     img.fs().exe("/usr/bin/app", {site_packages + "/torch/lib/libkern.so"},
                  "-Wl,-rpath," + site_packages + "/torch/lib");

@@ -4,7 +4,8 @@
 
 using namespace cuvet::test;
 
-TEST_CASE("CUV011: an x86-64 extension module in an arm64 image is an error", "[validate][cuv011]") {
+TEST_CASE("CUV011: an x86-64 extension module in an arm64 image is an error",
+          "[validate][cuv011]") {
     for (std::string arch : {"arm64", "amd64"}) {
         CudaImage img;
         img.architecture = arch;
@@ -22,7 +23,8 @@ TEST_CASE("CUV011: an x86-64 extension module in an arm64 image is an error", "[
     }
 }
 
-TEST_CASE("CUV011: wrong-machine files nothing loads are one info per directory", "[validate][cuv011]") {
+TEST_CASE("CUV011: wrong-machine files nothing loads are one info per directory",
+          "[validate][cuv011]") {
     // As the i386 multilib in /usr/lib32: ld.so of the image never maps them.
     CudaImage img;
     img.architecture = "arm64";
@@ -37,7 +39,8 @@ TEST_CASE("CUV011: wrong-machine files nothing loads are one info per directory"
     for (const auto& f : findings) {
         CHECK(f.severity == cuvet::report::Severity::info);
         if (f.message.find("/usr/lib32") != std::string::npos)
-            CHECK(f.message.find("3 files under /usr/lib32 are built for x86-64") != std::string::npos);
+            CHECK(f.message.find("3 files under /usr/lib32 are built for x86-64") !=
+                  std::string::npos);
         else
             CHECK(f.message.find("libsanitizer.so is built for x86-64") != std::string::npos);
         CHECK(f.message.find("nothing in the image loads") != std::string::npos);

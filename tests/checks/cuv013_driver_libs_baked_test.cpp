@@ -1,13 +1,13 @@
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 
 #include "support/cuda_image.hpp"
 #include "support/framework_wheels.hpp"
 
 using namespace cuvet::test;
 
-TEST_CASE("CUV013: libcuda.so baked into /usr/lib, cuda-compat's copy is not reported", "[validate][cuv013]") {
+TEST_CASE("CUV013: libcuda.so baked into /usr/lib, cuda-compat's copy is not reported",
+          "[validate][cuv013]") {
     for (bool baked : {true, false}) {
         CudaImage img;
         img.glibc();
@@ -23,14 +23,16 @@ TEST_CASE("CUV013: libcuda.so baked into /usr/lib, cuda-compat's copy is not rep
         CHECK(ids_of(findings).count("CUV013") == (baked ? 1u : 0u));
         for (const auto& f : findings)
             if (f.id == "CUV013") {
-                CHECK(f.message.find("/usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05") != std::string::npos);
+                CHECK(f.message.find("/usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05") !=
+                      std::string::npos);
                 CHECK(f.message.find("535.104.05") != std::string::npos);
             }
     }
 }
 
-TEST_CASE("CUV013: a baked libcuda is an error only where something the image runs reaches it first",
-          "[validate][cuv013]") {
+TEST_CASE(
+    "CUV013: a baked libcuda is an error only where something the image runs reaches it first",
+    "[validate][cuv013]") {
     for (bool ld_library_path : {true, false}) {
         CudaImage img;
         img.glibc();
@@ -47,14 +49,16 @@ TEST_CASE("CUV013: a baked libcuda is an error only where something the image ru
         REQUIRE(ids_of(findings).count("CUV013") == 1);
         for (const auto& f : findings) {
             if (f.id != "CUV013") continue;
-            CHECK(f.severity == (ld_library_path ? cuvet::report::Severity::error : cuvet::report::Severity::info));
+            CHECK(f.severity == (ld_library_path ? cuvet::report::Severity::error
+                                                 : cuvet::report::Severity::info));
             CHECK(f.loaded_by == (ld_library_path ? "ENTRYPOINT /opt/app/bin/infer" : ""));
             CHECK(f.message.find("/opt/driver/libcuda.so.535.104.05") != std::string::npos);
         }
     }
 }
 
-TEST_CASE("CUV013: the toolkit's stub libcuda reached before the host's is an error", "[validate][cuv013]") {
+TEST_CASE("CUV013: the toolkit's stub libcuda reached before the host's is an error",
+          "[validate][cuv013]") {
     for (bool on_path : {true, false}) {
         CudaImage img;
         img.glibc();
@@ -81,7 +85,8 @@ TEST_CASE("CUV013: the toolkit's stub libcuda reached before the host's is an er
     }
 }
 
-TEST_CASE("CUV013: a stub libcuda on the path names jax, whose CUDA plugin maps it", "[validate][cuv013]") {
+TEST_CASE("CUV013: a stub libcuda on the path names jax, whose CUDA plugin maps it",
+          "[validate][cuv013]") {
     CudaImage img;
     img.glibc();
     jax_cuda13(img);
@@ -96,12 +101,14 @@ TEST_CASE("CUV013: a stub libcuda on the path names jax, whose CUDA plugin maps 
         if (f.id != "CUV013") continue;
         CHECK(f.severity == cuvet::report::Severity::error);
         named = named || f.loaded_by == "imported by jax" ||
-                std::find(f.evidence.begin(), f.evidence.end(), "also loaded: imported by jax") != f.evidence.end();
+                std::find(f.evidence.begin(), f.evidence.end(), "also loaded: imported by jax") !=
+                    f.evidence.end();
     }
     CHECK(named);
 }
 
-TEST_CASE("CUV013: a baked libcuda in the mount dir breaks fleet drivers not newer than it", "[validate][cuv013]") {
+TEST_CASE("CUV013: a baked libcuda in the mount dir breaks fleet drivers not newer than it",
+          "[validate][cuv013]") {
     CudaImage img;
     img.glibc();
     img.cuda_toolkit("12.1.105");

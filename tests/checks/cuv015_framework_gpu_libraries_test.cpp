@@ -141,9 +141,10 @@ TEST_CASE("CUV015: ONNX Runtime's CUDA provider with and without its cuDNN",
     }
     SECTION("the warning that follows is the one the installed release prints") {
         const std::pair<std::string, std::string> releases[] = {
-            {"1.15.1", "then \"Failed to create CUDAExecutionProvider. Please reference "
-                       "https://onnxruntime.ai/docs/execution-providers/"
-                       "CUDA-ExecutionProvider.html#requirements to ensure all dependencies are met.\""},
+            {"1.15.1",
+             "then \"Failed to create CUDAExecutionProvider. Please reference "
+             "https://onnxruntime.ai/docs/execution-providers/"
+             "CUDA-ExecutionProvider.html#requirements to ensure all dependencies are met.\""},
             // 1.16-1.18 printed variants no source ties to a release: no quote rather than a guess.
             {"1.17.0", ""}};
         for (const auto& [version, then] : releases) {

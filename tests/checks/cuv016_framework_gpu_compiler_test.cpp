@@ -113,12 +113,14 @@ TEST_CASE("CUV016: CuPy's kernels need the CUDA headers", "[validate][cuv016][cu
     }
 }
 
-TEST_CASE("CUV016: Triton (torch.compile) needs a C compiler on PATH: a warning, as on the H100 roots",
-          "[validate][cuv016][triton]") {
+TEST_CASE(
+    "CUV016: Triton (torch.compile) needs a C compiler on PATH: a warning, as on the H100 roots",
+    "[validate][cuv016][triton]") {
     auto torch_with_triton = [](CudaImage& img) {
         img.glibc();
         img.cuda_toolkit("12.1.105");
-        img.torch("2.1.0+cu121", "12.1", {"/usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudart.so.12"});
+        img.torch("2.1.0+cu121", "12.1",
+                  {"/usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudart.so.12"});
         img.fs().write(site_packages + "/triton/backends/nvidia/bin/ptxas", "#!/bin/sh\n");
         img.fs().write(site_packages + "/triton/__init__.py", "__version__ = '2.1.0'\n");
     };

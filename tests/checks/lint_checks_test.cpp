@@ -1,8 +1,7 @@
 // Each CUVLxx check with a Dockerfile that fails it and one that passes,
 // through the same library call `cuvet lint` makes, against the built-in rules.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -54,17 +53,20 @@ TEST_CASE("CUVL01 wheel CUDA vs base CUDA", "[lint][CUVL01]") {
     CHECK(found[0].severity == report::Severity::error);
     CHECK_THAT(found[0].message, Catch::Contains("libcudart.so.12"));
 
-    CHECK(lint_with("FROM nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04\n"
-                    "RUN pip install torch==2.1.0 --index-url https://download.pytorch.org/whl/cu121\n",
-                    "CUVL01")
+    CHECK(lint_with(
+              "FROM nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04\n"
+              "RUN pip install torch==2.1.0 --index-url https://download.pytorch.org/whl/cu121\n",
+              "CUVL01")
               .empty());
     // PyPI's default torch 2.1 is the cu121 build.
-    CHECK(lint_with("FROM nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04\nRUN pip install torch==2.1.2\n",
-                    "CUVL01")
+    CHECK(lint_with(
+              "FROM nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04\nRUN pip install torch==2.1.2\n",
+              "CUVL01")
               .empty());
     // The cu121 wheel on a 12.4 base: torch runs its own CUDA 12.1 on the 12.4 driver.
-    CHECK(lint_with("FROM nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04\nRUN pip install torch==2.1.2\n",
-                    "CUVL01")
+    CHECK(lint_with(
+              "FROM nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04\nRUN pip install torch==2.1.2\n",
+              "CUVL01")
               .empty());
 }
 
@@ -94,7 +96,8 @@ TEST_CASE("CUVL01 paddlepaddle-gpu build from PyPI or a .postXYZ suffix or the p
         "CUVL01");
     REQUIRE(found.size() == 1);
     CHECK(found[0].severity == report::Severity::error);
-    CHECK_THAT(found[0].message, Catch::Contains("CUDA 11.8") && Catch::Contains("libcudart.so.11.0"));
+    CHECK_THAT(found[0].message,
+               Catch::Contains("CUDA 11.8") && Catch::Contains("libcudart.so.11.0"));
     CHECK(lint_with("FROM nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04\n"
                     "RUN pip install paddlepaddle-gpu==2.5.2\n",
                     "CUVL01")
@@ -139,17 +142,22 @@ TEST_CASE("CUVL02 LD_LIBRARY_PATH shadows bundled libraries", "[lint][CUVL02]") 
 }
 
 TEST_CASE("CUVL03 unpinned framework or cuDNN", "[lint][CUVL03]") {
-    auto found = lint_with("FROM python:3.11-slim\nRUN pip install torch \"jax[cuda12]>=0.4\"\n", "CUVL03");
+    auto found =
+        lint_with("FROM python:3.11-slim\nRUN pip install torch \"jax[cuda12]>=0.4\"\n", "CUVL03");
     REQUIRE(found.size() == 1);  // one finding per install command
     CHECK_THAT(found[0].message, Catch::Contains("torch jax[cuda12]>=0.4"));
     CHECK_THAT(found[0].fix, Catch::Contains("jax[cuda12]==<version>"));
-    CHECK(lint_with("FROM python:3.11-slim\nRUN pip install torch==2.4.1 requests\n", "CUVL03").empty());
-    CHECK(lint_with("FROM continuumio/miniconda3\nRUN conda install -y cudnn\n", "CUVL03").size() == 1);
+    CHECK(lint_with("FROM python:3.11-slim\nRUN pip install torch==2.4.1 requests\n", "CUVL03")
+              .empty());
+    CHECK(lint_with("FROM continuumio/miniconda3\nRUN conda install -y cudnn\n", "CUVL03").size() ==
+          1);
 }
 
 TEST_CASE("CUVL04 apt cuDNN without pin or hold", "[lint][CUVL04]") {
-    CHECK(lint_with("FROM nvidia/cuda:12.1.1-runtime-ubuntu22.04\nRUN apt-get install -y libcudnn8\n", "CUVL04")
-              .size() == 1);
+    CHECK(
+        lint_with("FROM nvidia/cuda:12.1.1-runtime-ubuntu22.04\nRUN apt-get install -y libcudnn8\n",
+                  "CUVL04")
+            .size() == 1);
     CHECK(lint_with("FROM nvidia/cuda:12.1.1-runtime-ubuntu22.04\n"
                     "RUN apt-get install -y libcudnn8=8.9.0.131-1+cuda12.1\n",
                     "CUVL04")
@@ -161,8 +169,11 @@ TEST_CASE("CUVL04 apt cuDNN without pin or hold", "[lint][CUVL04]") {
 }
 
 TEST_CASE("CUVL05 deprecated tensorflow-gpu", "[lint][CUVL05]") {
-    CHECK(lint_with("FROM python:3.10\nRUN pip install tensorflow-gpu==2.10.0\n", "CUVL05").size() == 1);
-    CHECK(lint_with("FROM python:3.10\nRUN pip install tensorflow[and-cuda]==2.15.0\n", "CUVL05").empty());
+    CHECK(
+        lint_with("FROM python:3.10\nRUN pip install tensorflow-gpu==2.10.0\n", "CUVL05").size() ==
+        1);
+    CHECK(lint_with("FROM python:3.10\nRUN pip install tensorflow[and-cuda]==2.15.0\n", "CUVL05")
+              .empty());
 }
 
 TEST_CASE("CUVL06 conda and pip both install CUDA", "[lint][CUVL06]") {
@@ -171,18 +182,21 @@ TEST_CASE("CUVL06 conda and pip both install CUDA", "[lint][CUVL06]") {
                     "RUN pip install torch==2.4.0\n",
                     "CUVL06")
               .size() == 1);
-    CHECK(lint_with("FROM continuumio/miniconda3\nRUN conda install -y numpy\nRUN pip install torch==2.4.0\n",
+    CHECK(lint_with("FROM continuumio/miniconda3\nRUN conda install -y numpy\nRUN pip install "
+                    "torch==2.4.0\n",
                     "CUVL06")
               .empty());
 }
 
 TEST_CASE("CUVL07 devel image as the final stage", "[lint][CUVL07]") {
-    auto found = lint_with("FROM nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04\nCMD [\"python3\"]\n", "CUVL07");
+    auto found =
+        lint_with("FROM nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04\nCMD [\"python3\"]\n", "CUVL07");
     REQUIRE(found.size() == 1);
     CHECK(found[0].locations.at(0).line == 1);
-    CHECK(lint_with("FROM nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04 AS build\nRUN make\n"
-                    "FROM nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04\nCOPY --from=build /out /app\n",
-                    "CUVL07")
+    CHECK(lint_with(
+              "FROM nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04 AS build\nRUN make\n"
+              "FROM nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04\nCOPY --from=build /out /app\n",
+              "CUVL07")
               .empty());
 }
 
@@ -214,11 +228,14 @@ TEST_CASE("CUVL09 base tag outside the published scheme", "[lint][CUVL09]") {
 }
 
 TEST_CASE("CUVL10 GPU package without system CUDA", "[lint][CUVL10]") {
-    CHECK(lint_with("FROM python:3.11-slim\nRUN pip install onnxruntime-gpu==1.19.2\n", "CUVL10").size() == 1);
-    CHECK(lint_with("FROM nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04\nRUN pip install onnxruntime-gpu==1.19.2\n",
+    CHECK(lint_with("FROM python:3.11-slim\nRUN pip install onnxruntime-gpu==1.19.2\n", "CUVL10")
+              .size() == 1);
+    CHECK(lint_with("FROM nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04\nRUN pip install "
+                    "onnxruntime-gpu==1.19.2\n",
                     "CUVL10")
               .empty());
-    CHECK(lint_with("FROM python:3.11-slim\nRUN pip install onnxruntime-gpu==1.19.2 nvidia-cudnn-cu12==9.1.0.70\n",
+    CHECK(lint_with("FROM python:3.11-slim\nRUN pip install onnxruntime-gpu==1.19.2 "
+                    "nvidia-cudnn-cu12==9.1.0.70\n",
                     "CUVL10")
               .empty());
 }
@@ -263,5 +280,6 @@ TEST_CASE("every upstream parser case lints without escaping errors", "[lint][co
         }
     }
     CHECK(linted > 20);
-    WARN("linted " << linted << " upstream Dockerfiles, " << rejected << " rejected as input errors");
+    WARN("linted " << linted << " upstream Dockerfiles, " << rejected
+                   << " rejected as input errors");
 }

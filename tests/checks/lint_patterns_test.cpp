@@ -1,6 +1,7 @@
 // The Dockerfile patterns real GPU projects use (issue 12), each as a minimal
 // Dockerfile of our own: install commands the facts must understand, the new
-// CUVL11–CUVL14 checks (their own files: cuvl1N_*_test.cpp), and the false alarms the older checks must not raise.
+// CUVL11–CUVL14 checks (their own files: cuvl1N_*_test.cpp), and the false alarms the older checks
+// must not raise.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <iterator>
@@ -150,14 +151,16 @@ TEST_CASE("CUVL01 takes --extra-index-url's CUDA only for a pinned package", "[l
                    "CUVL01")
               .empty());
     // Pinned, the +cu118 local version sorts above PyPI's 2.3.0: the cu118 build it is.
-    auto found = lint_ids(base + "RUN pip install torch==2.3.0 --extra-index-url "
-                                 "https://download.pytorch.org/whl/cu118\n",
+    auto found = lint_ids(base +
+                              "RUN pip install torch==2.3.0 --extra-index-url "
+                              "https://download.pytorch.org/whl/cu118\n",
                           "CUVL01");
     REQUIRE(found.size() == 1);
     CHECK_THAT(found[0].message, Catch::Contains("11.8"));
     // --index-url replaces PyPI: the index decides even without a pin.
-    CHECK(lint_ids(base + "RUN pip install torch --index-url https://download.pytorch.org/whl/cu118\n",
-                   "CUVL01")
+    CHECK(lint_ids(
+              base + "RUN pip install torch --index-url https://download.pytorch.org/whl/cu118\n",
+              "CUVL01")
               .size() == 1);
 }
 
@@ -344,8 +347,9 @@ TEST_CASE("NGC bases of every framework are read from ngc_containers.json", "[li
     copied_row.replace(copied_row.find("\"note\""), 6, "\"confidence\": \"secondary\", \"note\"");
     const auto copied = checks::lint::base_stack(
         trt.final_stage().base, db_with("ngc_containers.json", "\"releases\": [", copied_row));
-    CHECK_THAT(copied.evidence,
-               Catch::StartsWith("NGC tensorrt 99.01 (a secondary source: https://docs.nvidia.com/"));
+    CHECK_THAT(
+        copied.evidence,
+        Catch::StartsWith("NGC tensorrt 99.01 (a secondary source: https://docs.nvidia.com/"));
     // An image the table does not model is refused by the loader, not silently ignored.
     std::string nemo_row = trt_row;
     nemo_row.replace(nemo_row.find("tensorrt"), 8, "nemo");

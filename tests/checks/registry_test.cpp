@@ -1,9 +1,9 @@
-#include <catch2/catch.hpp>
+#include "cuvet/checks/registry.hpp"
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <set>
 
-#include "cuvet/checks/registry.hpp"
 #include "cuvet/checks/stack.hpp"
 #include "cuvet/rules/database.hpp"
 
@@ -37,8 +37,8 @@ TEST_CASE("every check has complete metadata and its own file", "[checks][regist
         std::string prefix = info.id + "_";
         for (char& c : prefix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         int files = 0;
-        for (const auto& file :
-             std::filesystem::recursive_directory_iterator(std::string(CUVET_SOURCE_DIR) + "/src/checks")) {
+        for (const auto& file : std::filesystem::recursive_directory_iterator(
+                 std::string(CUVET_SOURCE_DIR) + "/src/checks")) {
             files += file.path().filename().string().rfind(prefix, 0) == 0;
         }
         CHECK(files == 1);
@@ -53,7 +53,8 @@ TEST_CASE("find_check ignores case and refuses unknown ids", "[checks][registry]
     CHECK_FALSE(checks::find_check(""));
 }
 
-TEST_CASE("running the checks stamps registry metadata and runs only implemented ones", "[checks][registry]") {
+TEST_CASE("running the checks stamps registry metadata and runs only implemented ones",
+          "[checks][registry]") {
     checks::Stack stack;
     auto db = rules::Database::load();
     auto findings = checks::run_validate_checks(stack, db);

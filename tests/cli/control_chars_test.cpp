@@ -36,14 +36,18 @@ std::string image_running_app(const TempDir& tmp, const Rootfs& rootfs) {
 
 }  // namespace
 
-TEST_CASE("printable escapes controls, C1, bidi overrides and bytes that are not UTF-8", "[report][escape]") {
+TEST_CASE("printable escapes controls, C1, bidi overrides and bytes that are not UTF-8",
+          "[report][escape]") {
     CHECK(cuvet::printable("plain /usr/lib/libcudnn.so.9") == "plain /usr/lib/libcudnn.so.9");
     CHECK(cuvet::printable(attack) == shown);
     CHECK(cuvet::printable("a\rb\nc\td\x7f") == "a\\rb\\nc\\td\\x7f");
     CHECK(cuvet::printable_lines("a\nb\tc\r") == "a\nb\tc\\r");
-    CHECK(cuvet::printable("caf\xc3\xa9 \xe2\x9c\x93") == "caf\xc3\xa9 \xe2\x9c\x93");  // UTF-8 stays
-    CHECK(cuvet::printable("\xc2\x9b" "2K") == "\\u009b2K");                                // C1 CSI
-    CHECK(cuvet::printable("abc\xe2\x80\xae" "gnp.exe") == "abc\\u202egnp.exe");            // RLO
+    CHECK(cuvet::printable("caf\xc3\xa9 \xe2\x9c\x93") ==
+          "caf\xc3\xa9 \xe2\x9c\x93");  // UTF-8 stays
+    CHECK(cuvet::printable("\xc2\x9b"
+                           "2K") == "\\u009b2K");  // C1 CSI
+    CHECK(cuvet::printable("abc\xe2\x80\xae"
+                           "gnp.exe") == "abc\\u202egnp.exe");  // RLO
     CHECK(cuvet::printable("\xff\xfe") == "\\xff\\xfe");
     CHECK(cuvet::printable("\xc0\xaf") == "\\xc0\\xaf");  // overlong '/'
     CHECK(cuvet::printable("\xe2\x82") == "\\xe2\\x82");  // truncated
@@ -89,21 +93,25 @@ TEST_CASE("ESC sequences in an image config are escaped by `cuvet image`", "[cli
     check_escaped(run_cuvet({"image", tar.string()}), "image");
 }
 
-TEST_CASE("XML reports stay well-formed for names with controls and bytes that are not UTF-8", "[cli][escape][report]") {
+TEST_CASE("XML reports stay well-formed for names with controls and bytes that are not UTF-8",
+          "[cli][escape][report]") {
     if (!have_program("python3")) CUVET_SKIP("no python3 to parse the XML");
     // ESC, SOH, DEL, a byte that is not UTF-8, U+FFFE (valid UTF-8, not an XML
     // character), and XML's own specials, in the name of a library the
     // program needs and the image lacks: every finding names it.
-    const std::string hostile = std::string("libx\x1b[2K\x01\x7f\xff") + "\xef\xbf\xbe<&\"'" + ".so.1";
+    const std::string hostile =
+        std::string("libx\x1b[2K\x01\x7f\xff") + "\xef\xbf\xbe<&\"'" + ".so.1";
     Rootfs rootfs;
-    rootfs.lib("/opt/evil/" + hostile, shell_quote(hostile));  // the builder pastes the soname into a shell line
+    rootfs.lib("/opt/evil/" + hostile,
+               shell_quote(hostile));  // the builder pastes the soname into a shell line
     rootfs.exe("/usr/bin/app", {"/opt/evil/" + hostile});
     REQUIRE(rootfs.error().empty());
     TempDir tmp;
     const std::string image = image_running_app(tmp, rootfs);
-    write_file(tmp / "parse.py", "import sys, xml.etree.ElementTree as ET\n"
-                                 "root = ET.parse(sys.argv[1]).getroot()\n"
-                                 "print('\\n'.join(e.get('message') or '' for e in root.iter()))\n");
+    write_file(tmp / "parse.py",
+               "import sys, xml.etree.ElementTree as ET\n"
+               "root = ET.parse(sys.argv[1]).getroot()\n"
+               "print('\\n'.join(e.get('message') or '' for e in root.iter()))\n");
     for (const std::string format : {"junit", "checkstyle"}) {
         INFO(format);
         auto run = run_cuvet({"validate", "--no-cache", "--format", format, image});

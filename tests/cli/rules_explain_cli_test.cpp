@@ -1,6 +1,5 @@
 // `cuvet rules` and `cuvet explain`, run as the real binary.
 #include <catch2/catch.hpp>
-
 #include <nlohmann/json.hpp>
 
 #include "cuvet/rules/database.hpp"
@@ -27,7 +26,8 @@ TEST_CASE("cuvet rules shows each table's newest entry and data date", "[cli][ru
     REQUIRE(result.exit_code == 0);
     for (const auto& table : db.tables()) {
         if (table.newest.empty()) continue;
-        std::string line = table.name + ": newest " + table.newest + " (data " + table.data_date + ")";
+        std::string line =
+            table.name + ": newest " + table.newest + " (data " + table.data_date + ")";
         INFO(line);
         CHECK(result.out.find(line) != std::string::npos);
     }
@@ -44,9 +44,11 @@ TEST_CASE("cuvet rules --format json", "[cli][rules]") {
     REQUIRE(result.exit_code == 0);
     auto doc = nlohmann::json::parse(result.out);
     CHECK(doc["tables"].size() == cuvet::rules::Database::table_names().size());
-    for (const auto& table : doc["tables"]) CHECK_FALSE(table["data_version"].get<std::string>().empty());
+    for (const auto& table : doc["tables"])
+        CHECK_FALSE(table["data_version"].get<std::string>().empty());
     bool found = false;
-    for (const auto& check : doc["checks"]) found |= check["id"] == "CUV009" && check["kind"] == "validate";
+    for (const auto& check : doc["checks"])
+        found |= check["id"] == "CUV009" && check["kind"] == "validate";
     CHECK(found);
 }
 
@@ -55,15 +57,16 @@ TEST_CASE("cuvet rules --rules-dir reports a bad file with its JSON pointer", "[
     test::write_file(dir / "gpus.json", R"({"table": "gpus", "data_version": 3})");
     auto result = test::run_cuvet({"rules", "--rules-dir", dir.path().string()});
     CHECK(result.exit_code == 3);
-    CHECK(result.err == "cuvet: error: " + (dir / "gpus.json").string() + ": /data_version: expected a string\n");
+    CHECK(result.err ==
+          "cuvet: error: " + (dir / "gpus.json").string() + ": /data_version: expected a string\n");
 }
 
 TEST_CASE("cuvet explain prints why, examples and fix", "[cli][explain]") {
     auto result = test::run_cuvet({"explain", "cuv010"});
     REQUIRE(result.exit_code == 0);
     CHECK(result.out.rfind("CUV010 no-kernel-for-gpu (error)\n", 0) == 0);
-    for (const char* section : {"\nWhy:\n", "\nFails:\n", "\nPasses:\n", "\nFix:\n",
-                                "no kernel image is available"}) {
+    for (const char* section :
+         {"\nWhy:\n", "\nFails:\n", "\nPasses:\n", "\nFix:\n", "no kernel image is available"}) {
         INFO(section);
         CHECK(result.out.find(section) != std::string::npos);
     }

@@ -1,6 +1,7 @@
+#include "cuvet/config/config.hpp"
+
 #include <catch2/catch.hpp>
 
-#include "cuvet/config/config.hpp"
 #include "cuvet/core/error.hpp"
 #include "support/temp_dir.hpp"
 
@@ -29,7 +30,8 @@ targets:
   gpus: [H100, "8.6", sm_90]
 trusted_library_dirs: [/opt/vendor/lib]
 fail_on: warning
-)", ".cuvet.yaml");
+)",
+                                       ".cuvet.yaml");
     CHECK(config.ignored == std::set<std::string>{"CUV013", "CUVL03"});
     CHECK(config.severity.at("CUV003") == report::Severity::error);
     CHECK(config.severity.at("CUV014") == report::Severity::info);
@@ -49,7 +51,8 @@ TEST_CASE(".cuvet.yaml: an empty file is the defaults", "[config]") {
 }
 
 TEST_CASE(".cuvet.yaml: errors name the line and column", "[config]") {
-    CHECK(parse_error("ignore: [CUV001\n") .rfind(".cuvet.yaml:2:", 0) == 0);  // unclosed flow sequence
+    CHECK(parse_error("ignore: [CUV001\n").rfind(".cuvet.yaml:2:", 0) ==
+          0);  // unclosed flow sequence
     CHECK(parse_error("ignore: [CUV001]\nfail_on: sometimes\n") ==
           ".cuvet.yaml:2:10: fail_on: expected error, warning, info or never");
     CHECK(parse_error("ignore: [CUV001]\nignroe: [CUV002]\n") ==
@@ -62,7 +65,8 @@ TEST_CASE(".cuvet.yaml: errors name the line and column", "[config]") {
     CHECK(parse_error("ignore: [DL3008]\n") ==
           ".cuvet.yaml:1:10: 'DL3008' is not a check id (CUV001, CUVL01, …)");
     CHECK(parse_error("- a\n- b\n") == ".cuvet.yaml:1:1: expected a mapping at the top level");
-    CHECK(parse_error("trusted_library_dirs: [lib]\n").find("not an absolute path") != std::string::npos);
+    CHECK(parse_error("trusted_library_dirs: [lib]\n").find("not an absolute path") !=
+          std::string::npos);
     CHECK(parse_error("key: \"unterminated\n").rfind(".cuvet.yaml:", 0) == 0);
 }
 

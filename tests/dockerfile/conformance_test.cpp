@@ -2,7 +2,6 @@
 // $CUVET_CONFORMANCE_DIR) against our parser and dumper. The data is not in
 // this repository, so the test skips when it is absent (CI).
 #include <catch2/catch.hpp>
-
 #include <cstdlib>
 #include <filesystem>
 #include <set>

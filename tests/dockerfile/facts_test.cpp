@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "cuvet/dockerfile/facts.hpp"
+
+#include <catch2/catch.hpp>
 
 using namespace cuvet::dockerfile;
 
@@ -65,7 +65,8 @@ TEST_CASE("pip, conda and apt installs are found however written", "[dockerfile]
         "      libcudnn8=8.9.2.26-1+cuda12.1 cuda-compat-12-4 libcudnn9-cuda-12 \\\n"
         " && apt-mark hold libcudnn8\n"
         "RUN conda install -y -c pytorch -c nvidia pytorch=2.1.0 pytorch-cuda=12.1 cudnn\n"
-        "RUN [\"sh\", \"-c\", \"pip install onnxruntime-gpu==1.17.1 paddlepaddle-gpu==2.6.1.post120\"]\n");
+        "RUN [\"sh\", \"-c\", \"pip install onnxruntime-gpu==1.17.1 "
+        "paddlepaddle-gpu==2.6.1.post120\"]\n");
     const auto& s = facts.final_stage();
     const Package* torch = find(s, "torch");
     REQUIRE(torch);
@@ -98,7 +99,8 @@ TEST_CASE("pip, conda and apt installs are found however written", "[dockerfile]
     CHECK(find(s, "paddlepaddle-gpu")->cuda == "12.0");
 }
 
-TEST_CASE("stages inherit facts from their parent and from copied environments", "[dockerfile][facts]") {
+TEST_CASE("stages inherit facts from their parent and from copied environments",
+          "[dockerfile][facts]") {
     auto facts = facts_of(
         "FROM nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04 AS build\n"
         "RUN pip install --target /opt/venv torch==2.4.0\n"

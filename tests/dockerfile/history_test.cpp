@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "cuvet/dockerfile/history.hpp"
+
+#include <catch2/catch.hpp>
 
 using namespace cuvet::dockerfile;
 
@@ -28,8 +28,8 @@ TEST_CASE("image history maps back to final-stage lines", "[dockerfile][history]
         "CMD [\"python3\"]\n");
     auto build = analyze(df);
     std::vector<std::string> history = {
-        "/bin/sh -c #(nop) ADD file:abc in / ",                      // base image
-        "ENV CUDA_VERSION=12.4.1",                                    // base image
+        "/bin/sh -c #(nop) ADD file:abc in / ",  // base image
+        "ENV CUDA_VERSION=12.4.1",               // base image
         "ARG TORCH=2.5.1",
         "ENV PIP_NO_CACHE_DIR=1",
         "RUN |1 TORCH=2.5.1 /bin/sh -c pip install     torch==${TORCH} # buildkit",

@@ -1,6 +1,5 @@
 // `cuvet lint` end to end: the real binary, real files, exit codes, formats.
 #include <catch2/catch.hpp>
-
 #include <nlohmann/json.hpp>
 
 #include "support/process.hpp"
@@ -36,7 +35,8 @@ TEST_CASE("cuvet lint: findings, exit codes and --fail-on", "[lint][cli]") {
     CHECK(r.exit_code == 2);
     r = run_cuvet({"lint", "--ignore", "CUVL09", (dir / "Dockerfile.bad").string()});
     CHECK(r.exit_code == 0);  // only the CUVL03 warning is left; default threshold is error
-    r = run_cuvet({"lint", "--fail-on", "warning", "--ignore", "CUVL09", (dir / "Dockerfile.bad").string()});
+    r = run_cuvet(
+        {"lint", "--fail-on", "warning", "--ignore", "CUVL09", (dir / "Dockerfile.bad").string()});
     CHECK(r.exit_code == 1);
 }
 
@@ -73,17 +73,20 @@ TEST_CASE("cuvet lint: .cuvet.yaml drivers and ignores", "[lint][cli]") {
     TempDir dir;
     write_file(dir / "Dockerfile", "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n");
     write_file(dir / "cuvet.yaml", "targets:\n  drivers: [\"470.82.01\"]\n");
-    auto r = run_cuvet({"lint", "--config", (dir / "cuvet.yaml").string(), (dir / "Dockerfile").string()});
+    auto r = run_cuvet(
+        {"lint", "--config", (dir / "cuvet.yaml").string(), (dir / "Dockerfile").string()});
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.out, Catch::Contains("CUVL08"));
     write_file(dir / "cuvet.yaml", "targets:\n  drivers: [\"470.82.01\"]\nignore: [CUVL08]\n");
-    r = run_cuvet({"lint", "--config", (dir / "cuvet.yaml").string(), (dir / "Dockerfile").string()});
+    r = run_cuvet(
+        {"lint", "--config", (dir / "cuvet.yaml").string(), (dir / "Dockerfile").string()});
     CHECK(r.exit_code == 0);
     r = run_cuvet({"lint", "--driver", "550.54.15", (dir / "Dockerfile").string()});
     CHECK(r.exit_code == 0);
 }
 
-TEST_CASE("cuvet lint: malformed Dockerfiles are input errors with the line, never crashes", "[lint][cli]") {
+TEST_CASE("cuvet lint: malformed Dockerfiles are input errors with the line, never crashes",
+          "[lint][cli]") {
     TempDir dir;
     struct Case {
         std::string name, text, expect;
@@ -91,9 +94,14 @@ TEST_CASE("cuvet lint: malformed Dockerfiles are input errors with the line, nev
     std::vector<Case> cases = {
         {"heredoc", "FROM ubuntu\nRUN <<EOF\napt-get update\n", ":2-3: unterminated heredoc"},
         {"quotes", "FROM ubuntu\nRUN pip install \"torch==2.1\n", ":2: unbalanced \""},
-        {"junk", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0", 16), ":1: NUL byte"},
+        {"junk",
+         std::string("\x7f"
+                     "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0",
+                     16),
+         ":1: NUL byte"},
         {"junk2", "\xff\xfe garbage \x80\x81\n", ":1: unknown instruction"},
-        {"long", "FROM ubuntu\nRUN echo " + std::string(10 * 1024 * 1024, 'a') + "\n", ":2: line is"},
+        {"long", "FROM ubuntu\nRUN echo " + std::string(10 * 1024 * 1024, 'a') + "\n",
+         ":2: line is"},
         {"empty", "", "no instructions"},
     };
     for (const auto& c : cases) {
@@ -120,16 +128,20 @@ TEST_CASE("cuvet lint --dump-ast prints BuildKit's normalised parse", "[lint][cl
     CHECK(r.out == "(from \"a\" \"AS\" \"b\")\n(copy [\"--from=b\"] \"x\" \"y\")\n");
 }
 
-TEST_CASE("cuvet lint: an input it cannot read is one error line, not an empty report", "[lint][cli]") {
+TEST_CASE("cuvet lint: an input it cannot read is one error line, not an empty report",
+          "[lint][cli]") {
     TempDir dir;
     std::filesystem::create_directories(dir / "a-directory");
     write_file(dir / "Dockerfile", bad_dockerfile);
     auto r = run_cuvet({"lint", (dir / "a-directory").string()});
     CHECK(r.exit_code == 3);
     CHECK(r.out.empty());
-    CHECK(r.err == "cuvet: error: " + (dir / "a-directory").string() + ": is a directory, not a Dockerfile\n");
-    // Beside a readable file, the report covers that file only; the bad input still decides the exit.
-    r = run_cuvet({"lint", "-f", "json", (dir / "a-directory").string(), (dir / "Dockerfile").string()});
+    CHECK(r.err == "cuvet: error: " + (dir / "a-directory").string() +
+                       ": is a directory, not a Dockerfile\n");
+    // Beside a readable file, the report covers that file only; the bad input still decides the
+    // exit.
+    r = run_cuvet(
+        {"lint", "-f", "json", (dir / "a-directory").string(), (dir / "Dockerfile").string()});
     CHECK(r.exit_code == 3);
     auto report = nlohmann::json::parse(r.out);
     CHECK(report["targets"] == nlohmann::json::array({(dir / "Dockerfile").string()}));

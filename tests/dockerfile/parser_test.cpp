@@ -1,7 +1,8 @@
+#include "cuvet/dockerfile/parser.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "cuvet/core/error.hpp"
-#include "cuvet/dockerfile/parser.hpp"
 
 using namespace cuvet;
 using dockerfile::parse;
@@ -91,7 +92,8 @@ TEST_CASE("malformed Dockerfiles fail with the line", "[dockerfile]") {
                Catch::Contains("Dockerfile:2-3") && Catch::Contains("unterminated heredoc"));
     CHECK_THAT(message("FROM a\nENV PATH\n"), Catch::Contains("Dockerfile:2"));
     CHECK_THAT(message("FROM a\nCMD [\"a\", 1]\n"), Catch::Contains("strings only"));
-    CHECK_THAT(message(std::string("FROM a\nRUN x\0y\n", 15)), Catch::Contains("Dockerfile:2: NUL"));
+    CHECK_THAT(message(std::string("FROM a\nRUN x\0y\n", 15)),
+               Catch::Contains("Dockerfile:2: NUL"));
     CHECK_THAT(message("FROM a\nRUN echo " + std::string(10 * 1024 * 1024, 'x') + "\n"),
                Catch::Contains("Dockerfile:2: line is"));
     CHECK_THAT(message("# only a comment\n\n"), Catch::Contains("no instructions"));
@@ -101,12 +103,12 @@ TEST_CASE("malformed Dockerfiles fail with the line", "[dockerfile]") {
 TEST_CASE("heredoc edge cases behave like BuildKit", "[dockerfile]") {
     auto df = parse(
         "FROM alpine\n"
-        "USER <<NOTHERE\n"          // only RUN/COPY/ADD take heredocs
+        "USER <<NOTHERE\n"  // only RUN/COPY/ADD take heredocs
         "RUN --mount=type=cache,target=/c <<M\n"
         "# not a Dockerfile comment\n"
         "echo hi # trailing\n"
         "M\n"
-        "COPY <<A <<B /dest\n"      // bodies in order; each ends at its own name
+        "COPY <<A <<B /dest\n"  // bodies in order; each ends at its own name
         "B\n"
         "A\n"
         "A\n"
@@ -126,6 +128,7 @@ TEST_CASE("heredoc edge cases behave like BuildKit", "[dockerfile]") {
     CHECK(copy.heredocs[0].content == "B\n");
     CHECK(copy.heredocs[1].content == "A\n");
     CHECK(copy.end_line == 11);
-    CHECK(df.instructions[4].heredocs.at(0).content == "\tbody\n");  // chomping is the builder's job
+    CHECK(df.instructions[4].heredocs.at(0).content ==
+          "\tbody\n");  // chomping is the builder's job
     CHECK(df.instructions[5].heredocs.empty());
 }

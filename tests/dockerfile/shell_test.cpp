@@ -1,9 +1,9 @@
-#include <catch2/catch.hpp>
+#include "cuvet/dockerfile/shell.hpp"
 
+#include <catch2/catch.hpp>
 #include <map>
 
 #include "cuvet/core/error.hpp"
-#include "cuvet/dockerfile/shell.hpp"
 
 using namespace cuvet::dockerfile;
 using Words = std::vector<std::string>;
@@ -28,7 +28,8 @@ std::vector<Words> split(const std::string& script, std::map<std::string, std::s
 
 TEST_CASE("Dockerfile word substitution", "[dockerfile][shell]") {
     auto lookup = vars({{"CUDA", "12.1"}, {"EMPTY", ""}});
-    CHECK(shell::expand_word("nvidia/cuda:${CUDA}.1-runtime", lookup) == "nvidia/cuda:12.1.1-runtime");
+    CHECK(shell::expand_word("nvidia/cuda:${CUDA}.1-runtime", lookup) ==
+          "nvidia/cuda:12.1.1-runtime");
     CHECK(shell::expand_word("$CUDA", lookup) == "12.1");
     CHECK(shell::expand_word("${MISSING:-11.8}", lookup) == "11.8");
     CHECK(shell::expand_word("${EMPTY:-x}", lookup) == "x");
@@ -65,8 +66,9 @@ TEST_CASE("RUN scripts split into simple commands", "[dockerfile][shell]") {
           std::vector<Words>{{"pip", "install", "torch==$UNKNOWN"}});
     CHECK(split("cat <<EOF > /etc/x\nline\nEOF\nif true; then pip install jax; fi") ==
           std::vector<Words>{{"cat"}, {"true"}, {"pip", "install", "jax"}});
-    CHECK(shell::split_argv({"/bin/bash", "-c", "pip install cupy-cuda12x"}, vars({})).at(0).words ==
-          Words{"pip", "install", "cupy-cuda12x"});
+    CHECK(
+        shell::split_argv({"/bin/bash", "-c", "pip install cupy-cuda12x"}, vars({})).at(0).words ==
+        Words{"pip", "install", "cupy-cuda12x"});
     CHECK(split("printf $'it\\'s\\n' && pip install x") ==
           std::vector<Words>{{"printf", "it\\'s\\n"}, {"pip", "install", "x"}});
     CHECK_THROWS_AS(split("echo 'unbalanced"), cuvet::Error);

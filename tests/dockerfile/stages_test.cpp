@@ -1,7 +1,8 @@
+#include "cuvet/dockerfile/stages.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "cuvet/core/error.hpp"
-#include "cuvet/dockerfile/stages.hpp"
 
 using namespace cuvet;
 using namespace cuvet::dockerfile;
@@ -17,7 +18,8 @@ TEST_CASE("ARG scoping and stages follow BuildKit", "[dockerfile]") {
         "RUN pip install torch==${TORCH}+cu121\n"
         "FROM build AS test\n"
         "RUN pip install pytest\n"
-        "FROM --platform=$TARGETPLATFORM nvidia/cuda:${CUDA}-runtime-ubuntu22.04${FLAVOR:+-$FLAVOR}\n"
+        "FROM --platform=$TARGETPLATFORM "
+        "nvidia/cuda:${CUDA}-runtime-ubuntu22.04${FLAVOR:+-$FLAVOR}\n"
         "COPY --from=build /w /w\n");
     auto build = analyze(df);
     REQUIRE(build.stages.size() == 3);
@@ -70,9 +72,12 @@ TEST_CASE("instructions docker rejects are input errors with the line", "[docker
         }
         return std::string("no error");
     };
-    CHECK_THAT(message("FROM a\nFROBNICATE x\n"), Catch::Contains("Dockerfile:2: unknown instruction"));
-    CHECK_THAT(message("RUN x\nFROM a\n"), Catch::Contains("Dockerfile:1: RUN before the first FROM"));
-    CHECK_THAT(message("FROM a\nRUN echo \"open\n"), Catch::Contains("Dockerfile:2: unbalanced \""));
+    CHECK_THAT(message("FROM a\nFROBNICATE x\n"),
+               Catch::Contains("Dockerfile:2: unknown instruction"));
+    CHECK_THAT(message("RUN x\nFROM a\n"),
+               Catch::Contains("Dockerfile:1: RUN before the first FROM"));
+    CHECK_THAT(message("FROM a\nRUN echo \"open\n"),
+               Catch::Contains("Dockerfile:2: unbalanced \""));
     CHECK_THAT(message("FROM a\nENV X=\"open\n"), Catch::Contains("Dockerfile:2"));
     CHECK_THAT(message("\x7f\x45LF\x02\x01\n"), Catch::Contains("unknown instruction"));
 }

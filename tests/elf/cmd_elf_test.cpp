@@ -1,6 +1,5 @@
 // `cuvet elf IMAGE PATH` end to end, on a rootfs-dir image holding our fixtures.
 #include <catch2/catch.hpp>
-
 #include <nlohmann/json.hpp>
 
 #include "support/elf_fixtures.hpp"
@@ -63,8 +62,8 @@ TEST_CASE("cuvet elf --format json carries every fact", "[elf][cli]") {
 
 TEST_CASE("cuvet elf --deep adds LIEF's sections and segments", "[elf][cli][lief]") {
     Rootfs root;
-    auto result =
-        test::run_cuvet({"elf", root.path(), "/usr/lib/libuser.so.2", "--deep", "--format", "json"});
+    auto result = test::run_cuvet(
+        {"elf", root.path(), "/usr/lib/libuser.so.2", "--deep", "--format", "json"});
     INFO(result.err);
     REQUIRE(result.exit_code == 0);
     const auto out = nlohmann::json::parse(result.out);

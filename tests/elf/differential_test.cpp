@@ -2,7 +2,6 @@
 // reference) on every field both expose, over our compiled fixtures and every
 // ELF under /usr/local/cuda/lib64 when it exists.
 #include <catch2/catch.hpp>
-
 #include <chrono>
 #include <fstream>
 #include <set>
@@ -64,7 +63,8 @@ void compare(const fs::path& path) {
 TEST_CASE("inspect agrees with LIEF on the compiled fixtures", "[elf][lief]") {
     const auto& fx = test::elf_fixtures();
     REQUIRE(fx.error.empty());
-    for (const auto& path : {fx.base, fx.user, fx.runpath, fx.exe, fx.lib32, fx.lib32_base, fx.cuda}) {
+    for (const auto& path :
+         {fx.base, fx.user, fx.runpath, fx.exe, fx.lib32, fx.lib32_base, fx.cuda}) {
         if (!path.empty()) compare(path);
     }
 }

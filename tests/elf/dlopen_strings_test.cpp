@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "cuvet/elf/dlopen_strings.hpp"
+
+#include <catch2/catch.hpp>
 
 using namespace cuvet;
 using Names = std::vector<std::string>;
@@ -15,7 +15,7 @@ TEST_CASE("find_dlopen_candidates keeps CUDA-stack library names", "[elf][dlopen
           Names{"libcudnn.so.9", "libcublasLt.so.12.3.1"});
     CHECK(find("libcudart.so") == Names{"libcudart.so"});
     CHECK(find("dlopen(/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1) failed") ==
-              Names{"libnvidia-ml.so.1"});
+          Names{"libnvidia-ml.so.1"});
     CHECK(find("libcudnn_ops_infer.so.8 libnvinfer_plugin.so.10 libnvJitLink.so.12") ==
           Names{"libcudnn_ops_infer.so.8", "libnvinfer_plugin.so.10", "libnvJitLink.so.12"});
     CHECK(find("libcuda.so.1 libcuda.so.1 libcuda.so.1") == Names{"libcuda.so.1"});

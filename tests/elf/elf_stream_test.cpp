@@ -1,13 +1,13 @@
 // ElfStream (facts of a file that streams by, fatbin payloads skipped) must
 // give exactly what elf::inspect gives for the whole file: over a gcc-built
 // library carrying hand-built fatbins, every fixture, and every CUDA library.
-#include <catch2/catch.hpp>
+#include "cuvet/elf/elf_stream.hpp"
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstring>
 #include <random>
 
-#include "cuvet/elf/elf_stream.hpp"
 #include "cuvet/elf/fatbin.hpp"
 #include "elf/elf_file.hpp"
 #include "elf/inspect_scanned.hpp"
@@ -27,7 +27,9 @@ std::string entry(std::uint16_t kind, std::uint32_t arch, std::size_t payload) {
     return test::fatbin_entry(kind, arch, 64, payload, "libcudnn.so.7 ");
 }
 
-std::string container(const std::vector<std::string>& entries) { return test::fatbin_container(entries); }
+std::string container(const std::vector<std::string>& entries) {
+    return test::fatbin_container(entries);
+}
 
 void check_same(const elf::ElfInfo& a, const elf::ElfInfo& b) {
     CHECK(a.is_64bit == b.is_64bit);
@@ -57,7 +59,8 @@ void check_same(const elf::ElfInfo& a, const elf::ElfInfo& b) {
 std::optional<elf::ElfInfo> streamed(std::string_view bytes, std::size_t max_block, unsigned seed,
                                      ScratchBuffer& buffer) {
     buffer.reserve(bytes.size());
-    for (std::size_t i = 0; i + 4 <= bytes.size(); i += 8) std::memcpy(buffer.data() + i, "\x50\xED\x55\xBA", 4);
+    for (std::size_t i = 0; i + 4 <= bytes.size(); i += 8)
+        std::memcpy(buffer.data() + i, "\x50\xED\x55\xBA", 4);
     std::mt19937 random(seed);
     std::uniform_int_distribution<std::size_t> size(1, max_block);
     elf::ElfStream stream(bytes.size(), buffer);
@@ -87,14 +90,17 @@ const GpuLibrary& gpu_library() {
         test::write_file(out.dir / "lib.c",
                          "const char *names[] = {\"libcudnn.so.9\", \"libcublasLt.so.13\"};\n"
                          "int answer(void) { return 42; }\n");
-        test::write_file(out.dir / "fatbin.bin", container({entry(2, 80, 100 * 1024), entry(1, 90, 1024)}) +
-                                                     container({entry(2, 90, 40 * 1024), entry(8, 75, 64)}));
-        test::write_file(out.dir / "ldata.bin",
-                         std::string(24, 'x') + container({entry(2, 120, 20 * 1024)}) + std::string(24, 'y'));
+        test::write_file(out.dir / "fatbin.bin",
+                         container({entry(2, 80, 100 * 1024), entry(1, 90, 1024)}) +
+                             container({entry(2, 90, 40 * 1024), entry(8, 75, 64)}));
+        test::write_file(
+            out.dir / "ldata.bin",
+            std::string(24, 'x') + container({entry(2, 120, 20 * 1024)}) + std::string(24, 'y'));
         out.path = out.dir / "libgpu.so";
         const std::string d = test::shell_quote(out.dir.path().string());
         auto made = test::run_shell(
-            "cd " + d + " && gcc -shared -fPIC -Wl,-soname,libgpu.so.1 -o plain.so lib.c && "
+            "cd " + d +
+            " && gcc -shared -fPIC -Wl,-soname,libgpu.so.1 -o plain.so lib.c && "
             "objcopy --add-section .nv_fatbin=fatbin.bin --set-section-alignment .nv_fatbin=8 "
             "--add-section .ldata=ldata.bin --set-section-alignment .ldata=8 plain.so libgpu.so");
         if (made.exit_code != 0) out.error = made.err;
@@ -126,7 +132,8 @@ TEST_CASE("a library's fatbin payloads become holes that no fact depends on", "[
     CHECK(whole->fatbin_sources[0].section == ".nv_fatbin");
     CHECK(whole->fatbin_sources[0].containers == 2);
     CHECK(whole->fatbin_sources[1].section == ".ldata");
-    CHECK(whole->dlopen_candidates == std::vector<std::string>{"libcudnn.so.9", "libcublasLt.so.13"});
+    CHECK(whole->dlopen_candidates ==
+          std::vector<std::string>{"libcudnn.so.9", "libcublasLt.so.13"});
 
     ScratchBuffer buffer;
     for (std::size_t max_block : {std::size_t{1} << 20, std::size_t{4096}, std::size_t{7}}) {
@@ -194,7 +201,8 @@ TEST_CASE("streamed facts and fatbin facts of every CUDA library", "[elf][stream
     ScratchBuffer buffer;
     std::size_t libraries = 0, holes = 0;
     for (const auto& item : fs::directory_iterator(lib64)) {
-        if (!item.is_regular_file() || item.is_symlink() || item.path().string().find(".so") == std::string::npos)
+        if (!item.is_regular_file() || item.is_symlink() ||
+            item.path().string().find(".so") == std::string::npos)
             continue;
         const std::string bytes = test::read_file(item.path());
         if (!elf::looks_like_elf(bytes)) continue;
@@ -214,8 +222,9 @@ TEST_CASE("streamed facts and fatbin facts of every CUDA library", "[elf][stream
             const auto range = file->section_range(*section);
             REQUIRE(range);
             const auto view = std::string_view(bytes).substr(range->offset, range->size);
-            const auto summary = source.section == ".nv_fatbin" ? elf::parse_fatbin(view)
-                                                                : elf::find_embedded_fatbins(view, range->offset);
+            const auto summary = source.section == ".nv_fatbin"
+                                     ? elf::parse_fatbin(view)
+                                     : elf::find_embedded_fatbins(view, range->offset);
             CHECK(source.containers == summary.containers);
             CHECK(source.sass_archs == summary.sass_archs);
             CHECK(source.ptx_archs == summary.ptx_archs);

@@ -1,19 +1,23 @@
 // parse_fatbin over hand-built containers (the layout documented in
 // src/elf/fatbin.cpp); real nvcc output is covered in inspect_test.cpp.
+#include "cuvet/elf/fatbin.hpp"
+
 #include <catch2/catch.hpp>
 
-#include "cuvet/elf/fatbin.hpp"
 #include "support/fatbin_builder.hpp"
 
 using namespace cuvet::elf;
 
 namespace {
 
-std::string entry(std::uint16_t kind, std::uint32_t arch, std::uint32_t header_size = 64, std::size_t payload = 24) {
+std::string entry(std::uint16_t kind, std::uint32_t arch, std::uint32_t header_size = 64,
+                  std::size_t payload = 24) {
     return cuvet::test::fatbin_entry(kind, arch, header_size, payload);
 }
 
-std::string container(const std::vector<std::string>& entries) { return cuvet::test::fatbin_container(entries); }
+std::string container(const std::vector<std::string>& entries) {
+    return cuvet::test::fatbin_container(entries);
+}
 
 void put(std::string& out, std::uint64_t value, int bytes) {
     for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
@@ -22,9 +26,8 @@ void put(std::string& out, std::uint64_t value, int bytes) {
 }  // namespace
 
 TEST_CASE("parse_fatbin lists SASS and PTX of every container", "[elf][fatbin]") {
-    const std::string section =
-        container({entry(2, 80), entry(2, 90, 112, 40), entry(1, 90, 80)}) +
-        container({entry(2, 75), entry(1, 120, 96, 8), entry(8, 99)});
+    const std::string section = container({entry(2, 80), entry(2, 90, 112, 40), entry(1, 90, 80)}) +
+                                container({entry(2, 75), entry(1, 120, 96, 8), entry(8, 99)});
     const auto summary = parse_fatbin(section, true);
     CHECK(summary.containers == 2);
     CHECK(summary.entries == 6);
@@ -37,9 +40,8 @@ TEST_CASE("parse_fatbin lists SASS and PTX of every container", "[elf][fatbin]")
 }
 
 TEST_CASE("parse_fatbin skips padding between containers", "[elf][fatbin]") {
-    const std::string section =
-        std::string(8, '\0') + container({entry(2, 80)}) + std::string(16, '\0') +
-        container({entry(1, 86)});
+    const std::string section = std::string(8, '\0') + container({entry(2, 80)}) +
+                                std::string(16, '\0') + container({entry(1, 86)});
     const auto summary = parse_fatbin(section);
     CHECK(summary.containers == 2);
     CHECK(summary.sass_archs == std::vector<int>{80});
@@ -67,7 +69,7 @@ TEST_CASE("parse_fatbin stops at truncated or nonsensical entries", "[elf][fatbi
 }
 
 TEST_CASE("find_embedded_fatbins keeps only aligned, well-formed containers", "[elf][fatbin]") {
-    std::string data(40, 'x');  // unrelated data before
+    std::string data(40, 'x');                            // unrelated data before
     data += container({entry(2, 86), entry(1, 86, 80)});  // at 40: 8-byte aligned
     data += std::string(3, '\0');
     // A stray magic number at an aligned offset with a bogus header.

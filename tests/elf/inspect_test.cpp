@@ -1,7 +1,6 @@
 // elf::inspect over real objects compiled at test time (tests/support/elf_fixtures).
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 
 #include "cuvet/elf/elf_info.hpp"
 #include "support/elf_fixtures.hpp"
@@ -82,8 +81,7 @@ TEST_CASE("inspect reads needed, DT_RPATH, version needs, imports and dlopen nam
     CHECK(contains(info.exported_symbols, "user_fn"));
     CHECK(contains(info.exported_symbols, "user_weak"));
     CHECK_FALSE(contains(info.exported_symbols, "printf"));
-    CHECK(info.dlopen_candidates ==
-          std::vector<std::string>{"libcudnn.so.9", "libnvidia-ml.so.1"});
+    CHECK(info.dlopen_candidates == std::vector<std::string>{"libcudnn.so.9", "libnvidia-ml.so.1"});
 }
 
 TEST_CASE("inspect tells DT_RUNPATH from DT_RPATH", "[elf]") {

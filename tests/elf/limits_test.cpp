@@ -13,8 +13,8 @@
 #include "support/elf_fixtures.hpp"
 #include "support/fatbin_builder.hpp"
 #include "support/process.hpp"
-#include "support/temp_dir.hpp"
 #include "support/skip.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace cuvet;
 namespace fs = std::filesystem;
@@ -26,8 +26,9 @@ struct LimitsGuard {
     ~LimitsGuard() { set_scan_limits(ScanLimits{}); }
 };
 
-std::optional<elf::ElfInfo> stream(std::string_view bytes, std::uint64_t declared, ScratchBuffer& buffer,
-                                   std::uint64_t second_at = 0, std::string_view second = {}) {
+std::optional<elf::ElfInfo> stream(std::string_view bytes, std::uint64_t declared,
+                                   ScratchBuffer& buffer, std::uint64_t second_at = 0,
+                                   std::string_view second = {}) {
     elf::ElfStream elf(declared, buffer);
     elf.write(bytes, 0);
     if (!second.empty()) elf.write(second, second_at);
@@ -36,12 +37,14 @@ std::optional<elf::ElfInfo> stream(std::string_view bytes, std::uint64_t declare
 
 // A copy of a gcc-built library changed by patchelf `arguments`; empty
 // when patchelf is missing.
-std::string patched(const fs::path& library, const std::string& arguments, const test::TempDir& tmp) {
+std::string patched(const fs::path& library, const std::string& arguments,
+                    const test::TempDir& tmp) {
     if (test::run_shell("command -v patchelf").exit_code != 0) return "";
     const fs::path copy = tmp / "patched.so";
     fs::remove(copy);
     fs::copy_file(library, copy);
-    REQUIRE(test::run_shell("patchelf " + arguments + " " + test::shell_quote(copy.string())).exit_code == 0);
+    REQUIRE(test::run_shell("patchelf " + arguments + " " + test::shell_quote(copy.string()))
+                .exit_code == 0);
     return test::read_file(copy);
 }
 
@@ -53,7 +56,8 @@ std::string add_needed(int count) {
 
 }  // namespace
 
-TEST_CASE("limits: a sparse hole of 64 GiB after a library is skipped, not stored", "[elf][limits]") {
+TEST_CASE("limits: a sparse hole of 64 GiB after a library is skipped, not stored",
+          "[elf][limits]") {
     const auto& fixtures = test::elf_fixtures();
     REQUIRE(fixtures.error.empty());
     const std::string bytes = test::read_file(fixtures.user);
@@ -106,7 +110,8 @@ TEST_CASE("limits: a streamed ELF is held in bounded memory whatever its size", 
     ScratchBuffer buffer;
     elf::ElfStream stream(declared, buffer);
     stream.write(bytes, 0);
-    for (std::uint64_t at = bytes.size(); at < declared; at += zeros.size()) stream.write(zeros, at);
+    for (std::uint64_t at = bytes.size(); at < declared; at += zeros.size())
+        stream.write(zeros, at);
     const auto streamed = stream.finish();
     REQUIRE(streamed);
     CHECK(*streamed == *whole);
@@ -121,11 +126,12 @@ TEST_CASE("limits: tables a stream did not keep fail closed with elf-held", "[el
     // exported functions with long names.
     std::string source;
     for (int i = 0; i < 200; ++i)
-        source += "int exported_function_with_a_rather_long_name_" + std::to_string(i) + "(void) { return " +
-                  std::to_string(i) + "; }\n";
+        source += "int exported_function_with_a_rather_long_name_" + std::to_string(i) +
+                  "(void) { return " + std::to_string(i) + "; }\n";
     test::write_file(tmp / "big.c", source);
-    const auto built = test::run_shell("cd " + test::shell_quote(tmp.path().string()) +
-                                       " && gcc -shared -fPIC -Wl,-soname,libbig.so.1 -o libbig.so big.c");
+    const auto built =
+        test::run_shell("cd " + test::shell_quote(tmp.path().string()) +
+                        " && gcc -shared -fPIC -Wl,-soname,libbig.so.1 -o libbig.so big.c");
     REQUIRE(built.exit_code == 0);
     std::string bytes = test::read_file(tmp / "libbig.so");
     const auto whole = elf::inspect(bytes);
@@ -149,7 +155,9 @@ TEST_CASE("limits: tables a stream did not keep fail closed with elf-held", "[el
         FAIL("no LimitExceeded");
     } catch (const LimitExceeded& error) {
         const std::string message = error.with_file("/usr/lib/libbig.so").what();
-        CHECK(message.find("/usr/lib/libbig.so: ELF tables lie in bytes a streamed read does not keep") == 0);
+        CHECK(message.find(
+                  "/usr/lib/libbig.so: ELF tables lie in bytes a streamed read does not keep") ==
+              0);
         CHECK(message.find("elf-held=16K") != std::string::npos);
         CHECK(message.find('\n') == std::string::npos);
     }
@@ -162,8 +170,9 @@ std::string c_bytes(const std::string& bytes) {
     return out;
 }
 
-TEST_CASE("limits: section names a streamed read did not keep still name their sections (lld layout)",
-          "[elf][limits]") {
+TEST_CASE(
+    "limits: section names a streamed read did not keep still name their sections (lld layout)",
+    "[elf][limits]") {
     LimitsGuard guard;
     if (test::run_shell("command -v clang-14 && command -v ld.lld").exit_code != 0) {
         CUVET_SKIP("clang-14 or ld.lld is not installed");
@@ -172,19 +181,23 @@ TEST_CASE("limits: section names a streamed read did not keep still name their s
     // As JAX's and Triton's libraries are linked: lld writes .shstrtab before
     // .strtab, so a big symbol table (here 5000 long local names, 1.5 MB)
     // separates the section names from the section headers at the end.
-    std::string source = "__attribute__((section(\".nv_fatbin\"), used)) static const unsigned char fatbin[] = {" +
-                         c_bytes(test::fatbin_container({test::fatbin_entry(2, 80), test::fatbin_entry(1, 90)})) +
-                         "};\n"
-                         "const char* which(int i) { return i ? \"libcublasLt.so.13\" : \"libcudnn_ops.so.9\"; }\n"
-                         "const char* release(void) { return \"cudnn_version_9_19_0_56_\"; }\n";
+    std::string source =
+        "__attribute__((section(\".nv_fatbin\"), used)) static const unsigned char fatbin[] = {" +
+        c_bytes(test::fatbin_container({test::fatbin_entry(2, 80), test::fatbin_entry(1, 90)})) +
+        "};\n"
+        "const char* which(int i) { return i ? \"libcublasLt.so.13\" : \"libcudnn_ops.so.9\"; }\n"
+        "const char* release(void) { return \"cudnn_version_9_19_0_56_\"; }\n";
     for (int i = 0; i < 5000; ++i)
-        source += "__attribute__((used)) static int local_function_whose_name_is_long_enough_to_fill_a_table_" +
-                  std::string(240, 'x') + std::to_string(i) + "(void) { return " +
-                  std::to_string(i) + "; }\n";
+        source +=
+            "__attribute__((used)) static int "
+            "local_function_whose_name_is_long_enough_to_fill_a_table_" +
+            std::string(240, 'x') + std::to_string(i) + "(void) { return " + std::to_string(i) +
+            "; }\n";
     test::write_file(tmp / "graph.c", source);
-    const auto built = test::run_shell("cd " + test::shell_quote(tmp.path().string()) +
-                                       " && clang-14 -shared -fPIC -fuse-ld=lld -Wl,-soname,libcudnn_graph.so.9"
-                                       " -o libcudnn_graph.so.9 graph.c 2>&1");
+    const auto built =
+        test::run_shell("cd " + test::shell_quote(tmp.path().string()) +
+                        " && clang-14 -shared -fPIC -fuse-ld=lld -Wl,-soname,libcudnn_graph.so.9"
+                        " -o libcudnn_graph.so.9 graph.c 2>&1");
     INFO(built.out);
     REQUIRE(built.exit_code == 0);
     const std::string bytes = test::read_file(tmp / "libcudnn_graph.so.9");
@@ -213,7 +226,8 @@ TEST_CASE("limits: tables patchelf moved past the section headers are kept (audi
     test::TempDir tmp;
     // A longer run path does not fit the old .dynstr: patchelf writes a new
     // one in a segment after the section headers, as auditwheel leaves torch's.
-    std::string bytes = patched(fixtures.user, "--set-rpath /opt/" + std::string(3000, 'r') + "/lib", tmp);
+    std::string bytes =
+        patched(fixtures.user, "--set-rpath /opt/" + std::string(3000, 'r') + "/lib", tmp);
     if (bytes.empty()) {
         CUVET_SKIP("patchelf is not installed");
     }
@@ -242,13 +256,15 @@ TEST_CASE("limits: more DT_NEEDED entries than needed= allows", "[elf][limits]")
     }
     CHECK_THROWS_AS(elf::inspect(bytes), LimitExceeded);
     ScratchBuffer buffer;
-    CHECK_THROWS_WITH(stream(bytes, bytes.size(), buffer),
-                      Catch::Contains("more than 1024 DT_NEEDED entries") && Catch::Contains("needed=1024"));
+    CHECK_THROWS_WITH(
+        stream(bytes, bytes.size(), buffer),
+        Catch::Contains("more than 1024 DT_NEEDED entries") && Catch::Contains("needed=1024"));
     // Raised, the same file reads in full.
     set_scan_limit("needed=2000");
     const auto info = elf::inspect(bytes);
     REQUIRE(info);
-    CHECK(info->needed.size() == 1100 + elf::inspect(test::read_file(fixtures.base))->needed.size());
+    CHECK(info->needed.size() ==
+          1100 + elf::inspect(test::read_file(fixtures.base))->needed.size());
     // The names' bytes are a limit of their own (a million entries may name one long string).
     set_scan_limit("dynamic-bytes=4K");
     CHECK_THROWS_WITH(elf::inspect(bytes), Catch::Contains("dynamic-bytes=4K"));
@@ -263,7 +279,8 @@ TEST_CASE("limits: symbols and search paths stop at their limits", "[elf][limits
     REQUIRE(info);
     REQUIRE(info->exported_symbols.size() > 2);
     set_scan_limit("symbols=2");
-    CHECK_THROWS_WITH(elf::inspect(bytes), Catch::Contains("dynamic symbols") && Catch::Contains("symbols=2"));
+    CHECK_THROWS_WITH(elf::inspect(bytes),
+                      Catch::Contains("dynamic symbols") && Catch::Contains("symbols=2"));
     set_scan_limits(ScanLimits{});
     set_scan_limit("symbol-bytes=8");
     CHECK_THROWS_WITH(elf::inspect(bytes), Catch::Contains("symbol-bytes=8"));

@@ -1,8 +1,8 @@
 // Malformed input never crashes elf::inspect: truncated copies, corrupt bytes,
 // big-endian files, absurd counts. Each case checks what the reader reports.
-#include <catch2/catch.hpp>
 #include <elf.h>
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <cstring>
 #include <random>
@@ -41,7 +41,10 @@ TEST_CASE("inspect rejects what is not a readable ELF", "[elf][malformed]") {
     CHECK_FALSE(elf::inspect("", &why));
     CHECK(why.find("not an ELF") != std::string::npos);
     CHECK_FALSE(elf::inspect("#!/bin/sh\necho hi\n", &why));
-    CHECK_FALSE(elf::inspect(std::string_view("\x7f" "ELF\x02\x01\x01", 7), &why));
+    CHECK_FALSE(elf::inspect(std::string_view("\x7f"
+                                              "ELF\x02\x01\x01",
+                                              7),
+                             &why));
     CHECK(why.find("truncated") != std::string::npos);
 
     std::string bytes = fixture_bytes();
@@ -79,8 +82,10 @@ TEST_CASE("inspect survives corrupt bytes", "[elf][malformed]") {
     for (int round = 0; round < 3000; ++round) {
         std::string bytes = original;
         // Corrupt the parts the reader walks more often: headers and tables.
-        const std::size_t limit = round % 2 ? bytes.size() : std::min<std::size_t>(4096, bytes.size());
-        for (int k = 0; k < 1 + round % 8; ++k) bytes[where(random) % limit] = static_cast<char>(value(random));
+        const std::size_t limit =
+            round % 2 ? bytes.size() : std::min<std::size_t>(4096, bytes.size());
+        for (int k = 0; k < 1 + round % 8; ++k)
+            bytes[where(random) % limit] = static_cast<char>(value(random));
         if (elf::inspect(bytes)) ++parsed;
     }
     CHECK(parsed > 0);  // most corruptions leave a readable file

@@ -60,7 +60,8 @@ TEST_CASE("find_cudnn_release reads cuDNN's release constant", "[elf][tool_relea
     using namespace std::string_literals;
     CHECK(find_cudnn_release("\0cudnn_version_9_19_0_56_\0"s) == "9.19.0");
     // The assertion text beside it is not a release; the constant after it is found.
-    CHECK(find_cudnn_release("cudnn_version != (9 * 10000)\0cudnn_version_9_14_0_64_"s) == "9.14.0");
+    CHECK(find_cudnn_release("cudnn_version != (9 * 10000)\0cudnn_version_9_14_0_64_"s) ==
+          "9.14.0");
     CHECK(find_cudnn_release("cudnn_version_9_19_") == "");
     CHECK(find_cudnn_release("cudnn_version_9_19_0_") == "");
     CHECK(find_cudnn_release("cudnn_version_") == "");
@@ -72,7 +73,8 @@ TEST_CASE("the cuDNN release cuvet reads from a real libcudnn_graph is its cudnn
     const fs::path lib = "/usr/local/cuda/lib64/libcudnn_graph.so.9";
     const fs::path header = "/usr/local/cuda/include/cudnn_version.h";
     if (!fs::exists(lib) || !fs::exists(header)) {
-        CUVET_SKIP("skipped: no real cuDNN 9 (/usr/local/cuda/lib64/libcudnn_graph.so.9 and its header)");
+        CUVET_SKIP(
+            "skipped: no real cuDNN 9 (/usr/local/cuda/lib64/libcudnn_graph.so.9 and its header)");
     }
     auto read = [](const fs::path& path) {
         std::ifstream in(path, std::ios::binary);
@@ -84,7 +86,8 @@ TEST_CASE("the cuDNN release cuvet reads from a real libcudnn_graph is its cudnn
     std::string expected;
     for (const char* name : {"CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL"}) {
         std::smatch m;
-        REQUIRE(std::regex_search(text, m, std::regex(std::string("#define ") + name + R"(\s+(\d+))")));
+        REQUIRE(
+            std::regex_search(text, m, std::regex(std::string("#define ") + name + R"(\s+(\d+))")));
         expected += (expected.empty() ? "" : ".") + m[1].str();
     }
     auto info = cuvet::elf::inspect(read(lib));

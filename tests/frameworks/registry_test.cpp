@@ -2,13 +2,12 @@
 // table (core/cuda_libraries.hpp) as their readers see them: the sandbox's
 // smoke tests and error markers, validate's framework names and library
 // families, the ELF dlopen-string scan and CUV008's symbol owners.
-#include "cuvet/frameworks/framework.hpp"
-
 #include <catch2/catch.hpp>
 #include <set>
 
 #include "cuvet/core/cuda_libraries.hpp"
 #include "cuvet/elf/dlopen_strings.hpp"
+#include "cuvet/frameworks/framework.hpp"
 #include "cuvet/sandbox/framework_smoke.hpp"
 #include "cuvet/validate/stack_builder.hpp"
 

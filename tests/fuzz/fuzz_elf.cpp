@@ -18,8 +18,8 @@
 #include "cuvet/core/scan_limits.hpp"
 #include "cuvet/core/scratch_buffer.hpp"
 #include "cuvet/elf/dlopen_strings.hpp"
-#include "cuvet/elf/elf_stream.hpp"
 #include "cuvet/elf/elf_info.hpp"
+#include "cuvet/elf/elf_stream.hpp"
 #include "cuvet/elf/fatbin.hpp"
 
 namespace {
@@ -57,7 +57,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         // Touch every string so ASan sees any view that escaped its buffer.
         std::size_t total = info->soname.size();
         for (const auto& name : info->needed) total += name.size();
-        for (const auto& need : info->version_needs) total += need.file.size() + need.versions.size();
+        for (const auto& need : info->version_needs)
+            total += need.file.size() + need.versions.size();
         for (const auto& name : info->imported_symbols) total += name.size();
         (void)total;
         (void)elf::machine_name(info->machine);
@@ -77,16 +78,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const auto streamed = facts_or_limit([&] {
             elf::ElfStream stream(size, buffer);
             if (pass % 2 == 0) {
-                for (std::size_t at = 0; at < size; at += step) stream.write(bytes.substr(at, step), at);
+                for (std::size_t at = 0; at < size; at += step)
+                    stream.write(bytes.substr(at, step), at);
             } else {
                 stream.write(bytes.substr(0, split), 0);
                 stream.write(bytes.substr(split), split);
             }
             return stream.finish();
         });
-        // Only the stream holds bytes up to a budget (elf-held), so it may stop where inspect() does not.
+        // Only the stream holds bytes up to a budget (elf-held), so it may stop where inspect()
+        // does not.
         if (streamed.second && !whole.second && pass < 2) continue;
-        if (streamed.second != whole.second || streamed.first.has_value() != whole.first.has_value())
+        if (streamed.second != whole.second ||
+            streamed.first.has_value() != whole.first.has_value())
             __builtin_trap();
         if (!whole.first) continue;
         elf::ElfInfo expected = *whole.first;

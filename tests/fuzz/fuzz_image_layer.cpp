@@ -45,7 +45,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         FileTree tree;
         // Twice, so that the second copy's whiteouts act on the first's files.
         for (int layer = 0; layer < 2; ++layer)
-            apply_layer(tree, read_layer(std::make_unique<MemorySource>(data, size), "fuzz", layer, {}, options));
+            apply_layer(tree, read_layer(std::make_unique<MemorySource>(data, size), "fuzz", layer,
+                                         {}, options));
         for (const auto& [path, entry] : tree.entries()) (void)tree.resolve(path);
     } catch (const cuvet::Error&) {
     }

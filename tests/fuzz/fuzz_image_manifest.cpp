@@ -54,7 +54,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         } catch (const nlohmann::json::exception&) {  // open_image turns these into input errors
         }
         try {
-            (void)open_oci_layout(std::make_unique<EchoStore>(bytes), "fuzz", "oci-layout", options);
+            (void)open_oci_layout(std::make_unique<EchoStore>(bytes), "fuzz", "oci-layout",
+                                  options);
         } catch (const cuvet::Error&) {
         } catch (const nlohmann::json::exception&) {
         }

@@ -14,16 +14,22 @@ namespace {
 // Runs `cuvet files` from inside a scratch directory, bounded in time, and
 // checks that nothing appeared anywhere under the temp dir (nothing extracted,
 // nothing written through "../").
-ProcessResult files_of(const TempDir& tmp, const fs::path& image, const std::vector<std::string>& extra = {}) {
+ProcessResult files_of(const TempDir& tmp, const fs::path& image,
+                       const std::vector<std::string>& extra = {}) {
     auto work = tmp / "cwd/a/b";
     fs::create_directories(work);
     std::size_t before = 0, after = 0;
-    for (auto it = fs::recursive_directory_iterator(tmp.path()); it != fs::recursive_directory_iterator(); ++it) ++before;
-    std::string command = "cd " + shell_quote(work.string()) + " && timeout 120 " + shell_quote(CUVET_BINARY_PATH) + " files";
+    for (auto it = fs::recursive_directory_iterator(tmp.path());
+         it != fs::recursive_directory_iterator(); ++it)
+        ++before;
+    std::string command = "cd " + shell_quote(work.string()) + " && timeout 120 " +
+                          shell_quote(CUVET_BINARY_PATH) + " files";
     for (const auto& arg : extra) command += " " + shell_quote(arg);
     command += " " + shell_quote(image.string());
     auto result = run_shell(command);
-    for (auto it = fs::recursive_directory_iterator(tmp.path()); it != fs::recursive_directory_iterator(); ++it) ++after;
+    for (auto it = fs::recursive_directory_iterator(tmp.path());
+         it != fs::recursive_directory_iterator(); ++it)
+        ++after;
     CHECK(before == after);
     CHECK(result.exit_code != 124);  // timeout(1): it hung
     return result;
@@ -62,21 +68,25 @@ std::string tar_of(std::vector<TarEntry> entries) { return make_tar(entries); }
 }  // namespace
 
 TEST_CASE("bad input: truncated gzip layer", "[image][bad-input]") {
-    std::string gz = compress(tar_of({file("big", pseudo_random_bytes(100000, 5))}), Compression::gzip);
+    std::string gz =
+        compress(tar_of({file("big", pseudo_random_bytes(100000, 5))}), Compression::gzip);
     require_bad_layer(with_raw_layer(gz.substr(0, gz.size() / 2)), "cut in the middle");
     require_bad_layer(with_raw_layer(gz.substr(0, gz.size() - 4)), "no trailer (CRC/ISIZE)");
     require_bad_layer(with_raw_layer(gz.substr(0, 10)), "header only");
 }
 
 TEST_CASE("bad input: truncated zstd layer", "[image][bad-input]") {
-    std::string zst = compress(tar_of({file("big", pseudo_random_bytes(100000, 6))}), Compression::zstd);
+    std::string zst =
+        compress(tar_of({file("big", pseudo_random_bytes(100000, 6))}), Compression::zstd);
     require_bad_layer(with_raw_layer(zst.substr(0, zst.size() / 2)), "cut in the middle");
     require_bad_layer(with_raw_layer(zst.substr(0, 6)), "frame header only");
 }
 
 TEST_CASE("bad input: corrupt gzip data with a valid header", "[image][bad-input]") {
-    std::string gz = compress(tar_of({file("big", pseudo_random_bytes(100000, 8))}), Compression::gzip);
-    for (std::size_t i = gz.size() / 3; i < gz.size() / 3 + 16; ++i) gz[i] = static_cast<char>(~gz[i]);
+    std::string gz =
+        compress(tar_of({file("big", pseudo_random_bytes(100000, 8))}), Compression::gzip);
+    for (std::size_t i = gz.size() / 3; i < gz.size() / 3 + 16; ++i)
+        gz[i] = static_cast<char>(~gz[i]);
     require_bad_layer(with_raw_layer(gz), "flipped deflate bytes");
 }
 
@@ -108,16 +118,16 @@ TEST_CASE("bad input: absurd sizes", "[image][bad-input]") {
     require_bad_layer(with_raw_layer(tar_of({huge})), "petabyte file in a small layer");
     TarEntry big = file("big", "x");
     big.declared_size = 077777777777ULL;  // the largest ustar octal size
-    require_bad_layer(with_raw_layer(compress(tar_of({big}), Compression::gzip)), "8 GiB in a gzip layer");
+    require_bad_layer(with_raw_layer(compress(tar_of({big}), Compression::gzip)),
+                      "8 GiB in a gzip layer");
 }
 
 TEST_CASE("bad input: absurd blob size in a manifest", "[image][bad-input]") {
     TempDir tmp;
     ImageFiles files = oci_layout({oci_image(two_layer_spec())});
     const std::string layer = files.images[0].layers[0];
-    files.edit_json(files.images[0].manifest, [](nlohmann::json& manifest) {
-        manifest["layers"][0]["size"] = 1ULL << 62;
-    });
+    files.edit_json(files.images[0].manifest,
+                    [](nlohmann::json& manifest) { manifest["layers"][0]["size"] = 1ULL << 62; });
     files.write_dir(tmp / "oci");
     // The manifest's own digest no longer matches either; either error is fine.
     auto result = files_of(tmp, tmp / "oci", {"--no-verify"});
@@ -125,16 +135,20 @@ TEST_CASE("bad input: absurd blob size in a manifest", "[image][bad-input]") {
 }
 
 TEST_CASE("bad input: path traversal and absolute names in a layer", "[image][bad-input]") {
-    require_bad_layer(with_raw_layer(tar_of({file("../../etc/passwd", "root::0:0")})), "../../etc/passwd");
-    require_bad_layer(with_raw_layer(tar_of({dir("usr/"), file("usr/../../../x", "x")})), "climbs out through usr/");
+    require_bad_layer(with_raw_layer(tar_of({file("../../etc/passwd", "root::0:0")})),
+                      "../../etc/passwd");
+    require_bad_layer(with_raw_layer(tar_of({dir("usr/"), file("usr/../../../x", "x")})),
+                      "climbs out through usr/");
     require_bad_layer(with_raw_layer(tar_of({file("/etc/shadow", "root:!")})), "absolute name");
-    require_bad_layer(with_raw_layer(tar_of({file("ok", ""), hard_link("h", "../../../etc/passwd")})),
-                      "hard link out of the root");
+    require_bad_layer(
+        with_raw_layer(tar_of({file("ok", ""), hard_link("h", "../../../etc/passwd")})),
+        "hard link out of the root");
 }
 
 TEST_CASE("bad input: entries below a symlink loop", "[image][bad-input]") {
-    require_bad_layer(with_raw_layer(tar_of({soft_link("a", "b"), soft_link("b", "a"), file("a/x", "x")})),
-                      "a -> b -> a, then a/x");
+    require_bad_layer(
+        with_raw_layer(tar_of({soft_link("a", "b"), soft_link("b", "a"), file("a/x", "x")})),
+        "a -> b -> a, then a/x");
 }
 
 TEST_CASE("bad input: the image file itself", "[image][bad-input]") {
@@ -245,9 +259,8 @@ TEST_CASE("bad input: a manifest pointing outside the layout", "[image][bad-inpu
     }
     SECTION("OCI digest with a path in it") {
         ImageFiles files = oci_layout({oci_image(two_layer_spec())});
-        files.edit_json(files.images[0].manifest, [](nlohmann::json& m) {
-            m["layers"][0]["digest"] = "sha256:../../../x";
-        });
+        files.edit_json(files.images[0].manifest,
+                        [](nlohmann::json& m) { m["layers"][0]["digest"] = "sha256:../../../x"; });
         files.write_dir(tmp / "oci");
         require_bad_input(files_of(tmp, tmp / "oci", {"--no-verify"}), "../../../x");
     }
@@ -293,9 +306,9 @@ TEST_CASE("bad input: malformed JSON", "[image][bad-input]") {
 TEST_CASE("bad input: random damage to a layer never crashes or hangs", "[image][bad-input]") {
     // Digests are kept consistent with the damage, so the layer bytes reach
     // the decompressor and the tar reader; each run must end in 0 or 3.
-    const std::string tar = tar_of({dir("usr/"), file("usr/a", pseudo_random_bytes(3000, 21)),
-                                    soft_link("usr/l", "a"), hard_link("usr/h", "usr/a"), whiteout("usr/gone"),
-                                    file("usr/b", "bbbbbbbb")});
+    const std::string tar =
+        tar_of({dir("usr/"), file("usr/a", pseudo_random_bytes(3000, 21)), soft_link("usr/l", "a"),
+                hard_link("usr/h", "usr/a"), whiteout("usr/gone"), file("usr/b", "bbbbbbbb")});
     TempDir tmp;
     std::uint32_t state = 12345;
     auto next = [&] { return state = state * 1664525u + 1013904223u; };
@@ -308,8 +321,10 @@ TEST_CASE("bad input: random damage to a layer never crashes or hangs", "[image]
             if (round % 4 == 3) damaged.resize(next() % damaged.size());
             auto path = tmp / ("damaged-" + std::to_string(round) + ".tar");
             docker_archive({with_raw_layer(damaged)}, DockerLayout::legacy).write_tar(path);
-            auto result = run_shell("timeout 60 " + shell_quote(CUVET_BINARY_PATH) + " files " + shell_quote(path.string()));
-            INFO("compression " << to_string(compression) << ", round " << round << ": " << result.err);
+            auto result = run_shell("timeout 60 " + shell_quote(CUVET_BINARY_PATH) + " files " +
+                                    shell_quote(path.string()));
+            INFO("compression " << to_string(compression) << ", round " << round << ": "
+                                << result.err);
             CHECK((result.exit_code == 0 || result.exit_code == 3));
             if (result.exit_code == 3) CHECK(lines_of(result.err).size() == 1);
         }

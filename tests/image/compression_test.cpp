@@ -11,7 +11,8 @@ namespace img = cuvet::image;
 namespace {
 
 // Reads the image through the library and returns the bytes of `path`.
-std::string content_of(const std::filesystem::path& image, const std::string& path, unsigned workers = 0) {
+std::string content_of(const std::filesystem::path& image, const std::string& path,
+                       unsigned workers = 0) {
     auto opened = img::open_image(image, {});
     img::ScanOptions options;
     options.workers = workers;
@@ -39,7 +40,8 @@ TEST_CASE("none, gzip and zstd layers give the same view", "[image][compression]
     }
 }
 
-TEST_CASE("compression is detected by magic bytes, not the declared media type", "[image][compression]") {
+TEST_CASE("compression is detected by magic bytes, not the declared media type",
+          "[image][compression]") {
     TempDir tmp;
     ImageSpec spec = two_layer_spec(Compression::gzip);
     SECTION("gzip declared as plain tar") {
@@ -90,7 +92,8 @@ TEST_CASE("selected file bytes come out intact from every compression", "[image]
 
 TEST_CASE("on_content sees every selected file, including replaced ones", "[image][compression]") {
     TempDir tmp;
-    ImageSpec spec = layered_spec({{file("lib/libx.so", "old")}, {file("lib/libx.so", "newer")}}, Compression::zstd);
+    ImageSpec spec = layered_spec({{file("lib/libx.so", "old")}, {file("lib/libx.so", "newer")}},
+                                  Compression::zstd);
     auto path = write_docker(tmp, spec);
     auto opened = img::open_image(path, {});
     std::mutex lock;
@@ -107,7 +110,8 @@ TEST_CASE("on_content sees every selected file, including replaced ones", "[imag
     CHECK(tree.find("/lib/libx.so")->layer == 1);
 }
 
-TEST_CASE("the whole image may be gzip-compressed by mistake: a clear error", "[image][compression]") {
+TEST_CASE("the whole image may be gzip-compressed by mistake: a clear error",
+          "[image][compression]") {
     TempDir tmp;
     auto path = tmp / "image.tar.gz";
     docker_archive({two_layer_spec()}).write_tar(path, Compression::gzip);

@@ -32,7 +32,8 @@ TEST_CASE("a layer blob whose bytes do not match its digest is refused", "[image
         const std::string layer = files.images[0].layers[0];
         files.flip_byte(layer);
         files.write_tar(tmp / "image.tar");
-        require_bad_input(run_cuvet({"files", (tmp / "image.tar").string()}), layer.substr(layer.rfind('/') + 1, 12));
+        require_bad_input(run_cuvet({"files", (tmp / "image.tar").string()}),
+                          layer.substr(layer.rfind('/') + 1, 12));
         CHECK(run_cuvet({"files", "--no-verify", (tmp / "image.tar").string()}).exit_code == 0);
     }
     SECTION("docker archive, legacy layout: checked against the config's diff_ids") {
@@ -60,9 +61,8 @@ TEST_CASE("a gzip layer is verified against both its digest and its diff_id", "[
     files.files["blobs/sha256/" + new_hex] = files.files[old_config];
     files.files.erase(old_config);
     const std::string manifest = files.images[0].manifest;
-    files.edit_json(manifest, [&](nlohmann::json& m) {
-        m["config"]["digest"] = "sha256:" + new_hex;
-    });
+    files.edit_json(manifest,
+                    [&](nlohmann::json& m) { m["config"]["digest"] = "sha256:" + new_hex; });
     std::string manifest_hex = sha256_hex(files.files[manifest]);
     files.files["blobs/sha256/" + manifest_hex] = files.files[manifest];
     files.files.erase(manifest);
@@ -97,7 +97,8 @@ TEST_CASE("config and manifest blobs are verified too", "[image][digest]") {
         const std::string config = files.images[0].config;
         files.files[config].insert(files.files[config].size() - 1, " ");
         files.write_tar(tmp / "image.tar");
-        require_bad_input(run_cuvet({"image", (tmp / "image.tar").string()}), config.substr(13, 12));
+        require_bad_input(run_cuvet({"image", (tmp / "image.tar").string()}),
+                          config.substr(13, 12));
     }
 }
 

@@ -20,7 +20,8 @@ namespace fs = std::filesystem;
 namespace {
 
 // cuvet under `timeout`: a hang is a failure with exit 124, not a stuck suite.
-ProcessResult run_cuvet_bounded(const std::vector<std::string>& args, const std::string& prefix = "") {
+ProcessResult run_cuvet_bounded(const std::vector<std::string>& args,
+                                const std::string& prefix = "") {
     std::string command = prefix + "timeout 60 " + shell_quote(CUVET_BINARY_PATH);
     for (const auto& arg : args) command += " " + shell_quote(arg);
     return run_shell(command);
@@ -63,12 +64,14 @@ TEST_CASE("a file name that does not exist is 'no such file', never a registry p
         return refuse;
     });
     const std::string proxy_url = "http://127.0.0.1:" + std::to_string(proxy.port());
-    const std::string env = "cd " + shell_quote(tmp.path().string()) + " && env NO_PROXY= no_proxy= https_proxy=" +
-                            proxy_url + " HTTPS_PROXY=" + proxy_url + " http_proxy=" + proxy_url +
+    const std::string env = "cd " + shell_quote(tmp.path().string()) +
+                            " && env NO_PROXY= no_proxy= https_proxy=" + proxy_url +
+                            " HTTPS_PROXY=" + proxy_url + " http_proxy=" + proxy_url +
                             " DOCKER_HOST=unix://" + (tmp / "none.sock").string() +
                             " CONTAINER_HOST=unix://" + (tmp / "none.sock").string() +
                             " XDG_RUNTIME_DIR=" + tmp.path().string() + " ";
-    for (std::string name : {"myimage:v1.tar", "./myimage:v1", "out/myimage:v1.oci", "myimage:v1.tar.gz"}) {
+    for (std::string name :
+         {"myimage:v1.tar", "./myimage:v1", "out/myimage:v1.oci", "myimage:v1.tar.gz"}) {
         INFO(name);
         auto result = run_cuvet_bounded({"validate", name}, env);
         require_bad_input(result, "no such file");
@@ -87,7 +90,8 @@ TEST_CASE("a FIFO where an image file belongs is refused at once, never read",
         oci_layout({oci_image(two_layer_spec())}).write_dir(tmp / "oci");
         make_fifo(tmp / "oci/index.json");
         require_bad_input(run_cuvet_bounded({"files", (tmp / "oci").string()}), "index.json");
-        CHECK(run_cuvet_bounded({"files", (tmp / "oci").string()}).err.find("not a regular file") != std::string::npos);
+        CHECK(run_cuvet_bounded({"files", (tmp / "oci").string()}).err.find("not a regular file") !=
+              std::string::npos);
     }
     SECTION("manifest.json of an unpacked docker save") {
         docker_archive({two_layer_spec()}).write_dir(tmp / "docker");
@@ -108,7 +112,8 @@ TEST_CASE("a FIFO where an image file belongs is refused at once, never read",
         fifo.name = "manifest.json";
         fifo.type = TarEntry::Type::fifo;
         write_file(tmp / "fifo.tar", make_tar({fifo}));
-        require_bad_input(run_cuvet_bounded({"files", (tmp / "fifo.tar").string()}), "manifest.json");
+        require_bad_input(run_cuvet_bounded({"files", (tmp / "fifo.tar").string()}),
+                          "manifest.json");
     }
     SECTION("the rootfs file a scan selects") {
         write_file(tmp / "root/etc/os-release", "ID=debian\n");
@@ -124,7 +129,8 @@ TEST_CASE("a FIFO where an image file belongs is refused at once, never read",
 TEST_CASE("docker save's blobs layout: layers are checked against the config's diff_ids",
           "[image][fail-closed][digest]") {
     TempDir tmp;
-    ImageSpec spec = single_layer_spec({file("etc/hostname", "box\n"), file("usr/lib/libx.so.1", "x")});
+    ImageSpec spec =
+        single_layer_spec({file("etc/hostname", "box\n"), file("usr/lib/libx.so.1", "x")});
     ImageFiles files = docker_archive({spec}, DockerLayout::blobs);
     const std::string layer = files.images[0].layers[0];
     // The config now describes another layer; its own blob is renamed to its
@@ -136,7 +142,8 @@ TEST_CASE("docker save's blobs layout: layers are checked against the config's d
     const std::string new_config = "blobs/sha256/" + sha256_hex(files.files[old_config]);
     files.files[new_config] = files.files[old_config];
     files.files.erase(old_config);
-    files.edit_json("manifest.json", [&](nlohmann::json& manifest) { manifest[0]["Config"] = new_config; });
+    files.edit_json("manifest.json",
+                    [&](nlohmann::json& manifest) { manifest[0]["Config"] = new_config; });
     files.write_tar(tmp / "image.tar");
     auto result = run_cuvet({"validate", (tmp / "image.tar").string()});
     require_bad_input(result, layer);
@@ -162,14 +169,16 @@ TEST_CASE("a rootfs read as a user who cannot read all of it: an error, or CUV01
         CUVET_SKIP("needs root and setpriv to scan as uid 65534");
     }
     TempDir tmp;
-    fs::permissions(tmp.path(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                                    fs::perms::others_read | fs::perms::others_exec);
+    fs::permissions(tmp.path(), fs::perms::owner_all | fs::perms::group_read |
+                                    fs::perms::group_exec | fs::perms::others_read |
+                                    fs::perms::others_exec);
     const fs::path root = tmp / "root";
     write_file(root / "etc/os-release", "ID=debian\n");
     write_file(root / "usr/lib/x86_64-linux-gnu/libz.so.1", "not really\n");
     write_file(root / "opt/secret/lib/libcudnn.so.9", "hidden\n");
     fs::permissions(root / "opt/secret", fs::perms::owner_all);
-    const std::string as_nobody = "setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent ";
+    const std::string as_nobody =
+        "setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent ";
 
     auto strict = run_cuvet_bounded({"validate", "--no-cache", root.string()}, as_nobody);
     require_bad_input(strict, (root / "opt/secret").string());
@@ -177,7 +186,8 @@ TEST_CASE("a rootfs read as a user who cannot read all of it: an error, or CUV01
     require_bad_input(run_cuvet_bounded({"files", root.string()}, as_nobody), "opt/secret");
 
     auto partial = run_cuvet_bounded(
-        {"validate", "--no-cache", "--allow-partial", "--format", "json", root.string()}, as_nobody);
+        {"validate", "--no-cache", "--allow-partial", "--format", "json", root.string()},
+        as_nobody);
     INFO(partial.err);
     CHECK(partial.exit_code == 1);
     auto report = nlohmann::json::parse(partial.out, nullptr, false);
@@ -190,7 +200,8 @@ TEST_CASE("a rootfs read as a user who cannot read all of it: an error, or CUV01
     CHECK(named);
 
     // As root the same tree is read whole: no CUV017.
-    auto whole = run_cuvet({"validate", "--no-cache", "--allow-partial", "--format", "json", root.string()});
+    auto whole =
+        run_cuvet({"validate", "--no-cache", "--allow-partial", "--format", "json", root.string()});
     CHECK(whole.out.find("CUV017") == std::string::npos);
 }
 
@@ -215,13 +226,16 @@ TEST_CASE("a rootfs file swapped for a symlink before it is opened is refused, n
         image->scan(scan);
         FAIL("the scan followed the swapped-in link");
     } catch (const cuvet::Error& e) {
-        CHECK(std::string(e.what()).find("/etc/app.conf: changed while it was scanned") != std::string::npos);
+        CHECK(std::string(e.what()).find("/etc/app.conf: changed while it was scanned") !=
+              std::string::npos);
     }
     CHECK(seen.find("SECRET") == std::string::npos);
 
     // The same walk without a swap reads the file.
     write_file(tmp / "root2/etc/app.conf", "inside\n");
-    scan.select = [](const cuvet::image::FileEntry& entry) { return entry.path == "/etc/app.conf"; };
+    scan.select = [](const cuvet::image::FileEntry& entry) {
+        return entry.path == "/etc/app.conf";
+    };
     cuvet::image::open_image(tmp / "root2", {})->scan(scan);
     CHECK(seen == "inside\n");
 }

@@ -74,8 +74,10 @@ TEST_CASE("cuvet image reports format, config and history of each format", "[ima
     oci_layout({oci_image(spec, "1.0")}).write_tar(oci_tar);
 
     EncodedImage encoded = encode_image(spec);
-    const std::vector<std::pair<fs::path, std::string>> cases = {
-        {legacy, "docker-archive"}, {blobs, "docker-archive"}, {oci_dir, "oci-layout"}, {oci_tar, "oci-archive"}};
+    const std::vector<std::pair<fs::path, std::string>> cases = {{legacy, "docker-archive"},
+                                                                 {blobs, "docker-archive"},
+                                                                 {oci_dir, "oci-layout"},
+                                                                 {oci_tar, "oci-archive"}};
     for (const auto& [path, format] : cases) {
         INFO("image " << path);
         auto summary = image_summary(path);
@@ -106,7 +108,8 @@ TEST_CASE("a rootfs directory is read as one layer", "[image][formats]") {
     TempDir tmp;
     auto rootfs = tmp / "rootfs";
     write_rootfs(rootfs, {dir("etc/"), file("etc/os-release", "ID=debian\n"),
-                          soft_link("etc/alt", "/usr/share/alt"), file("usr/bin/tool", "#!/bin/sh\n", 0755)});
+                          soft_link("etc/alt", "/usr/share/alt"),
+                          file("usr/bin/tool", "#!/bin/sh\n", 0755)});
     auto listing = list_files(rootfs);
     REQUIRE(listing.result.exit_code == 0);
     CHECK(listing.at("/etc/os-release").size == 10);
@@ -139,7 +142,8 @@ TEST_CASE("several images in one docker archive are chosen with --image", "[imag
         REQUIRE(second.result.exit_code == 0);
         CHECK(second.at("/which").size == 3);
         CHECK(second.has("/only-b"));
-        CHECK(list_files(path, {"--image", "example/b"}).files == second.files);  // ":latest" implied
+        CHECK(list_files(path, {"--image", "example/b"}).files ==
+              second.files);  // ":latest" implied
 
         auto summary = image_summary(path, {"--image", "example/a:1"});
         REQUIRE(summary.is_object());
@@ -166,7 +170,8 @@ TEST_CASE("OCI nested index leads to the image", "[image][formats]") {
     CHECK(listing.at("/nested").size == 4);
 }
 
-TEST_CASE("OCI multi-platform index: linux/amd64 by default, --platform picks another", "[image][formats]") {
+TEST_CASE("OCI multi-platform index: linux/amd64 by default, --platform picks another",
+          "[image][formats]") {
     TempDir tmp;
     ImageSpec amd64 = single_layer_spec({file("arch", "amd64\n")}, Compression::gzip);
     ImageSpec arm64 = single_layer_spec({file("arch", "arm64v8\n")}, Compression::zstd);
@@ -176,7 +181,8 @@ TEST_CASE("OCI multi-platform index: linux/amd64 by default, --platform picks an
     ppc.architecture = "ppc64le";
     auto path = tmp / "oci.tar";
     // Not the first entry: the default must be chosen by platform, not position.
-    oci_layout({oci_index({oci_image(arm64), oci_image(amd64), oci_image(ppc)}, "multi")}).write_tar(path);
+    oci_layout({oci_index({oci_image(arm64), oci_image(amd64), oci_image(ppc)}, "multi")})
+        .write_tar(path);
 
     auto by_default = list_files(path);
     REQUIRE(by_default.result.exit_code == 0);

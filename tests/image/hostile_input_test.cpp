@@ -19,7 +19,8 @@ namespace {
 constexpr std::uint64_t huge = 64ull << 30;
 
 void put_octal(std::string& h, std::size_t at, std::size_t width, std::uint64_t value) {
-    std::snprintf(&h[at], width, "%0*llo", static_cast<int>(width - 1), static_cast<unsigned long long>(value));
+    std::snprintf(&h[at], width, "%0*llo", static_cast<int>(width - 1),
+                  static_cast<unsigned long long>(value));
 }
 
 // Sizes past 8 GiB do not fit 11 octal digits: GNU's base-256 form.
@@ -49,7 +50,8 @@ struct Region {
 };
 
 // An old-GNU sparse entry ('S'): the map sits in the header itself.
-std::string gnu_sparse(const std::string& name, std::uint64_t real_size, const std::vector<Region>& regions) {
+std::string gnu_sparse(const std::string& name, std::uint64_t real_size,
+                       const std::vector<Region>& regions) {
     std::string h(512, '\0'), data;
     std::memcpy(&h[0], name.data(), name.size());
     put_octal(h, 100, 8, 0755);
@@ -78,7 +80,10 @@ std::string ustar_header(const std::string& name, char type, std::uint64_t size)
     put_octal(h, 124, 12, size);
     put_octal(h, 136, 12, 1700000000);
     h[156] = type;
-    std::memcpy(&h[257], "ustar\0" "00", 8);
+    std::memcpy(&h[257],
+                "ustar\0"
+                "00",
+                8);
     finish_header(h);
     return h;
 }
@@ -91,8 +96,10 @@ std::string pax_record(const std::string& key, const std::string& value) {
 }
 
 // A pax 1.0 sparse entry: GNU.sparse.* records, the map in front of the data.
-std::string pax_sparse(const std::string& name, std::uint64_t real_size, const std::vector<Region>& regions) {
-    const std::string records = pax_record("GNU.sparse.major", "1") + pax_record("GNU.sparse.minor", "0") +
+std::string pax_sparse(const std::string& name, std::uint64_t real_size,
+                       const std::vector<Region>& regions) {
+    const std::string records = pax_record("GNU.sparse.major", "1") +
+                                pax_record("GNU.sparse.minor", "0") +
                                 pax_record("GNU.sparse.name", name) +
                                 pax_record("GNU.sparse.realsize", std::to_string(real_size));
     std::string map = std::to_string(regions.size()) + "\n", data;
@@ -102,7 +109,8 @@ std::string pax_sparse(const std::string& name, std::uint64_t real_size, const s
     }
     const std::string body = padded(map) + data;
     return ustar_header("PaxHeaders/sparse", 'x', records.size()) + padded(records) +
-           ustar_header("GNUSparseFile.0/" + name.substr(name.rfind('/') + 1), '0', body.size()) + padded(body);
+           ustar_header("GNUSparseFile.0/" + name.substr(name.rfind('/') + 1), '0', body.size()) +
+           padded(body);
 }
 
 // A layer tar: plain entries from our writer, then hand-made ones.
@@ -114,14 +122,16 @@ std::string layer_tar(const std::vector<TarEntry>& entries, const std::string& e
     return tar + extra + std::string(1024, '\0');
 }
 
-fs::path write_image(const TempDir& tmp, const std::string& tar, Compression compression, const std::string& name) {
+fs::path write_image(const TempDir& tmp, const std::string& tar, Compression compression,
+                     const std::string& name) {
     ImageSpec spec;
     Layer layer;
     // A raw blob's diff_id is its own digest, not the tar's: these images are
     // read with --no-verify (digests are not what is tested here).
     layer.raw_blob = compress(tar, compression);
-    layer.media_type = compression == Compression::zstd ? "application/vnd.oci.image.layer.v1.tar+zstd"
-                                                        : "application/vnd.oci.image.layer.v1.tar+gzip";
+    layer.media_type = compression == Compression::zstd
+                           ? "application/vnd.oci.image.layer.v1.tar+zstd"
+                           : "application/vnd.oci.image.layer.v1.tar+gzip";
     spec.layers = {layer};
     const fs::path path = tmp / name;
     docker_archive({spec}).write_tar(path);
@@ -172,12 +182,13 @@ TEST_CASE("hostile input: sparse libraries declaring 64 GiB read in kilobytes", 
     // ... and read as the library they hold, its hole never stored.
     for (const std::string lib : {"/usr/lib/libgnu.so", "/usr/lib/libpax.so"}) {
 #if defined(__SANITIZE_ADDRESS__)
-        const std::string address_limit;  // ASan reserves terabytes of shadow address space up front
+        const std::string
+            address_limit;  // ASan reserves terabytes of shadow address space up front
 #else
         const std::string address_limit = "ulimit -v 4000000; ";
 #endif
-        auto run = run_shell(address_limit + "timeout 60 " + shell_quote(CUVET_BINARY_PATH) + " ldd --no-verify " +
-                             shell_quote(image.string()) + " " + lib);
+        auto run = run_shell(address_limit + "timeout 60 " + shell_quote(CUVET_BINARY_PATH) +
+                             " ldd --no-verify " + shell_quote(image.string()) + " " + lib);
         INFO(lib << ": " << run.out << run.err);
         CHECK((run.exit_code == 0 || run.exit_code == 1));  // 1: libc is not in this image
         // Its DT_NEEDED came through: the library's facts were read.
@@ -185,7 +196,8 @@ TEST_CASE("hostile input: sparse libraries declaring 64 GiB read in kilobytes", 
     }
 }
 
-TEST_CASE("hostile input: a compressed layer of zeros behind ELF magic is read in bounded memory", "[image][limits]") {
+TEST_CASE("hostile input: a compressed layer of zeros behind ELF magic is read in bounded memory",
+          "[image][limits]") {
     const auto& fixtures = elf_fixtures();
     REQUIRE(fixtures.error.empty());
     TempDir tmp;
@@ -197,13 +209,14 @@ TEST_CASE("hostile input: a compressed layer of zeros behind ELF magic is read i
     const std::string tar = make_tar(entries);
     entries.clear();
     for (auto compression : {Compression::zstd, Compression::gzip}) {
-        const fs::path image = write_image(tmp, tar, compression, std::string(to_string(compression)) + ".tar");
+        const fs::path image =
+            write_image(tmp, tar, compression, std::string(to_string(compression)) + ".tar");
         CHECK(fs::file_size(image) < (1u << 20));
         // Read through: the library's facts, its zeros scanned and forgotten
         // (before, all 256 MB were held: 300 MB of RSS).
-        const auto [status, max_rss_kib] =
-            run_measured(tmp, shell_quote(CUVET_BINARY_PATH) + " validate --workers 1 --no-verify --no-cache " +
-                         shell_quote(image.string()) + " >/dev/null 2>&1");
+        const auto [status, max_rss_kib] = run_measured(
+            tmp, shell_quote(CUVET_BINARY_PATH) + " validate --workers 1 --no-verify --no-cache " +
+                     shell_quote(image.string()) + " >/dev/null 2>&1");
         if (max_rss_kib < 0) CUVET_SKIP("/usr/bin/time is missing (scripts/setup installs it)");
         CHECK((status == 0 || status == 1));
 #if defined(__SANITIZE_ADDRESS__)
@@ -211,9 +224,11 @@ TEST_CASE("hostile input: a compressed layer of zeros behind ELF magic is read i
 #else
         CHECK(max_rss_kib < 128 * 1024);
 #endif
-        WARN(to_string(compression) << " layer, 256 MB ELF: peak RSS " << max_rss_kib / 1024 << " MiB");
+        WARN(to_string(compression)
+             << " layer, 256 MB ELF: peak RSS " << max_rss_kib / 1024 << " MiB");
         // layer-bytes counts what the whole layer inflates to.
-        auto layer = run_cuvet({"files", image.string(), "--no-verify", "--limit", "layer-bytes=8M"});
+        auto layer =
+            run_cuvet({"files", image.string(), "--no-verify", "--limit", "layer-bytes=8M"});
         check_one_line(layer, {"decompresses to more than 8388608 bytes", "layer-bytes=8M"});
     }
 }
@@ -242,7 +257,8 @@ TEST_CASE("hostile input: symbolic link targets longer than Linux allows", "[ima
     CHECK(list_files(fits, {"--no-verify"}).result.exit_code == 0);
     entries.push_back(soft_link("usr/lib/long", std::string(cuvet::max_link_target + 1, 'a')));
     const fs::path image = write_image(tmp, make_tar(entries), Compression::gzip, "long.tar");
-    check_one_line(run_cuvet({"files", image.string(), "--no-verify"}), {"/usr/lib/long", "4096 bytes", "4095"});
+    check_one_line(run_cuvet({"files", image.string(), "--no-verify"}),
+                   {"/usr/lib/long", "4096 bytes", "4095"});
 }
 
 TEST_CASE("hostile input: --limit is checked before anything is read", "[image][limits]") {

@@ -1,13 +1,12 @@
 #pragma once
 // Images shared by the image reader tests, built with our own writer.
+#include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
 #include "support/cuvet_files.hpp"
 #include "support/image_writer.hpp"
 #include "support/temp_dir.hpp"
-
-#include <catch2/catch.hpp>
 
 namespace cuvet::test {
 
@@ -43,12 +42,9 @@ inline ImageSpec two_layer_spec(Compression compression = Compression::gzip) {
     change.empty_history_before = {"ENV FOO=bar"};
     change.created_by = "RUN /bin/sh -c echo box2 > /etc/hostname && rm /tmp/gone # buildkit";
     change.entries = {
-        dir("etc/"),
-        file("etc/hostname", "box2\n"),
-        dir("tmp/", 01777),
-        whiteout("tmp/gone"),
-        dir("opt/"),
-        file("opt/app.py", "print('hi')\n", 0755),
+        dir("etc/"),        file("etc/hostname", "box2\n"),
+        dir("tmp/", 01777), whiteout("tmp/gone"),
+        dir("opt/"),        file("opt/app.py", "print('hi')\n", 0755),
     };
     ImageSpec spec;
     spec.layers = {base, change};

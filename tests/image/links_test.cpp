@@ -16,11 +16,17 @@ img::FileTree tree_of(const std::vector<std::vector<TarEntry>>& layers) {
 }
 
 const std::vector<TarEntry> cuda_like = {
-    dir("etc/"), dir("etc/alternatives/"), dir("usr/"), dir("usr/local/"),
-    dir("usr/local/cuda-12.1/"), dir("usr/local/cuda-12.1/targets/"),
-    dir("usr/local/cuda-12.1/targets/x86_64-linux/"), dir("usr/local/cuda-12.1/targets/x86_64-linux/lib/"),
+    dir("etc/"),
+    dir("etc/alternatives/"),
+    dir("usr/"),
+    dir("usr/local/"),
+    dir("usr/local/cuda-12.1/"),
+    dir("usr/local/cuda-12.1/targets/"),
+    dir("usr/local/cuda-12.1/targets/x86_64-linux/"),
+    dir("usr/local/cuda-12.1/targets/x86_64-linux/lib/"),
     file("usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudart.so.12.1.105", "ELF"),
-    soft_link("usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudart.so.12", "libcudart.so.12.1.105"),
+    soft_link("usr/local/cuda-12.1/targets/x86_64-linux/lib/libcudart.so.12",
+              "libcudart.so.12.1.105"),
     soft_link("usr/local/cuda-12.1/lib64", "targets/x86_64-linux/lib"),
     soft_link("etc/alternatives/cuda", "/usr/local/cuda-12.1"),
     soft_link("usr/local/cuda", "/etc/alternatives/cuda"),
@@ -70,7 +76,8 @@ TEST_CASE("symlink loops are detected, not followed forever", "[image][links]") 
 TEST_CASE("a long but finite chain of links resolves", "[image][links]") {
     std::vector<TarEntry> entries{file("target", "t")};
     for (int i = 0; i < 30; ++i)
-        entries.push_back(soft_link("l" + std::to_string(i), i == 0 ? "target" : "l" + std::to_string(i - 1)));
+        entries.push_back(
+            soft_link("l" + std::to_string(i), i == 0 ? "target" : "l" + std::to_string(i - 1)));
     auto tree = tree_of({entries});
     auto r = tree.resolve("/l29");
     REQUIRE(r.status == Status::ok);
@@ -86,7 +93,8 @@ TEST_CASE("a path through a regular file is not a directory", "[image][links]") 
 TEST_CASE("hard links point at their data, also across layers", "[image][links]") {
     TempDir tmp;
     auto spec = layered_spec({{dir("usr/"), dir("usr/bin/"), file("usr/bin/perl", "#!perl", 0755)},
-                              {hard_link("usr/bin/perl5.34", "usr/bin/perl"), hard_link("./usr/bin/p2", "./usr/bin/perl")}},
+                              {hard_link("usr/bin/perl5.34", "usr/bin/perl"),
+                               hard_link("./usr/bin/p2", "./usr/bin/perl")}},
                              Compression::zstd);
     auto path = write_docker(tmp, spec);
     auto listing = list_files(path);
@@ -106,7 +114,8 @@ TEST_CASE("hard links point at their data, also across layers", "[image][links]"
 
 TEST_CASE("selected bytes of a hard link are its data", "[image][links]") {
     TempDir tmp;
-    auto spec = single_layer_spec({file("lib.so.1", "library bytes"), hard_link("lib.so", "lib.so.1")});
+    auto spec =
+        single_layer_spec({file("lib.so.1", "library bytes"), hard_link("lib.so", "lib.so.1")});
     auto opened = img::open_image(write_docker(tmp, spec), {});
     img::ScanOptions options;
     options.select = [](const img::FileEntry&) { return true; };
@@ -121,7 +130,8 @@ TEST_CASE("selected bytes of a hard link are its data", "[image][links]") {
 }
 
 TEST_CASE("a whiteout of a symlink removes the link, not its target", "[image][links]") {
-    auto tree = tree_of({{dir("d/"), file("d/real", "r"), soft_link("link", "d")}, {whiteout("link")}});
+    auto tree =
+        tree_of({{dir("d/"), file("d/real", "r"), soft_link("link", "d")}, {whiteout("link")}});
     CHECK(tree.find("/link") == nullptr);
     CHECK(tree.find("/d/real") != nullptr);
 }

@@ -82,7 +82,8 @@ TEST_CASE("the registry dying mid-layer is one clear error", "[image][registry][
     // Layers are fetched in parallel: the small one may be the first to find the registry gone.
     const std::string small = encode_image(big_layer_spec()).layers[1].digest;
     INFO("cuvet: " << result.err);
-    CHECK((result.err.find(digest) != std::string::npos || result.err.find(small) != std::string::npos));
+    CHECK((result.err.find(digest) != std::string::npos ||
+           result.err.find(small) != std::string::npos));
 }
 
 TEST_CASE("a truncated blob in the registry is refused", "[image][registry][fault]") {

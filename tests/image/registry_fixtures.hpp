@@ -9,9 +9,9 @@
 namespace cuvet::test {
 
 // A test without the registry tools is skipped (support/skip.hpp).
-#define REQUIRE_REGISTRY_TOOLS()                                                                \
-    do {                                                                                        \
-        if (!RegistryServer::available())                                                       \
+#define REQUIRE_REGISTRY_TOOLS()                                                                  \
+    do {                                                                                          \
+        if (!RegistryServer::available())                                                         \
             CUVET_SKIP("skipped: docker-registry, skopeo, openssl or htpasswd is not installed"); \
     } while (0)
 

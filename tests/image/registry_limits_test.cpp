@@ -8,7 +8,8 @@
 
 using namespace cuvet::test;
 
-TEST_CASE("a registry that trickles a manifest is cut off at --timeout", "[image][registry][timeout]") {
+TEST_CASE("a registry that trickles a manifest is cut off at --timeout",
+          "[image][registry][timeout]") {
     const std::string manifest = std::string(2000, ' ') + "{}";
     HttpTestServer slow([&](const HttpRequestHead& request) {
         HttpAction action;
@@ -17,8 +18,8 @@ TEST_CASE("a registry that trickles a manifest is cut off at --timeout", "[image
         } else {
             // Headers at once, then the body at 5 bytes a second: never
             // stalled long enough for a low-speed limit, never finished.
-            action.response = http_response(200, manifest,
-                                            {"Content-Type: application/vnd.oci.image.manifest.v1+json"});
+            action.response = http_response(
+                200, manifest, {"Content-Type: application/vnd.oci.image.manifest.v1+json"});
             action.trickle_after = action.response->size() - manifest.size() + 1;
             action.trickle_every = std::chrono::milliseconds(200);
         }
@@ -27,7 +28,8 @@ TEST_CASE("a registry that trickles a manifest is cut off at --timeout", "[image
     const std::string url = "docker://127.0.0.1:" + std::to_string(slow.port()) + "/cuvet/slow:1";
     const auto start = std::chrono::steady_clock::now();
     auto result = run_cuvet({"files", "--insecure", "--timeout", "2", url});
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     INFO(result.err);
     require_bad_input(result, "no complete response within 2 s (--timeout)");
     CHECK(result.err.find("/manifests/1") != std::string::npos);
@@ -36,44 +38,59 @@ TEST_CASE("a registry that trickles a manifest is cut off at --timeout", "[image
 
 TEST_CASE("which token realms may receive registry credentials", "[image][registry][auth]") {
     using cuvet::image::credentials_withheld;
-    CHECK(credentials_withheld("https://reg.example.com/token", "reg.example.com", false, false).empty());
-    CHECK(credentials_withheld("https://reg.example.com:5001/token", "reg.example.com:5000", false, false).empty());
-    CHECK(credentials_withheld("https://auth.docker.io/token", "registry-1.docker.io", false, false).empty());
+    CHECK(credentials_withheld("https://reg.example.com/token", "reg.example.com", false, false)
+              .empty());
+    CHECK(credentials_withheld("https://reg.example.com:5001/token", "reg.example.com:5000", false,
+                               false)
+              .empty());
+    CHECK(credentials_withheld("https://auth.docker.io/token", "registry-1.docker.io", false, false)
+              .empty());
     CHECK(credentials_withheld("https://authn.nvidia.com/token", "nvcr.io", false, false).empty());
-    const std::string other = credentials_withheld("https://evil.example.net/token", "reg.example.com", false, false);
+    const std::string other =
+        credentials_withheld("https://evil.example.net/token", "reg.example.com", false, false);
     CHECK(other.find("evil.example.net") != std::string::npos);
     CHECK(other.find("--cross-host-auth") != std::string::npos);
-    CHECK(credentials_withheld("https://evil.example.net/token", "reg.example.com", false, true).empty());
+    CHECK(credentials_withheld("https://evil.example.net/token", "reg.example.com", false, true)
+              .empty());
     // A user@host realm is judged by its host.
-    CHECK(!credentials_withheld("https://reg.example.com@evil.example.net/t", "reg.example.com", false, false).empty());
+    CHECK(!credentials_withheld("https://reg.example.com@evil.example.net/t", "reg.example.com",
+                                false, false)
+               .empty());
     // Plain HTTP carries a password only with --insecure.
-    CHECK(!credentials_withheld("http://reg.example.com/token", "reg.example.com", false, false).empty());
-    CHECK(credentials_withheld("http://reg.example.com/token", "reg.example.com", true, false).empty());
+    CHECK(!credentials_withheld("http://reg.example.com/token", "reg.example.com", false, false)
+               .empty());
+    CHECK(credentials_withheld("http://reg.example.com/token", "reg.example.com", true, false)
+              .empty());
 }
 
 TEST_CASE("a token realm on another host gets no password unless --cross-host-auth",
           "[image][registry][auth]") {
     REQUIRE_REGISTRY_TOOLS();
     // The registry is 127.0.0.1; its challenge sends clients to "localhost".
-    RegistryServer registry({.user = "alice", .password = "s3cret pass", .token_auth = true,
+    RegistryServer registry({.user = "alice",
+                             .password = "s3cret pass",
+                             .token_auth = true,
                              .token_realm_host = "localhost"});
     TempDir tmp;
     auto layout = push_image(registry, tmp, two_layer_spec(), "cuvet/test:cross");
     const std::string expected = run_cuvet({"files", layout.string()}).out;
     const std::string url = registry.url("cuvet/test:cross");
-    const std::vector<std::string> env = {"DOCKER_CONFIG=" + (tmp / "none").string(),
-                                          "REGISTRY_AUTH_FILE=" + (tmp / "none/auth.json").string()};
+    const std::vector<std::string> env = {
+        "DOCKER_CONFIG=" + (tmp / "none").string(),
+        "REGISTRY_AUTH_FILE=" + (tmp / "none/auth.json").string()};
     const int before = registry.token_requests_with_credentials();
 
-    auto withheld = run_cuvet_with(env, {"files", "--insecure", "--username", "alice", "--password-stdin", url},
-                                   "s3cret pass");
+    auto withheld =
+        run_cuvet_with(env, {"files", "--insecure", "--username", "alice", "--password-stdin", url},
+                       "s3cret pass");
     require_bad_input(withheld, "--cross-host-auth");
     CHECK(withheld.err.find("localhost") != std::string::npos);
     CHECK(registry.token_requests_with_credentials() == before);
 
-    auto allowed = run_cuvet_with(
-        env, {"files", "--insecure", "--cross-host-auth", "--username", "alice", "--password-stdin", url},
-        "s3cret pass");
+    auto allowed = run_cuvet_with(env,
+                                  {"files", "--insecure", "--cross-host-auth", "--username",
+                                   "alice", "--password-stdin", url},
+                                  "s3cret pass");
     INFO(allowed.err);
     CHECK(allowed.exit_code == 0);
     CHECK(allowed.out == expected);

@@ -50,7 +50,8 @@ inline std::map<std::string, ListedFile> comparable(const Listing& listing) {
     std::map<std::string, ListedFile> view;
     for (const auto& [path, entry] : listing.files) {
         ListedFile file = entry;
-        if (file.type == "hardlink" && listing.has(file.link_target)) file = listing.at(file.link_target);
+        if (file.type == "hardlink" && listing.has(file.link_target))
+            file = listing.at(file.link_target);
         if (file.type == "symlink") file.mode.clear();
         if (file.type != "file") file.size = 0;
         if (file.type != "symlink") file.link_target.clear();

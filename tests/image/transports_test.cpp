@@ -1,10 +1,11 @@
 // The table of transports (src/image/transports/transports.cpp): its order is
 // the precedence docs/architecture.md promises, and real references land on
 // the row that order says.
+#include "image/transports/transports.hpp"
+
 #include <set>
 
 #include "image/image_fixtures.hpp"
-#include "image/transports/transports.hpp"
 
 using namespace cuvet::test;
 namespace fs = std::filesystem;
@@ -36,8 +37,8 @@ TEST_CASE("transports are asked prefixes first then directory then archive then 
             CHECK(transport.recognises == nullptr);
         }
     }
-    CHECK(names == std::vector<std::string_view>{"docker", "docker-daemon", "containers-storage", "directory",
-                                                 "archive", "name"});
+    CHECK(names == std::vector<std::string_view>{"docker", "docker-daemon", "containers-storage",
+                                                 "directory", "archive", "name"});
 }
 
 TEST_CASE("a file named like a reference is opened as the file and a prefix wins over a file",

@@ -23,8 +23,10 @@ void sh(const std::string& script) {
 void build_umoci_image(const fs::path& dir) {
     const std::string d = shell_quote(dir.string());
     sh("cd " + d + " && umoci init --layout oci && umoci new --image oci:v1");
-    sh("cd " + d + " && umoci unpack --image oci:v1 b1 && r=b1/rootfs\n"
-       "mkdir -p $r/usr/lib/x86_64-linux-gnu $r/etc/alternatives $r/opt/app/lib $r/opt/app/share/doc $r/var/cache/apt "
+    sh("cd " + d +
+       " && umoci unpack --image oci:v1 b1 && r=b1/rootfs\n"
+       "mkdir -p $r/usr/lib/x86_64-linux-gnu $r/etc/alternatives $r/opt/app/lib "
+       "$r/opt/app/share/doc $r/var/cache/apt "
        "$r/var/lib/apt/lists $r/tmp $r/empty\n"
        "chmod 1777 $r/tmp\n"
        "head -c 1500000 /dev/urandom > $r/usr/lib/x86_64-linux-gnu/libbig.so.1.0\n"
@@ -40,23 +42,28 @@ void build_umoci_image(const fs::path& dir) {
        "printf 'doc' > $r/opt/app/share/doc/README\n"
        "printf 'deb' > $r/var/cache/apt/pkg.deb\n"
        "printf 'list' > $r/var/lib/apt/lists/a && printf 'list' > $r/var/lib/apt/lists/b\n"
-       "long=$r/opt/app/share/$(printf 'n%.0s' $(seq 1 120))/file-with-a-long-name-$(printf 'x%.0s' $(seq 1 60))\n"
+       "long=$r/opt/app/share/$(printf 'n%.0s' $(seq 1 120))/file-with-a-long-name-$(printf "
+       "'x%.0s' $(seq 1 60))\n"
        "mkdir -p $(dirname $long) && printf 'long' > $long\n"
        "printf 'sp' > \"$r/opt/app/share/name with spaces\"\n"
-       "printf 'f' > $r/opt/app/will-be-dir && mkdir $r/opt/app/will-be-file && printf 'c' > $r/opt/app/will-be-file/c\n"
+       "printf 'f' > $r/opt/app/will-be-dir && mkdir $r/opt/app/will-be-file && printf 'c' > "
+       "$r/opt/app/will-be-file/c\n"
        "umoci repack --image oci:v1 b1");
-    sh("cd " + d + " && umoci unpack --image oci:v1 b2 && r=b2/rootfs\n"
+    sh("cd " + d +
+       " && umoci unpack --image oci:v1 b2 && r=b2/rootfs\n"
        "rm $r/var/cache/apt/pkg.deb\n"
        "rm -rf $r/opt/app/share/doc\n"
        "rm -rf $r/var/lib/apt/lists/*\n"
-       "rm $r/opt/app/will-be-dir && mkdir $r/opt/app/will-be-dir && printf 'in' > $r/opt/app/will-be-dir/in\n"
+       "rm $r/opt/app/will-be-dir && mkdir $r/opt/app/will-be-dir && printf 'in' > "
+       "$r/opt/app/will-be-dir/in\n"
        "rm -rf $r/opt/app/will-be-file && printf 'now a file' > $r/opt/app/will-be-file\n"
        "rm -rf $r/opt/app/lib && ln -s lib64 $r/opt/app/lib-link\n"
        "printf 'ID=ubuntu\\nVERSION_ID=22.04\\n' > $r/etc/os-release\n"
        "chmod 0755 $r/opt/app/key\n"
        "rm $r/opt/app/run-again\n"
        "umoci repack --image oci:v1 b2");
-    sh("cd " + d + " && umoci unpack --image oci:v1 b3 && r=b3/rootfs\n"
+    sh("cd " + d +
+       " && umoci unpack --image oci:v1 b3 && r=b3/rootfs\n"
        "printf 'back' > $r/var/cache/apt/pkg.deb\n"
        "rm $r/etc/alternatives/dangling\n"
        "rm -rf $r/empty && mkdir $r/empty\n"
@@ -98,7 +105,8 @@ TEST_CASE("umoci-built images match umoci's own unpacked rootfs", "[image][oracl
     const std::string oci = "oci:" + (tmp / "oci").string() + ":v1";
     sh("skopeo copy --quiet " + shell_quote(oci) + " " +
        shell_quote("docker-archive:" + (tmp / "docker.tar").string() + ":example/umoci:v1"));
-    sh("skopeo copy --quiet " + shell_quote(oci) + " " + shell_quote("oci-archive:" + (tmp / "oci.tar").string() + ":v1"));
+    sh("skopeo copy --quiet " + shell_quote(oci) + " " +
+       shell_quote("oci-archive:" + (tmp / "oci.tar").string() + ":v1"));
     sh("skopeo copy --quiet --dest-compress-format zstd " + shell_quote(oci) + " " +
        shell_quote("oci:" + (tmp / "oci-zstd").string() + ":v1"));
     for (const auto* name : {"docker.tar", "oci.tar", "oci-zstd"}) {

@@ -18,16 +18,18 @@ Listing view_of(const std::vector<std::vector<TarEntry>>& layers) {
 }  // namespace
 
 TEST_CASE("a whiteout deletes a file of a lower layer", "[image][whiteout]") {
-    auto view = view_of({{dir("etc/"), file("etc/a", "1"), file("etc/b", "2")}, {whiteout("etc/a")}});
+    auto view =
+        view_of({{dir("etc/"), file("etc/a", "1"), file("etc/b", "2")}, {whiteout("etc/a")}});
     CHECK_FALSE(view.has("/etc/a"));
     CHECK(view.has("/etc/b"));
     CHECK_FALSE(view.has("/etc/.wh.a"));
 }
 
 TEST_CASE("a whiteout of a directory deletes everything below it", "[image][whiteout]") {
-    auto view = view_of({{dir("opt/"), dir("opt/app/"), dir("opt/app/lib/"), file("opt/app/lib/x.so", "x"),
-                          soft_link("opt/app/current", "lib"), file("opt/keep", "")},
-                         {whiteout("opt/app")}});
+    auto view =
+        view_of({{dir("opt/"), dir("opt/app/"), dir("opt/app/lib/"), file("opt/app/lib/x.so", "x"),
+                  soft_link("opt/app/current", "lib"), file("opt/keep", "")},
+                 {whiteout("opt/app")}});
     CHECK_FALSE(view.has("/opt/app"));
     CHECK_FALSE(view.has("/opt/app/lib"));
     CHECK_FALSE(view.has("/opt/app/lib/x.so"));
@@ -46,11 +48,13 @@ TEST_CASE("a whiteout only hides lower layers, never its own", "[image][whiteout
     CHECK(after.at("/f").layer == 1);
 }
 
-TEST_CASE("an opaque directory hides lower children but keeps its own layer's", "[image][whiteout]") {
-    auto view = view_of({{dir("var/"), dir("var/lib/"), dir("var/lib/apt/"), file("var/lib/apt/old1", ""),
-                          dir("var/lib/apt/sub/"), file("var/lib/apt/sub/old2", ""), file("var/other", "")},
-                         {dir("var/lib/apt/"), file("var/lib/apt/new-before", ""), opaque("var/lib/apt"),
-                          file("var/lib/apt/new-after", "")}});
+TEST_CASE("an opaque directory hides lower children but keeps its own layer's",
+          "[image][whiteout]") {
+    auto view =
+        view_of({{dir("var/"), dir("var/lib/"), dir("var/lib/apt/"), file("var/lib/apt/old1", ""),
+                  dir("var/lib/apt/sub/"), file("var/lib/apt/sub/old2", ""), file("var/other", "")},
+                 {dir("var/lib/apt/"), file("var/lib/apt/new-before", ""), opaque("var/lib/apt"),
+                  file("var/lib/apt/new-after", "")}});
     CHECK(view.at("/var/lib/apt").type == "dir");
     CHECK_FALSE(view.has("/var/lib/apt/old1"));
     CHECK_FALSE(view.has("/var/lib/apt/sub"));
@@ -98,7 +102,8 @@ TEST_CASE("entries without directory entries get their parents", "[image][whiteo
 
 TEST_CASE("names with ./ prefixes and long pax names are normalised", "[image][whiteout]") {
     std::string deep = "opt/" + std::string(120, 'd') + "/" + std::string(90, 'f') + ".so";
-    auto view = view_of({{dir("./"), file("./etc/conf", "c"), file(deep, "long")}, {whiteout("./etc/conf")}});
+    auto view = view_of(
+        {{dir("./"), file("./etc/conf", "c"), file(deep, "long")}, {whiteout("./etc/conf")}});
     CHECK_FALSE(view.has("/etc/conf"));
     CHECK(view.at("/" + deep).size == 4);
 }

@@ -29,7 +29,8 @@ std::string property(const nlohmann::json& item, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("inventory --format cyclonedx: the sample image's BOM validates against CycloneDX 1.6", "[inventory][cyclonedx]") {
+TEST_CASE("inventory --format cyclonedx: the sample image's BOM validates against CycloneDX 1.6",
+          "[inventory][cyclonedx]") {
     const auto sample = fs::path(CUVET_BUILD_DIR) / "testdata" / "sample-image.tar";
     if (!fs::exists(sample)) {
         CUVET_SKIP("no sample image built");
@@ -37,15 +38,18 @@ TEST_CASE("inventory --format cyclonedx: the sample image's BOM validates agains
     const auto r = run_cuvet({"inventory", sample.string(), "--format", "cyclonedx"});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    CHECK(run_cuvet({"inventory", sample.string(), "--format", "cyclonedx", "--no-cache"}).out == r.out);  // deterministic
+    CHECK(run_cuvet({"inventory", sample.string(), "--format", "cyclonedx", "--no-cache"}).out ==
+          r.out);  // deterministic
     TempDir dir;
     const auto path = dir / "bom.json";
     write_file(path, r.out);
-    const std::string validator = std::string(CUVET_SOURCE_DIR) + "/tests/report/validate_cyclonedx.py";
+    const std::string validator =
+        std::string(CUVET_SOURCE_DIR) + "/tests/report/validate_cyclonedx.py";
     if (!have_program("python3")) {
         CUVET_SKIP("no python3");
     }
-    const auto valid = run_shell("python3 " + shell_quote(validator) + " " + shell_quote(path.string()));
+    const auto valid =
+        run_shell("python3 " + shell_quote(validator) + " " + shell_quote(path.string()));
     if (valid.exit_code == 77) {
         CUVET_SKIP("python3 has no jsonschema module (python3-jsonschema)");
     }
@@ -58,7 +62,8 @@ TEST_CASE("inventory --format cyclonedx: the sample image's BOM validates agains
     // The wheel's cuDNN: a pypi purl, its one file hashed, its soname.
     const auto* wheel = component_named(bom, "pkg:pypi/nvidia-cudnn-cu12@8.9.2.26");
     REQUIRE(wheel != nullptr);
-    const std::string lib = std::string(CUVET_BUILD_DIR) + "/testdata/sample-libs/libcudnn.so.8.9.2";
+    const std::string lib =
+        std::string(CUVET_BUILD_DIR) + "/testdata/sample-libs/libcudnn.so.8.9.2";
     const std::string digest = cuvet::image::sha256_digest(read_file(lib));
     REQUIRE((*wheel)["hashes"].size() == 1);
     CHECK("sha256:" + (*wheel)["hashes"][0]["content"].get<std::string>() == digest);
@@ -66,10 +71,13 @@ TEST_CASE("inventory --format cyclonedx: the sample image's BOM validates agains
     REQUIRE((*wheel)["components"].size() == 1);
     CHECK((*wheel)["components"][0]["type"] == "file");
     // The system cuDNN: a deb purl with the Debian version, percent-encoded.
-    CHECK(component_named(bom, "pkg:deb/ubuntu/libcudnn8@8.6.0.163-1%2Bcuda11.8?distro=ubuntu-22.04") != nullptr);
+    CHECK(component_named(bom,
+                          "pkg:deb/ubuntu/libcudnn8@8.6.0.163-1%2Bcuda11.8?distro=ubuntu-22.04") !=
+          nullptr);
     // The runtime the image runs carries the driver floor.
     bool floor = false;
     for (const auto& c : bom["components"])
-        floor = floor || (c["name"] == "cudart" && property(c, "cuvet:driver-floor") == "525.60.13");
+        floor =
+            floor || (c["name"] == "cudart" && property(c, "cuvet:driver-floor") == "525.60.13");
     CHECK(floor);
 }

@@ -1,6 +1,7 @@
+#include "cuvet/report/fail_on.hpp"
+
 #include <catch2/catch.hpp>
 
-#include "cuvet/report/fail_on.hpp"
 #include "report_fixture.hpp"
 
 using namespace cuvet::report;

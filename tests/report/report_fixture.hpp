@@ -44,11 +44,12 @@ inline report::ReportContext sample_context() {
     context.rules = {
         {"CUV001", "unresolved-soname", "A needed library that nothing in the image provides",
          report::Severity::error, "The loader fails.", "Install it."},
-        {"CUV002", "shadowed-library", "A library resolves to another copy", report::Severity::warning,
-         "Shadowing.", "Drop LD_LIBRARY_PATH."},
-        {"CUV003", "duplicate-versions", "Several copies of cuDNN", report::Severity::warning, "", ""},
-        {"CUV014", "env-contradicts", "CUDA env variables that contradict", report::Severity::warning,
-         "", ""},
+        {"CUV002", "shadowed-library", "A library resolves to another copy",
+         report::Severity::warning, "Shadowing.", "Drop LD_LIBRARY_PATH."},
+        {"CUV003", "duplicate-versions", "Several copies of cuDNN", report::Severity::warning, "",
+         ""},
+        {"CUV014", "env-contradicts", "CUDA env variables that contradict",
+         report::Severity::warning, "", ""},
     };
     return context;
 }

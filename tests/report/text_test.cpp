@@ -53,7 +53,8 @@ TEST_CASE("an unknown format is a usage error", "[report]") {
     }
 }
 
-TEST_CASE("compact text report: summary line, then message, root and fix per finding", "[report][text]") {
+TEST_CASE("compact text report: summary line, then message, root and fix per finding",
+          "[report][text]") {
     auto findings = test::sample_findings();
     findings.back().loaded_by = "ENTRYPOINT /opt/app/bin/infer";
     auto context = test::sample_context();
@@ -61,19 +62,21 @@ TEST_CASE("compact text report: summary line, then message, root and fix per fin
     context.summary = "runs ENTRYPOINT /opt/app/bin/infer; CUDA 12.x (libcudart.so.12); no cuDNN";
     std::string out = test::render("text", findings, context);
     INFO(out);
-    CHECK(out.rfind("cuvet validate image.tar: runs ENTRYPOINT /opt/app/bin/infer; CUDA 12.x (libcudart.so.12); no cuDNN; "
+    CHECK(out.rfind("cuvet validate image.tar: runs ENTRYPOINT /opt/app/bin/infer; CUDA 12.x "
+                    "(libcudart.so.12); no cuDNN; "
                     "verdict: it breaks — 3 findings (1 error, 1 warning, 1 info)\n",
                     0) == 0);
     CHECK(out.find("  CUV001  libcudnn.so.8 needed by /opt/app/lib tf/libtf.so: not found\n"
                    "        root: ENTRYPOINT /opt/app/bin/infer\n"
                    "        fix: Install libcudnn8") != std::string::npos);
     CHECK(out.find("        at Dockerfile:7\n") != std::string::npos);  // Dockerfile lines stay
-    CHECK(out.find("tried") == std::string::npos);                      // evidence only with --verbose
+    CHECK(out.find("tried") == std::string::npos);  // evidence only with --verbose
     CHECK(out.find("A needed library") == std::string::npos);
     CHECK(out.find("at /opt/app") == std::string::npos);
 }
 
-TEST_CASE("text report: thousands of findings of one check are summarised, JSON keeps them all", "[report][text]") {
+TEST_CASE("text report: thousands of findings of one check are summarised, JSON keeps them all",
+          "[report][text]") {
     // 2000 libraries each missing the same library, and one other finding.
     auto findings = test::sample_findings();
     const report::Finding model = findings.back();  // CUV001
@@ -81,7 +84,8 @@ TEST_CASE("text report: thousands of findings of one check are summarised, JSON 
     findings.pop_back();
     for (int i = 0; i < 2000; ++i) {
         report::Finding missing = model;
-        const std::string name = "/opt/lib" + std::to_string(10000 + i) + ".so";  // sorted as numbered
+        const std::string name =
+            "/opt/lib" + std::to_string(10000 + i) + ".so";  // sorted as numbered
         missing.message = "libcudnn.so.8 needed by " + name + ": not found";
         missing.locations = {{name, 0, 0}};
         findings.push_back(missing);
@@ -95,8 +99,8 @@ TEST_CASE("text report: thousands of findings of one check are summarised, JSON 
         // The first 20 CUV001 findings in full, then one line for the rest.
         CHECK(text.find("/opt/lib10019.so") != std::string::npos);
         CHECK(text.find("/opt/lib10020.so") == std::string::npos);
-        CHECK(text.find("  CUV001  … and 1980 more CUV001 findings (every one is in --format json or sarif)\n") !=
-              std::string::npos);
+        CHECK(text.find("  CUV001  … and 1980 more CUV001 findings (every one is in --format json "
+                        "or sarif)\n") != std::string::npos);
         CHECK(text.find("CUV003") != std::string::npos);  // other checks unaffected
         CHECK(text.find("CUV014") != std::string::npos);
         CHECK(text.size() < 20000);
@@ -105,13 +109,14 @@ TEST_CASE("text report: thousands of findings of one check are summarised, JSON 
     CHECK(json.find("/opt/lib11999.so") != std::string::npos);
 }
 
-TEST_CASE("text report: a check with exactly the shown number of findings gets no summary line", "[report][text]") {
+TEST_CASE("text report: a check with exactly the shown number of findings gets no summary line",
+          "[report][text]") {
     auto findings = test::sample_findings();
     const report::Finding model = findings.back();
     for (int i = 1; i < 20; ++i) findings.push_back(model);  // 20 CUV001 in all
     const std::string text = test::render("text", findings, test::sample_context());
     CHECK(text.find("more CUV001") == std::string::npos);
     findings.push_back(model);
-    CHECK(test::render("text", findings, test::sample_context()).find("… and 1 more CUV001 finding (") !=
-          std::string::npos);
+    CHECK(test::render("text", findings, test::sample_context())
+              .find("… and 1 more CUV001 finding (") != std::string::npos);
 }

@@ -133,7 +133,8 @@ TEST_CASE("error_texts: version_format and ld_library_path_hint are checked", "[
         frameworks["error_texts"][0]["version_format"] = "roman";
         cuvet::test::write_file(path, frameworks.dump());
         CHECK(load_error(dir) ==
-              path + ": /error_texts/0/version_format: expected \"dotted\", \"tuple\" or \"encoded\"");
+              path +
+                  ": /error_texts/0/version_format: expected \"dotted\", \"tuple\" or \"encoded\"");
     }
     SECTION("a hint that is not a boolean") {
         frameworks["error_texts"][0]["ld_library_path_hint"] = "yes";

@@ -120,7 +120,8 @@ TEST_CASE("ONNX Runtime's load rule, and what ORT prints", "[rules]") {
     cuvet::rules::MessageValues values;
     values.cudnn_major = "9";
     values.cuda_major = "12";
-    const auto* printed = db().framework_error_text("onnxruntime", "cuda_ep_unavailable", v("1.20.1"));
+    const auto* printed =
+        db().framework_error_text("onnxruntime", "cuda_ep_unavailable", v("1.20.1"));
     REQUIRE(printed);
     std::string text = cuvet::rules::fill_message(printed->message, values);
     CHECK_THAT(text,
@@ -187,13 +188,15 @@ TEST_CASE("framework error texts follow the release that prints them", "[rules]"
     const auto* torch_041 =
         db().framework_error_text("pytorch", "cudnn_version_mismatch", v("0.4.1"));
     REQUIRE(torch_041);
-    CHECK_THAT(torch_041->message, Catch::StartsWith("cuDNN version mismatch: PyTorch was compiled"));
+    CHECK_THAT(torch_041->message,
+               Catch::StartsWith("cuDNN version mismatch: PyTorch was compiled"));
 
     // ONNX Runtime before 1.19: the older warning, where a source names the release.
     const auto* ort115 =
         db().framework_error_text("onnxruntime", "cuda_ep_unavailable", v("1.15.1"));
     REQUIRE(ort115);
-    CHECK_THAT(ort115->message, Catch::StartsWith("Failed to create CUDAExecutionProvider. Please reference"));
+    CHECK_THAT(ort115->message,
+               Catch::StartsWith("Failed to create CUDAExecutionProvider. Please reference"));
 }
 
 TEST_CASE("TensorFlow's missing-library text follows the release", "[rules]") {
@@ -216,8 +219,7 @@ TEST_CASE("TensorFlow's missing-library text follows the release", "[rules]") {
     // 1.7-1.13: no source shows their wording.
     CHECK_FALSE(db().framework_error_text("tensorflow", "cudnn_library_missing", v("1.13.1")));
     // 1.3-1.6 link libcudnn, so the import itself fails.
-    const auto* tf13 =
-        db().framework_error_text("tensorflow", "cudnn_library_missing", v("1.3.0"));
+    const auto* tf13 = db().framework_error_text("tensorflow", "cudnn_library_missing", v("1.3.0"));
     REQUIRE(tf13);
     values.library = "libcudnn.so.6";
     CHECK_THAT(cuvet::rules::fill_message(tf13->message, values),

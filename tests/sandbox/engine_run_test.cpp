@@ -2,6 +2,8 @@
 // flags that make the container strict, what the engine is told to run, and
 // the hostile program through Debian's podman on the CPU (no GPU: the
 // plumbing, the isolation flags and the result parsing are what is tested).
+#include "cuvet/sandbox/engine_run.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,13 +11,12 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "cuvet/sandbox/engine_run.hpp"
 #include "cuvet/sandbox/framework_findings.hpp"
 #include "cuvet/sandbox/framework_runner.hpp"
 #include "support/image_writer.hpp"
 #include "support/process.hpp"
-#include "support/temp_dir.hpp"
 #include "support/skip.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace cuvet;
 using namespace cuvet::test;
@@ -23,7 +24,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool has_pair(const std::vector<std::string>& args, const std::string& flag, const std::string& value) {
+bool has_pair(const std::vector<std::string>& args, const std::string& flag,
+              const std::string& value) {
     for (std::size_t i = 0; i + 1 < args.size(); ++i) {
         if (args[i] == flag && args[i + 1] == value) return true;
     }
@@ -40,19 +42,22 @@ std::string line_of(const std::string& text, const std::string& prefix) {
 }
 
 // podman with its own vfs storage in `dir`, runc (crun refuses this host's hybrid cgroups) and no
-// default ulimits (a container may not raise them here): a wrapper first on PATH, as cuvet runs "podman".
+// default ulimits (a container may not raise them here): a wrapper first on PATH, as cuvet runs
+// "podman".
 void podman_wrapper(const fs::path& dir) {
     fs::create_directories(dir / "bin");
     write_file(dir / "containers.conf", "[containers]\ndefault_ulimits = []\n");
-    write_file(dir / "bin/podman", "#!/bin/sh\nCONTAINERS_CONF=" + (dir / "containers.conf").string() +
-                                       " exec /usr/bin/podman --root " + (dir / "root").string() + " --runroot " +
-                                       (dir / "run").string() + " --storage-driver vfs --runtime runc \"$@\"\n");
+    write_file(dir / "bin/podman",
+               "#!/bin/sh\nCONTAINERS_CONF=" + (dir / "containers.conf").string() +
+                   " exec /usr/bin/podman --root " + (dir / "root").string() + " --runroot " +
+                   (dir / "run").string() + " --storage-driver vfs --runtime runc \"$@\"\n");
     fs::permissions(dir / "bin/podman", fs::perms::owner_all);
 }
 
 }  // namespace
 
-TEST_CASE("engine runs are strict: no network, read-only, no capabilities, limits", "[sandbox][engine]") {
+TEST_CASE("engine runs are strict: no network, read-only, no capabilities, limits",
+          "[sandbox][engine]") {
     sandbox::EngineLimits limits;
     limits.max_pids = 128;
     limits.memory_bytes = 1ULL << 30;
@@ -70,19 +75,23 @@ TEST_CASE("engine runs are strict: no network, read-only, no capabilities, limit
     CHECK(has_pair(podman, "--timeout", "90"));
     CHECK(has_pair(podman, "--tmpfs", "/tmp:rw,nosuid,nodev,size=2g"));
     const auto docker = sandbox::engine_run_args("docker", limits, false);
-    CHECK_FALSE(std::find(docker.begin(), docker.end(), "--timeout") != docker.end());  // docker has none
+    CHECK_FALSE(std::find(docker.begin(), docker.end(), "--timeout") !=
+                docker.end());  // docker has none
 
-    // An archive runs directly under podman, by the kind of archive it is; docker needs a loaded image.
+    // An archive runs directly under podman, by the kind of archive it is; docker needs a loaded
+    // image.
     TempDir tmp;
     ImageSpec spec;
     spec.layers = {Layer{{file("bin/true", "x", 0755)}}};
     docker_archive({spec}, DockerLayout::legacy).write_tar(tmp / "docker.tar");
     docker_archive({spec}, DockerLayout::blobs).write_tar(tmp / "docker25.tar");
     oci_layout({oci_image(spec)}).write_tar(tmp / "oci.tar");
-    CHECK(sandbox::engine_image("podman", "", tmp / "docker.tar") == "docker-archive:" + (tmp / "docker.tar").string());
+    CHECK(sandbox::engine_image("podman", "", tmp / "docker.tar") ==
+          "docker-archive:" + (tmp / "docker.tar").string());
     CHECK(sandbox::engine_image("podman", "", tmp / "docker25.tar") ==
           "docker-archive:" + (tmp / "docker25.tar").string());
-    CHECK(sandbox::engine_image("podman", "", tmp / "oci.tar") == "oci-archive:" + (tmp / "oci.tar").string());
+    CHECK(sandbox::engine_image("podman", "", tmp / "oci.tar") ==
+          "oci-archive:" + (tmp / "oci.tar").string());
     CHECK(sandbox::engine_image("docker", "", tmp / "docker.tar").empty());
     CHECK(sandbox::engine_image("podman", "localhost/x:1", tmp / "docker.tar") == "localhost/x:1");
 
@@ -95,18 +104,21 @@ TEST_CASE("engine runs are strict: no network, read-only, no capabilities, limit
     CHECK(sandbox::resolve_runtime("podman") == "podman");
 }
 
-TEST_CASE("a hostile image through podman: the engine's isolation holds and the flood is cut", "[sandbox][engine][podman]") {
+TEST_CASE("a hostile image through podman: the engine's isolation holds and the flood is cut",
+          "[sandbox][engine][podman]") {
     if (::geteuid() != 0 || !have_program("podman") || !have_program("runc")) {
         CUVET_SKIP("needs root, podman and runc");
     }
     TempDir tmp;
-    const ProcessResult built = run_shell("gcc -O1 -static -o " + shell_quote((tmp / "hostile").string()) + " " +
-                                          shell_quote(std::string(CUVET_SOURCE_DIR) + "/tests/sandbox/hostile/hostile_probe.c"));
+    const ProcessResult built = run_shell(
+        "gcc -O1 -static -o " + shell_quote((tmp / "hostile").string()) + " " +
+        shell_quote(std::string(CUVET_SOURCE_DIR) + "/tests/sandbox/hostile/hostile_probe.c"));
     if (built.exit_code != 0) {
         CUVET_SKIP("gcc cannot link a static program here");
     }
     ImageSpec spec;
-    spec.layers = {Layer{{dir("bin/"), dir("etc/"), dir("tmp/", 01777), file("bin/python", read_file(tmp / "hostile"), 0755)}}};
+    spec.layers = {Layer{{dir("bin/"), dir("etc/"), dir("tmp/", 01777),
+                          file("bin/python", read_file(tmp / "hostile"), 0755)}}};
     spec.env = {"PATH=/bin"};
     docker_archive({spec}).write_tar(tmp / "hostile.tar");
     podman_wrapper(tmp / "podman");
@@ -128,9 +140,11 @@ TEST_CASE("a hostile image through podman: the engine's isolation holds and the 
     const std::string& out = result.process.out;
     INFO(out.substr(0, out.find("hostile done")) << result.process.err.substr(0, 2000));
     REQUIRE_THAT(out, Catch::Contains("hostile done"));
-    // podman's default seccomp profile lets an unprivileged user namespace be made (unshare): not an escape by itself.
-    for (const std::string attempt : {"environ", "loopback", "default_route", "setns", "remount_root", "cgroupfs",
-                                      "block_device", "chroot_escape", "kernel_calls", "fork_bomb"}) {
+    // podman's default seccomp profile lets an unprivileged user namespace be made (unshare): not
+    // an escape by itself.
+    for (const std::string attempt :
+         {"environ", "loopback", "default_route", "setns", "remount_root", "cgroupfs",
+          "block_device", "chroot_escape", "kernel_calls", "fork_bomb"}) {
         INFO(attempt);
         CHECK_THAT(line_of(out, attempt + " "), Catch::StartsWith(attempt + " blocked"));
     }

@@ -5,12 +5,13 @@
 // run for real by this host's python.
 #include "cuvet/sandbox/framework_smoke.hpp"
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <unistd.h>
 
 #include "cuvet/core/error.hpp"
 #include "cuvet/image/image.hpp"
@@ -237,7 +238,8 @@ TEST_CASE("every recorded run parses and gets exactly one finding", "[sandbox][f
         const nlohmann::json row = nlohmann::json::parse(line);
         const std::string variant = row["variant"];
         if (variant == "host") continue;  // recorded without the stdout/stderr markers
-        if (row["framework"] == "triton") continue;  // the harness's own Triton kernel, not a cuvet probe
+        if (row["framework"] == "triton")
+            continue;  // the harness's own Triton kernel, not a cuvet probe
         const sandbox::SmokeResult result = recorded_result(variant, row["framework"]);
         INFO(variant << " / " << row["framework"]);
         CHECK(result.parsed);
@@ -266,11 +268,16 @@ TEST_CASE("static and live disagreements are findings", "[sandbox][frameworks]")
         report::Finding jax_static;
         jax_static.id = "CUV007";
         jax_static.severity = report::Severity::error;
-        jax_static.message = "jax 0.11.2 (/opt/torch/.venv/lib/python3.12/site-packages/jaxlib) is built for CUDA 12";
-        jax_static.locations.push_back({"/opt/torch/.venv/lib/python3.12/site-packages/jaxlib", 0, 0});
+        jax_static.message =
+            "jax 0.11.2 (/opt/torch/.venv/lib/python3.12/site-packages/jaxlib) is built for CUDA "
+            "12";
+        jax_static.locations.push_back(
+            {"/opt/torch/.venv/lib/python3.12/site-packages/jaxlib", 0, 0});
         CHECK(sandbox::static_findings_for({jax_static}, torch_ok.target).empty());
         CHECK(sandbox::static_findings_for({jax_static}, jax_fails.target).size() == 1);
-        CHECK(sandbox::static_live_disagreements({jax_static}, {torch_ok, jax_fails}, std::nullopt, "").empty());
+        CHECK(sandbox::static_live_disagreements({jax_static}, {torch_ok, jax_fails}, std::nullopt,
+                                                 "")
+                  .empty());
     }
     SECTION("agreement: no finding") {
         const auto out = sandbox::static_live_disagreements({static_other}, {torch_ok},
@@ -307,9 +314,8 @@ TEST_CASE("the smoke scripts run for real with this host's python", "[sandbox][f
     for (const std::string& framework : sandbox::smoke_frameworks()) {
         // Without the framework (or numpy) installed, each script must still end with its result
         // line.
-        const fs::path script =
-            fs::temp_directory_path() /
-            ("cuvet_smoke_test_" + framework + "_" + std::to_string(::getpid()) + ".py");
+        const fs::path script = fs::temp_directory_path() / ("cuvet_smoke_test_" + framework + "_" +
+                                                             std::to_string(::getpid()) + ".py");
         std::ofstream(script) << sandbox::smoke_script(framework);
         const ProcessResult run = run_shell("cd / && python3 -I " + shell_quote(script.string()));
         fs::remove(script);

@@ -21,8 +21,8 @@
 #include "cuvet/sandbox/host_driver.hpp"
 #include "cuvet/sandbox/namespaces.hpp"
 #include "support/process.hpp"
-#include "support/temp_dir.hpp"
 #include "support/skip.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace cuvet;
 using namespace cuvet::test;
@@ -35,13 +35,14 @@ bool can_unshare() { return ::geteuid() == 0 && run_shell("unshare -m true").exi
 // The hostile program, static (the image needs no libc of its own), or "" when gcc cannot link one.
 // CUVET_HOSTILE_BINARY names a prebuilt one (the GPU machine has no compiler for it).
 fs::path build_hostile(const fs::path& dir) {
-    if (const char* prebuilt = std::getenv("CUVET_HOSTILE_BINARY"); prebuilt != nullptr && *prebuilt != '\0')
+    if (const char* prebuilt = std::getenv("CUVET_HOSTILE_BINARY");
+        prebuilt != nullptr && *prebuilt != '\0')
         return prebuilt;
     const fs::path out = dir / "hostile";
-    const ProcessResult built = run_shell("gcc -O1 -static -o " + shell_quote(out.string()) + " " +
-                                          shell_quote(std::string(CUVET_SOURCE_DIR) +
-                                                      "/tests/sandbox/hostile/hostile_probe.c") +
-                                          " 2>&1");
+    const ProcessResult built = run_shell(
+        "gcc -O1 -static -o " + shell_quote(out.string()) + " " +
+        shell_quote(std::string(CUVET_SOURCE_DIR) + "/tests/sandbox/hostile/hostile_probe.c") +
+        " 2>&1");
     return built.exit_code == 0 ? out : fs::path();
 }
 
@@ -88,13 +89,14 @@ int number_after(const std::string& text, const std::string& prefix) {
 }
 
 std::vector<std::string> hostile_env(const fs::path& marker, int port, int forks) {
-    return {"PATH=/bin", "CUVET_HOSTILE_MARKER=" + marker.string(), "CUVET_HOSTILE_PORT=" + std::to_string(port),
+    return {"PATH=/bin", "CUVET_HOSTILE_MARKER=" + marker.string(),
+            "CUVET_HOSTILE_PORT=" + std::to_string(port),
             "CUVET_HOSTILE_FORKS=" + std::to_string(forks)};
 }
 
-const std::vector<std::string> attempts = {"proc_root", "environ",      "loopback",      "default_route",
-                                           "setns",     "unshare",      "remount_root",  "cgroupfs",
-                                           "block_device", "chroot_escape", "kernel_calls", "fork_bomb"};
+const std::vector<std::string> attempts = {
+    "proc_root",    "environ",  "loopback",     "default_route", "setns",        "unshare",
+    "remount_root", "cgroupfs", "block_device", "chroot_escape", "kernel_calls", "fork_bomb"};
 
 // Runs `program` through `/bin/sh -c "exec …"` and returns its exit status and peak RSS (KiB).
 std::pair<int, long> run_measured(const std::string& command) {
@@ -111,7 +113,8 @@ std::pair<int, long> run_measured(const std::string& command) {
 
 }  // namespace
 
-TEST_CASE("the hostile program's detector works: unsandboxed, its harmless attempts get out", "[sandbox][hostile]") {
+TEST_CASE("the hostile program's detector works: unsandboxed, its harmless attempts get out",
+          "[sandbox][hostile]") {
     TempDir tmp;
     const fs::path hostile = build_hostile(tmp.path());
     if (hostile.empty()) {
@@ -119,17 +122,18 @@ TEST_CASE("the hostile program's detector works: unsandboxed, its harmless attem
     }
     write_file(tmp / "marker", "host secret\n");
     Listener listener;
-    const ProcessResult plain = run_shell("CUVET_HOSTILE_HARMLESS=1 CUVET_HOSTILE_SECRET=1 CUVET_HOSTILE_MARKER=" +
-                                          shell_quote((tmp / "marker").string()) +
-                                          " CUVET_HOSTILE_PORT=" + std::to_string(listener.port()) + " " +
-                                          shell_quote(hostile.string()));
+    const ProcessResult plain =
+        run_shell("CUVET_HOSTILE_HARMLESS=1 CUVET_HOSTILE_SECRET=1 CUVET_HOSTILE_MARKER=" +
+                  shell_quote((tmp / "marker").string()) + " CUVET_HOSTILE_PORT=" +
+                  std::to_string(listener.port()) + " " + shell_quote(hostile.string()));
     INFO(plain.out);
     CHECK_THAT(line_of(plain.out, "proc_root "), Catch::Contains("ESCAPED"));
     CHECK_THAT(line_of(plain.out, "environ "), Catch::Contains("ESCAPED"));
     CHECK_THAT(line_of(plain.out, "loopback "), Catch::Contains("ESCAPED"));
 }
 
-TEST_CASE("a hostile image escapes nothing from the built-in sandbox", "[sandbox][hostile][chroot]") {
+TEST_CASE("a hostile image escapes nothing from the built-in sandbox",
+          "[sandbox][hostile][chroot]") {
     if (!can_unshare()) {
         CUVET_SKIP("the built-in runner needs root and namespaces");
     }
@@ -153,13 +157,15 @@ TEST_CASE("a hostile image escapes nothing from the built-in sandbox", "[sandbox
     options.environment = hostile_env(tmp / "marker", listener.port(), 500);
     options.max_processes = 64;
     options.timeout = std::chrono::seconds(120);
-    const sandbox::SmokeTarget target{"torch", "/usr/lib/python3/dist-packages/torch", "/bin/python"};
+    const sandbox::SmokeTarget target{"torch", "/usr/lib/python3/dist-packages/torch",
+                                      "/bin/python"};
     const auto results = sandbox::run_framework_probes_in_chroot(root, {target}, options);
     ::unsetenv("CUVET_HOSTILE_SECRET");
     REQUIRE(results.size() == 1);
     const sandbox::SmokeResult& result = results.front();
     const std::string& out = result.process.out;
-    INFO(out.substr(0, out.find("hostile done")) << result.process.err << result.process.setup_error);
+    INFO(out.substr(0, out.find("hostile done"))
+         << result.process.err << result.process.setup_error);
     REQUIRE_THAT(out, Catch::Contains("hostile done"));
     WARN("the hostile program's /dev: " << line_of(out, "dev "));
     if (options.inject_driver) CHECK_THAT(line_of(out, "dev "), Catch::Contains("nvidiactl"));
@@ -169,7 +175,9 @@ TEST_CASE("a hostile image escapes nothing from the built-in sandbox", "[sandbox
     }
     CHECK_THAT(out.substr(0, out.find("hostile done")), !Catch::Contains("ESCAPED"));
     // What it is: root of its own user namespace only, nothing more.
-    CHECK_THAT(line_of(out, "uid_map"), Catch::Matches("uid_map +0 +" + std::to_string(sandbox::sandbox_id_base) + " +65536"));
+    CHECK_THAT(
+        line_of(out, "uid_map"),
+        Catch::Matches("uid_map +0 +" + std::to_string(sandbox::sandbox_id_base) + " +65536"));
     CHECK_THAT(line_of(out, "status CapEff:"), Catch::EndsWith("0000000000000000"));
     CHECK_THAT(line_of(out, "status CapBnd:"), Catch::EndsWith("0000000000000000"));
     CHECK_THAT(line_of(out, "status NoNewPrivs:"), Catch::EndsWith("1"));
@@ -191,7 +199,8 @@ TEST_CASE("a hostile image escapes nothing from the built-in sandbox", "[sandbox
     CHECK_FALSE(fs::exists("/hostile-was-here"));
 }
 
-TEST_CASE("cuvet probe with a hostile probe: not ok, and cuvet's memory stays bounded", "[sandbox][hostile][chroot]") {
+TEST_CASE("cuvet probe with a hostile probe: not ok, and cuvet's memory stays bounded",
+          "[sandbox][hostile][chroot]") {
     if (!can_unshare()) {
         CUVET_SKIP("the built-in runner needs root and namespaces");
     }
@@ -205,12 +214,14 @@ TEST_CASE("cuvet probe with a hostile probe: not ok, and cuvet's memory stays bo
     write_file(tmp / "marker", "host secret\n");
     Listener listener;
     const char* binary = std::getenv("CUVET_BINARY");  // the GPU machine's copy
-    std::string command = "env CUVET_HOSTILE_SECRET=1 " + shell_quote(binary != nullptr ? binary : CUVET_BINARY_PATH) +
-                          " probe --self-test --format json --timeout 120 --probe " + shell_quote(hostile.string());
+    std::string command = "env CUVET_HOSTILE_SECRET=1 " +
+                          shell_quote(binary != nullptr ? binary : CUVET_BINARY_PATH) +
+                          " probe --self-test --format json --timeout 120 --probe " +
+                          shell_quote(hostile.string());
     for (const std::string& env : hostile_env(tmp / "marker", listener.port(), 500))
         command += " --env " + shell_quote(env);
-    command += " " + shell_quote(root.string()) + " >" + shell_quote((tmp / "out.json").string()) + " 2>" +
-               shell_quote((tmp / "err.txt").string());
+    command += " " + shell_quote(root.string()) + " >" + shell_quote((tmp / "out.json").string()) +
+               " 2>" + shell_quote((tmp / "err.txt").string());
     const auto [status, max_rss_kib] = run_measured(command);
     const std::string report = read_file(tmp / "out.json");
     INFO(report.substr(0, 4000) << read_file(tmp / "err.txt"));

@@ -24,13 +24,16 @@ namespace {
 
 bool can_unshare() { return ::geteuid() == 0 && run_shell("unshare -m true").exit_code == 0; }
 
-// What `nvidia-ctk cdi generate` writes (trimmed: one GPU, one library), with `lib` as the driver file.
+// What `nvidia-ctk cdi generate` writes (trimmed: one GPU, one library), with `lib` as the driver
+// file.
 std::string nvidia_ctk_spec(const fs::path& lib, const std::string& device_node) {
     return "---\n"
            "cdiVersion: 0.5.0\n"
            "containerEdits:\n"
            "  deviceNodes:\n"
-           "  - path: " + device_node + "\n"
+           "  - path: " +
+           device_node +
+           "\n"
            "  env:\n"
            "  - NVIDIA_VISIBLE_DEVICES=void\n"
            "  hooks:\n"
@@ -55,7 +58,9 @@ std::string nvidia_ctk_spec(const fs::path& lib, const std::string& device_node)
            "    path: /usr/bin/nvidia-cdi-hook\n"
            "  mounts:\n"
            "  - containerPath: /usr/lib/x86_64-linux-gnu/libfakecuda.so.580.1\n"
-           "    hostPath: " + lib.string() + "\n"
+           "    hostPath: " +
+           lib.string() +
+           "\n"
            "    options:\n"
            "    - ro\n"
            "    - nosuid\n"
@@ -64,7 +69,9 @@ std::string nvidia_ctk_spec(const fs::path& lib, const std::string& device_node)
            "devices:\n"
            "- containerEdits:\n"
            "    deviceNodes:\n"
-           "    - path: " + device_node + "\n"
+           "    - path: " +
+           device_node +
+           "\n"
            "  name: \"0\"\n"
            "kind: nvidia.com/gpu\n";
 }
@@ -72,24 +79,29 @@ std::string nvidia_ctk_spec(const fs::path& lib, const std::string& device_node)
 bool build_library(const fs::path& out, const std::string& soname) {
     const fs::path source = out.string() + ".c";
     write_file(source, "int fake_symbol(void) { return 7; }\n");
-    return run_shell("gcc -shared -fPIC -Wl,-soname," + soname + " -o " + shell_quote(out.string()) + " " +
-                     shell_quote(source.string()))
+    return run_shell("gcc -shared -fPIC -Wl,-soname," + soname + " -o " +
+                     shell_quote(out.string()) + " " + shell_quote(source.string()))
                .exit_code == 0;
 }
 
 // A program that dlopens `soname` (found through the ld.so cache only) and says whether it could.
 bool build_dlopen_program(const fs::path& out, const std::string& soname) {
     const fs::path source = out.string() + ".c";
-    write_file(source, "#include <dlfcn.h>\n#include <stdio.h>\nint main(void) {\n  void* h = dlopen(\"" + soname +
+    write_file(source,
+               "#include <dlfcn.h>\n#include <stdio.h>\nint main(void) {\n  void* h = dlopen(\"" +
+                   soname +
 #include "support/skip.hpp"
-                           "\", RTLD_NOW);\n  puts(h ? \"loaded\" : dlerror());\n  return h ? 0 : 1;\n}\n");
-    return run_shell("gcc -o " + shell_quote(out.string()) + " " + shell_quote(source.string()) + " -ldl").exit_code == 0;
+                   "\", RTLD_NOW);\n  puts(h ? \"loaded\" : dlerror());\n  return h ? 0 : 1;\n}\n");
+    return run_shell("gcc -o " + shell_quote(out.string()) + " " + shell_quote(source.string()) +
+                     " -ldl")
+               .exit_code == 0;
 }
 
 }  // namespace
 
 TEST_CASE("a CDI spec is read as nvidia-ctk writes it", "[sandbox][cdi]") {
-    const auto edits = sandbox::parse_cdi_spec(nvidia_ctk_spec("/host/libfakecuda.so.580.1", "/dev/nvidia0"), "nvidia.yaml");
+    const auto edits = sandbox::parse_cdi_spec(
+        nvidia_ctk_spec("/host/libfakecuda.so.580.1", "/dev/nvidia0"), "nvidia.yaml");
     REQUIRE(edits);
     REQUIRE(edits->device_nodes.size() == 1);  // the shared and the device's own entry are one node
     CHECK(edits->device_nodes[0].path == "/dev/nvidia0");
@@ -146,20 +158,26 @@ TEST_CASE("the sandbox injects what a CDI spec says and refreshes the ld.so cach
     options.driver = sandbox::driver_from_cdi(*edits);
     options.environment = {"PATH=/bin"};
     const sandbox::ChrootRun run = sandbox::run_image_program(
-        root, {"/bin/sh", "-c", "[ -c " + node + " ] && echo node=yes; [ -e /dev/nvidia0 ] || echo guessed=no"}, options);
+        root,
+        {"/bin/sh", "-c",
+         "[ -c " + node + " ] && echo node=yes; [ -e /dev/nvidia0 ] || echo guessed=no"},
+        options);
     INFO(run.process.out << run.process.err << run.process.setup_error << run.ld_cache_problem);
     CHECK(run.process.exit_code == 0);
     CHECK_THAT(run.process.out, Catch::Contains("node=yes"));
     CHECK_THAT(run.process.out, Catch::Contains("guessed=no"));
     CHECK(run.ld_cache_problem.empty());
     CHECK(fs::is_regular_file(root / "usr/lib/x86_64-linux-gnu/libfakecuda.so.580.1"));
-    CHECK(fs::read_symlink(root / "usr/lib/x86_64-linux-gnu/libfakecuda.so.1") == "libfakecuda.so.580.1");
+    CHECK(fs::read_symlink(root / "usr/lib/x86_64-linux-gnu/libfakecuda.so.1") ==
+          "libfakecuda.so.580.1");
     const std::string cache = read_file(root / "etc/ld.so.cache");
     CHECK_THAT(cache, Catch::Contains("libextra.so.1"));  // the hook's folder, not in ld.so.conf
 }
 
-TEST_CASE("a stale ld.so cache works as under the NVIDIA runtime: ldconfig runs over the image's ld.so.conf",
-          "[sandbox][chroot]") {
+TEST_CASE(
+    "a stale ld.so cache works as under the NVIDIA runtime: ldconfig runs over the image's "
+    "ld.so.conf",
+    "[sandbox][chroot]") {
     if (!can_unshare() || sandbox::host_ldconfig().empty()) {
         CUVET_SKIP("needs root, namespaces and an ldconfig on this host");
     }
@@ -186,7 +204,8 @@ TEST_CASE("a stale ld.so cache works as under the NVIDIA runtime: ldconfig runs 
 
     options.run_ldconfig = true;
     const sandbox::ChrootRun refreshed = sandbox::run_image_program(root, {"/bin/check"}, options);
-    INFO(refreshed.process.out << refreshed.process.err << refreshed.process.setup_error << refreshed.ld_cache_problem);
+    INFO(refreshed.process.out << refreshed.process.err << refreshed.process.setup_error
+                               << refreshed.ld_cache_problem);
     CHECK(refreshed.process.exit_code == 0);
     CHECK(refreshed.process.out == "loaded\n");
     // The host's ldconfig wrote the cache as the sandbox's unprivileged user, not as host root.

@@ -6,8 +6,8 @@
 
 #include <catch2/catch.hpp>
 #include <csignal>
-#include <sstream>
 #include <fstream>
+#include <sstream>
 
 #include "cuvet/core/error.hpp"
 #include "cuvet/image/image.hpp"
@@ -35,17 +35,18 @@ const fs::path probe_binary = fs::path(CUVET_BUILD_DIR) / "src/probe/cuvet-probe
 
 std::size_t count_entries(const fs::path& dir) {
     std::size_t count = 0;
-    for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it) ++count;
+    for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator();
+         ++it)
+        ++count;
     return count;
 }
 
-bool can_unshare() {
-    return ::geteuid() == 0 && run_shell("unshare -m true").exit_code == 0;
-}
+bool can_unshare() { return ::geteuid() == 0 && run_shell("unshare -m true").exit_code == 0; }
 
 }  // namespace
 
-TEST_CASE("run_process captures output and kills a program that outlives its timeout", "[sandbox]") {
+TEST_CASE("run_process captures output and kills a program that outlives its timeout",
+          "[sandbox]") {
     sandbox::ProcessSpec spec;
     spec.argv = {"/bin/sh", "-c", "echo out; echo err >&2; exit 7"};
     sandbox::ProcessResult done = sandbox::run_process(spec);
@@ -82,13 +83,19 @@ TEST_CASE("extract_rootfs rebuilds the merged tree and never writes outside it",
     fs::create_directories(outside);
     ImageSpec spec;
     Layer base;
-    base.entries = {dir("usr/"), dir("usr/lib/"), soft_link("lib", "usr/lib"), file("usr/lib/libold.so.1", "old"),
-                    file("usr/lib/keep.txt", "v1"), file("bin/tool", "#!/bin/sh\n", 0755),
-                    soft_link("escape", outside.string()), dir("ro/", 0555)};
+    base.entries = {dir("usr/"),
+                    dir("usr/lib/"),
+                    soft_link("lib", "usr/lib"),
+                    file("usr/lib/libold.so.1", "old"),
+                    file("usr/lib/keep.txt", "v1"),
+                    file("bin/tool", "#!/bin/sh\n", 0755),
+                    soft_link("escape", outside.string()),
+                    dir("ro/", 0555)};
     Layer top;
     top.entries = {file("usr/lib/keep.txt", "v2"), whiteout("usr/lib/libold.so.1"),
                    // Written through the /lib symlink: lands in /usr/lib, as docker does.
-                   file("lib/libnew.so.2", "new"), hard_link("usr/lib/libnew-link.so.2", "usr/lib/libnew.so.2"),
+                   file("lib/libnew.so.2", "new"),
+                   hard_link("usr/lib/libnew-link.so.2", "usr/lib/libnew.so.2"),
                    // Through a symlink to a host directory: must stay inside the image.
                    file("escape/pwned", "gotcha"), file("ro/inside", "x")};
     spec.layers = {base, top};
@@ -97,7 +104,8 @@ TEST_CASE("extract_rootfs rebuilds the merged tree and never writes outside it",
 
     auto image = image::open_image(tmp / "image.tar", {});
     image::FileTree tree;
-    const sandbox::ExtractStats stats = sandbox::extract_rootfs(*image, tmp / "rootfs", tmp / "staging", &tree);
+    const sandbox::ExtractStats stats =
+        sandbox::extract_rootfs(*image, tmp / "rootfs", tmp / "staging", &tree);
     const fs::path root = tmp / "rootfs";
     CHECK(read_file(root / "usr/lib/keep.txt") == "v2");
     CHECK_FALSE(fs::exists(root / "usr/lib/libold.so.1"));
@@ -149,7 +157,8 @@ TEST_CASE("parse_ldconfig keeps x86-64 driver libraries by soname", "[sandbox]")
 }
 
 TEST_CASE("probe reports become findings", "[sandbox]") {
-    const std::string mismatch = R"({"probe":"cuvet-probe","schema":1,"mode":"check","reference_self_check":true,
+    const std::string mismatch =
+        R"({"probe":"cuvet-probe","schema":1,"mode":"check","reference_self_check":true,
       "driver":{"version":13000,"cuInit":"CUDA_SUCCESS","device_count":1,
                 "device":{"index":0,"name":"NVIDIA H100","compute_capability":"9.0","total_memory":1}},
       "runtime":{"status":"cudaSuccess","version":13000,"cudaSetDevice":"cudaSuccess"},
@@ -172,10 +181,12 @@ TEST_CASE("probe reports become findings", "[sandbox]") {
     REQUIRE(findings.size() == 2);
     CHECK(findings[0].id == "CUVG02");
     CHECK_THAT(findings[0].message, Catch::Contains("9.14.0") && Catch::Contains("9.19.0"));
-    CHECK_THAT(findings[0].message, Catch::Contains("mixed from /venv/nvidia/cudnn/lib, /usr/lib/x86_64-linux-gnu"));
+    CHECK_THAT(findings[0].message,
+               Catch::Contains("mixed from /venv/nvidia/cudnn/lib, /usr/lib/x86_64-linux-gnu"));
     CHECK(findings[1].id == "CUVG04");
 
-    const std::string missing = R"({"probe":"cuvet-probe","mode":"check","reference_self_check":true,
+    const std::string missing =
+        R"({"probe":"cuvet-probe","mode":"check","reference_self_check":true,
       "driver":{"version":13000,"cuInit":"CUDA_SUCCESS","device_count":1},
       "libraries":[{"role":"preload","requested":"/venv/torch/lib/libtorch_cuda.so","loaded":false,"path":"",
                     "error":"libcudnn.so.9: cannot open shared object file: No such file or directory"}],
@@ -215,11 +226,13 @@ TEST_CASE("plan_probe preloads the framework and expects its wheel's cuDNN", "[s
     CHECK(plan.expect.cudnn_version == "9.19.0");
     CHECK(plan.expect.cudnn_source == site + "/nvidia_cudnn_cu13-9.19.0.56.dist-info");
 
-    const auto env = sandbox::probe_environment({"PATH=/bin", "LD_LIBRARY_PATH=/a"}, {"LD_LIBRARY_PATH=/b"});
+    const auto env =
+        sandbox::probe_environment({"PATH=/bin", "LD_LIBRARY_PATH=/a"}, {"LD_LIBRARY_PATH=/b"});
     CHECK(env == std::vector<std::string>{"PATH=/bin", "LD_LIBRARY_PATH=/b"});
 }
 
-TEST_CASE("the probe's self-test runs inside a chroot of the image and reports cleanly", "[sandbox][chroot]") {
+TEST_CASE("the probe's self-test runs inside a chroot of the image and reports cleanly",
+          "[sandbox][chroot]") {
     if (!fs::exists(probe_binary)) {
         CUVET_SKIP("skipped: cuvet-probe was not built");
     }
@@ -256,17 +269,20 @@ TEST_CASE("the probe's self-test runs inside a chroot of the image and reports c
     CHECK(count_entries(tmp.path()) == before + 1);  // + the work dir itself
 
     // The same through the CLI; without a GPU the real check is a clear exit 3.
-    const ProcessResult cli = run_cuvet({"probe", "--self-test", "--probe", probe_binary.string(), (tmp / "rootfs").string()});
+    const ProcessResult cli = run_cuvet(
+        {"probe", "--self-test", "--probe", probe_binary.string(), (tmp / "rootfs").string()});
     CHECK(cli.exit_code == 0);
     CHECK_THAT(cli.out, Catch::Contains("Verdict"));
     if (!gpu_host) {
-        const ProcessResult real = run_cuvet({"probe", "--probe", probe_binary.string(), (tmp / "rootfs").string()});
+        const ProcessResult real =
+            run_cuvet({"probe", "--probe", probe_binary.string(), (tmp / "rootfs").string()});
         CHECK(real.exit_code == 3);
         CHECK_THAT(real.err, Catch::Contains("no GPU visible"));
     }
 }
 
-TEST_CASE("the toolkit's stub libcuda on the image's LD_LIBRARY_PATH is named as the cause", "[sandbox][chroot]") {
+TEST_CASE("the toolkit's stub libcuda on the image's LD_LIBRARY_PATH is named as the cause",
+          "[sandbox][chroot]") {
     // The real stub answers cuInit with CUDA_ERROR_STUB_LIBRARY on any host, GPU or not.
     const fs::path stub = "/usr/local/cuda/lib64/stubs/libcuda.so";
     if (!fs::exists(probe_binary) || !fs::exists(stub)) {
@@ -295,8 +311,8 @@ TEST_CASE("the toolkit's stub libcuda on the image's LD_LIBRARY_PATH is named as
     REQUIRE(outcome.findings.size() == 1);
     CHECK(outcome.findings[0].id == "CUVG03");
     CHECK(outcome.findings[0].severity == report::Severity::error);
-    CHECK_THAT(outcome.findings[0].message,
-               Catch::Contains("CUDA_ERROR_STUB_LIBRARY") && Catch::Contains("/opt/stubs/libcuda.so"));
+    CHECK_THAT(outcome.findings[0].message, Catch::Contains("CUDA_ERROR_STUB_LIBRARY") &&
+                                                Catch::Contains("/opt/stubs/libcuda.so"));
 }
 
 TEST_CASE("a probe that hangs inside the chroot is killed at the timeout", "[sandbox][chroot]") {
@@ -310,7 +326,8 @@ TEST_CASE("a probe that hangs inside the chroot is killed at the timeout", "[san
     fs::create_directories(tmp / "rootfs/bin");
     fs::copy_file("/bin/sleep", tmp / "rootfs/bin/sleep");
     write_file(tmp / "hang.sh", "#!/bin/sh\n/bin/sleep 60\n");
-    fs::copy_file(fs::canonical("/bin/sh"), tmp / "rootfs/bin/sh", fs::copy_options::overwrite_existing);
+    fs::copy_file(fs::canonical("/bin/sh"), tmp / "rootfs/bin/sh",
+                  fs::copy_options::overwrite_existing);
     ::chmod((tmp / "hang.sh").c_str(), 0755);
     sandbox::ChrootOptions options;
     options.inject_driver = false;

@@ -1,8 +1,7 @@
 // `cuvet validate --probe` on a host without a GPU: one clear line, exit 3,
 // and the static analysis is not silently passed off as the live check.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 
 #include "support/process.hpp"

@@ -4,7 +4,6 @@
 // app linked to cuDNN as the ENTRYPOINT. Nothing in it breaks, so no error;
 // its twin without cuDNN breaks the app, and the error names the ENTRYPOINT.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 
@@ -25,7 +24,8 @@ std::string slurp(const fs::path& path) {
 // The machine's apt sources, as mmdebstrap takes them (one file per mirror argument).
 std::string apt_sources() {
     std::string out;
-    if (fs::exists("/etc/apt/sources.list") && fs::file_size("/etc/apt/sources.list") > 0) out += " /etc/apt/sources.list";
+    if (fs::exists("/etc/apt/sources.list") && fs::file_size("/etc/apt/sources.list") > 0)
+        out += " /etc/apt/sources.list";
     if (fs::is_directory("/etc/apt/sources.list.d"))
         for (const auto& e : fs::directory_iterator("/etc/apt/sources.list.d")) {
             auto ext = e.path().extension().string();
@@ -64,14 +64,20 @@ std::string debian_rootfs(std::string& why) {
     const std::string cache_hook =
         "--skip=download/empty --setup-hook='mkdir -p \"$1\"/var/cache/apt/archives && "
         "cp -l /var/cache/apt/archives/*.deb \"$1\"/var/cache/apt/archives/ 2>/dev/null || true'";
-    const std::string make = "test -f " + shell_quote(tar.string()) +
-                             " || { timeout 500 mmdebstrap --variant=essential --format=tar --dpkgopt=force-unsafe-io --include=python3,openmpi-bin,libopenmpi3,libc6-i386 " +
-                             cache_hook + " " + codename() + " " + shell_quote(tar.string() + ".part") + sources + " && mv " +
-                             shell_quote(tar.string() + ".part") + " " + shell_quote(tar.string()) + "; }";
-    auto made = run_shell("flock " + shell_quote((dir / "debian-rootfs.lock").string()) + " sh -c " + shell_quote(make) + " > " +
-                          shell_quote(log.string()) + " 2>&1");
+    const std::string make =
+        "test -f " + shell_quote(tar.string()) +
+        " || { timeout 500 mmdebstrap --variant=essential --format=tar --dpkgopt=force-unsafe-io "
+        "--include=python3,openmpi-bin,libopenmpi3,libc6-i386 " +
+        cache_hook + " " + codename() + " " + shell_quote(tar.string() + ".part") + sources +
+        " && mv " + shell_quote(tar.string() + ".part") + " " + shell_quote(tar.string()) + "; }";
+    auto made =
+        run_shell("flock " + shell_quote((dir / "debian-rootfs.lock").string()) + " sh -c " +
+                  shell_quote(make) + " > " + shell_quote(log.string()) + " 2>&1");
     if (made.exit_code != 0 || !fs::exists(tar)) {
-        why = "mmdebstrap could not make the root file system in time (mirror unreachable or slow?); see " + log.string();
+        why =
+            "mmdebstrap could not make the root file system in time (mirror unreachable or slow?); "
+            "see " +
+            log.string();
         return "";
     }
     return tar.string();
@@ -85,15 +91,19 @@ void add_i386_helpers(CudaImage& img, const std::string& dir) {
     const auto out = img.fs().host(dir + "/libsanitizer-collection.so");
     auto src = img.fs().host("/.i386.c");
     std::ofstream(src) << "int sanitizer_helper(void) { return 32; }\n";
-    bool built = run_shell("gcc -m32 -shared -fPIC -Wl,-soname,libsanitizer-collection.so -o " + shell_quote(out.string()) + " " +
-                           shell_quote(src.string()) + " 2>/dev/null")
-                     .exit_code == 0;
+    bool built =
+        run_shell("gcc -m32 -shared -fPIC -Wl,-soname,libsanitizer-collection.so -o " +
+                  shell_quote(out.string()) + " " + shell_quote(src.string()) + " 2>/dev/null")
+            .exit_code == 0;
     fs::remove(src);
     if (built) return;
-    auto copied = run_shell("tar -xOf " + shell_quote(fs::path(CUVET_BUILD_DIR).string() + "/testdata/debian-rootfs.tar") +
-                            " ./usr/lib32/libm.so.6 > " + shell_quote(out.string()) + " && tar -xOf " +
-                            shell_quote(fs::path(CUVET_BUILD_DIR).string() + "/testdata/debian-rootfs.tar") +
-                            " ./usr/lib32/libpthread.so.0 > " + shell_quote(img.fs().host(dir + "/libTreeLauncherTargetInjection.so").string()));
+    auto copied =
+        run_shell("tar -xOf " +
+                  shell_quote(fs::path(CUVET_BUILD_DIR).string() + "/testdata/debian-rootfs.tar") +
+                  " ./usr/lib32/libm.so.6 > " + shell_quote(out.string()) + " && tar -xOf " +
+                  shell_quote(fs::path(CUVET_BUILD_DIR).string() + "/testdata/debian-rootfs.tar") +
+                  " ./usr/lib32/libpthread.so.0 > " +
+                  shell_quote(img.fs().host(dir + "/libTreeLauncherTargetInjection.so").string()));
     REQUIRE(copied.exit_code == 0);
 }
 
@@ -105,12 +115,14 @@ void add_cudnn(CudaImage& img, const std::string& lib) {
     if (fs::exists(real)) {
         fs::create_directories(img.fs().host(lib));
         fs::copy_file(fs::canonical(real), img.fs().host(lib + "/libcudnn.so.9"));
-        for (const char* sub : {"libcudnn_graph.so.9", "libcudnn_ops.so.9", "libcudnn_cnn.so.9", "libcudnn_adv.so.9",
-                                "libcudnn_heuristic.so.9", "libcudnn_engines_precompiled.so.9",
-                                "libcudnn_engines_runtime_compiled.so.9"})
+        for (const char* sub :
+             {"libcudnn_graph.so.9", "libcudnn_ops.so.9", "libcudnn_cnn.so.9", "libcudnn_adv.so.9",
+              "libcudnn_heuristic.so.9", "libcudnn_engines_precompiled.so.9",
+              "libcudnn_engines_runtime_compiled.so.9"})
             img.fs().lib(lib + "/" + sub, sub);
     } else {
-        img.fs().lib_source(lib + "/libcudnn.so.9", "libcudnn.so.9", "int cudnnCreate(void **h) { *h = 0; return 0; }\n");
+        img.fs().lib_source(lib + "/libcudnn.so.9", "libcudnn.so.9",
+                            "int cudnnCreate(void **h) { *h = 0; return 0; }\n");
     }
 }
 
@@ -124,20 +136,23 @@ void make_image(DebianImage& d, const std::string& rootfs, bool with_cudnn) {
     Layer base;
     base.compression = Compression::none;
     base.raw_blob = slurp(rootfs);
-    base.created_by = "mmdebstrap --variant=essential --include=python3,openmpi-bin,libopenmpi3,libc6-i386";
+    base.created_by =
+        "mmdebstrap --variant=essential --include=python3,openmpi-bin,libopenmpi3,libc6-i386";
     d.img.base_layers.push_back(std::move(base));
     d.img.cuda_toolkit("13.0.48");
     const std::string lib = "/usr/local/cuda-13.0/targets/x86_64-linux/lib";
     add_cudnn(d.img, "/opt/stage");
     add_cudnn(d.img, lib);
     add_i386_helpers(d.img, "/usr/local/cuda-13.0/compute-sanitizer/x86");
-    d.img.fs().exe("/opt/app/bin/infer", {"/opt/stage/libcudnn.so.9"}, "-Wl,--enable-new-dtags,-rpath,/usr/local/cuda/lib64");
+    d.img.fs().exe("/opt/app/bin/infer", {"/opt/stage/libcudnn.so.9"},
+                   "-Wl,--enable-new-dtags,-rpath,/usr/local/cuda/lib64");
     fs::remove_all(d.img.fs().host("/opt/stage"));
     if (!with_cudnn)
         for (const auto& e : fs::directory_iterator(d.img.fs().host(lib)))
             if (e.path().filename().string().rfind("libcudnn", 0) == 0) fs::remove(e.path());
     d.img.entrypoint = {"/opt/app/bin/infer"};
-    d.img.env = {"PATH=/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"};
+    d.img.env = {
+        "PATH=/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"};
     REQUIRE(d.img.fs().error().empty());
     d.path = d.img.write().string();
 }
@@ -150,8 +165,10 @@ std::size_t count(const CliReport& r, const std::string& severity) {
 
 }  // namespace
 
-TEST_CASE("Debian image: the i386 multilib, openmpi and a toolkit's 32-bit helpers are no error, a missing cuDNN is",
-          "[scenario][validate][debian]") {
+TEST_CASE(
+    "Debian image: the i386 multilib, openmpi and a toolkit's 32-bit helpers are no error, a "
+    "missing cuDNN is",
+    "[scenario][validate][debian]") {
     std::string why;
     const auto rootfs = debian_rootfs(why);
     if (rootfs.empty()) {
@@ -170,7 +187,8 @@ TEST_CASE("Debian image: the i386 multilib, openmpi and a toolkit's 32-bit helpe
         if (f["id"] != "CUV011") continue;
         ++i386_notes;
         CHECK(f["severity"] == "info");
-        CHECK(f["message"].get<std::string>().find("nothing in the image loads") != std::string::npos);
+        CHECK(f["message"].get<std::string>().find("nothing in the image loads") !=
+              std::string::npos);
     }
     CHECK(i386_notes >= 2);  // /usr/lib32, compute-sanitizer/x86
     CHECK(i386_notes <= 3);

@@ -1,7 +1,6 @@
 // `cuvet validate` on images that were not made for one check: the bundled
 // sample of the README quick start, and the real CUDA install of this host.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 
 #include "scenarios/scenario_support.hpp"
@@ -11,7 +10,8 @@
 using namespace cuvet::test;
 namespace fs = std::filesystem;
 
-TEST_CASE("sample image: torch loads the system cuDNN 8.6 (CUDA 11.8) through LD_LIBRARY_PATH", "[scenario][validate][sample]") {
+TEST_CASE("sample image: torch loads the system cuDNN 8.6 (CUDA 11.8) through LD_LIBRARY_PATH",
+          "[scenario][validate][sample]") {
     fs::path sample = fs::path(CUVET_BUILD_DIR) / "testdata" / "sample-image.tar";
     if (!fs::exists(sample)) {
         CUVET_SKIP("skipped: " << sample << " not built (target sample_image)");
@@ -36,7 +36,8 @@ TEST_CASE("sample image: torch loads the system cuDNN 8.6 (CUDA 11.8) through LD
     }
 }
 
-TEST_CASE("real CUDA install: validate an image of this host's /usr/local/cuda", "[scenario][validate][cuda]") {
+TEST_CASE("real CUDA install: validate an image of this host's /usr/local/cuda",
+          "[scenario][validate][cuda]") {
     fs::path cuda = "/usr/local/cuda";
     if (!fs::exists(cuda / "lib64")) {
         CUVET_SKIP("skipped: no /usr/local/cuda");
@@ -47,15 +48,19 @@ TEST_CASE("real CUDA install: validate an image of this host's /usr/local/cuda",
     // Hard links: the 2 GB of libraries are not copied when /tmp is on the same file system.
     auto target = root.host(real.string());
     fs::create_directories(target.parent_path());
-    auto copied = run_shell("cp -al " + shell_quote(real.string()) + " " + shell_quote(target.string()) +
-                            " 2>/dev/null || cp -a " + shell_quote(real.string()) + " " + shell_quote(target.string()));
+    auto copied = run_shell("cp -al " + shell_quote(real.string()) + " " +
+                            shell_quote(target.string()) + " 2>/dev/null || cp -a " +
+                            shell_quote(real.string()) + " " + shell_quote(target.string()));
     REQUIRE(copied.exit_code == 0);
     root.symlink("/usr/local/cuda", real.filename().string());
-    // What a distribution base image brings: the C++ runtime and the libraries the toolkit's ELF files need.
-    for (const char* lib : {"libstdc++.so.6", "libm.so.6", "libdl.so.2", "libgcc_s.so.1", "libpthread.so.0", "librt.so.1",
-                            "libutil.so.1", "libz.so.1"}) {
+    // What a distribution base image brings: the C++ runtime and the libraries the toolkit's ELF
+    // files need.
+    for (const char* lib : {"libstdc++.so.6", "libm.so.6", "libdl.so.2", "libgcc_s.so.1",
+                            "libpthread.so.0", "librt.so.1", "libutil.so.1", "libz.so.1"}) {
         fs::path host = fs::path("/lib/x86_64-linux-gnu") / lib;
-        if (fs::exists(host)) fs::copy_file(fs::canonical(host), root.host(std::string("/usr/lib/x86_64-linux-gnu/") + lib));
+        if (fs::exists(host))
+            fs::copy_file(fs::canonical(host),
+                          root.host(std::string("/usr/lib/x86_64-linux-gnu/") + lib));
     }
     root.write("/etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n");
     root.write("/etc/ld.so.conf.d/000_cuda.conf", "/usr/local/cuda/lib64\n");
@@ -65,7 +70,8 @@ TEST_CASE("real CUDA install: validate an image of this host's /usr/local/cuda",
     REQUIRE(r.json.is_object());
     CHECK(r.exit_code == 0);
     // One consistent toolkit: no copy conflicts, no mixed cuDNN, no loader failures of DT_NEEDED.
-    for (const char* id : {"CUV002", "CUV003", "CUV005", "CUV006", "CUV011", "CUV012"}) CHECK(r.ids.count(id) == 0);
+    for (const char* id : {"CUV002", "CUV003", "CUV005", "CUV006", "CUV011", "CUV012"})
+        CHECK(r.ids.count(id) == 0);
     for (const auto& f : r.json["findings"]) {
         CHECK(f["severity"] != "error");  // nothing runs in it: whatever a file misses is info
         UNSCOPED_INFO(f["id"].get<std::string>() << ": " << f["message"].get<std::string>());
@@ -73,12 +79,14 @@ TEST_CASE("real CUDA install: validate an image of this host's /usr/local/cuda",
     WARN("real CUDA install findings: " << r.ids.size());
 }
 
-TEST_CASE("sample image with --dockerfile: findings point at the RUN line that installed the file", "[scenario][validate][sample]") {
+TEST_CASE("sample image with --dockerfile: findings point at the RUN line that installed the file",
+          "[scenario][validate][sample]") {
     fs::path sample = fs::path(CUVET_BUILD_DIR) / "testdata" / "sample-image.tar";
     if (!fs::exists(sample)) {
         CUVET_SKIP("skipped: " << sample << " not built");
     }
-    std::string dockerfile = std::string(CUVET_SOURCE_DIR) + "/tests/scenarios/data/sample.Dockerfile";
+    std::string dockerfile =
+        std::string(CUVET_SOURCE_DIR) + "/tests/scenarios/data/sample.Dockerfile";
     auto r = validate_cli(sample.string(), {"--dockerfile", dockerfile});
     INFO(dump(r));
     REQUIRE(r.json.is_object());

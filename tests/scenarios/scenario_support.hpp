@@ -1,7 +1,6 @@
 #pragma once
 // Runs the real `cuvet validate` on a scenario image and reads its JSON report.
 #include <nlohmann/json.hpp>
-
 #include <set>
 #include <string>
 #include <vector>

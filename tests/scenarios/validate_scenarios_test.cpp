@@ -23,7 +23,8 @@ void require_ids(const CliReport& r, std::set<std::string> must, std::set<std::s
 
 }  // namespace
 
-TEST_CASE("scenario: TensorFlow built against cuDNN 8.6 in an image holding 8.4", "[scenario][validate]") {
+TEST_CASE("scenario: TensorFlow built against cuDNN 8.6 in an image holding 8.4",
+          "[scenario][validate]") {
     CudaImage img;
     img.glibc();
     img.cuda_toolkit("11.8.89");
@@ -50,7 +51,8 @@ TEST_CASE("scenario: libcudnn.so.8 missing", "[scenario][validate]") {
     CHECK(validate_cli(img.write().string(), {"--fail-on", "never"}).exit_code == 0);
 }
 
-TEST_CASE("scenario: a wheel library torch never loads misses its dependencies", "[scenario][validate]") {
+TEST_CASE("scenario: a wheel library torch never loads misses its dependencies",
+          "[scenario][validate]") {
     // As in the cu13 wheels: libcusolverMg (no RUNPATH) needs libcublas, which
     // sits in another wheel's directory; an optional transport needs a
     // library the image lacks. torch itself loads fine.
@@ -60,8 +62,10 @@ TEST_CASE("scenario: a wheel library torch never loads misses its dependencies",
     const std::string wheels = site_packages + "/nvidia";
     img.fs().lib(wheels + "/cublas/lib/libcublas.so.12", "libcublas.so.12");
     img.fs().lib("/opt/stage/libfabric.so.1", "libfabric.so.1");
-    img.fs().lib(wheels + "/cusolver/lib/libcusolverMg.so.11", "libcusolverMg.so.11", {wheels + "/cublas/lib/libcublas.so.12"});
-    img.fs().lib(wheels + "/nvshmem/lib/nvshmem_transport_libfabric.so.3", "nvshmem_transport_libfabric.so.3",
+    img.fs().lib(wheels + "/cusolver/lib/libcusolverMg.so.11", "libcusolverMg.so.11",
+                 {wheels + "/cublas/lib/libcublas.so.12"});
+    img.fs().lib(wheels + "/nvshmem/lib/nvshmem_transport_libfabric.so.3",
+                 "nvshmem_transport_libfabric.so.3",
                  {"/opt/stage/libfabric.so.1", wheels + "/cublas/lib/libcublas.so.12"});
     std::filesystem::remove_all(img.fs().host("/opt/stage"));
     img.torch("2.1.0+cu121", "12.1", {cudart12});
@@ -77,12 +81,14 @@ TEST_CASE("scenario: a wheel library torch never loads misses its dependencies",
         const auto message = f["message"].get<std::string>();
         CHECK(message.find("nothing in the image loads it") != std::string::npos);
         if (message.find("libcublas.so.12") != std::string::npos)
-            named_the_copy = message.find("the image has it at " + wheels + "/cublas/lib/libcublas.so.12") != std::string::npos;
+            named_the_copy = message.find("the image has it at " + wheels +
+                                          "/cublas/lib/libcublas.so.12") != std::string::npos;
     }
     CHECK(named_the_copy);
 }
 
-TEST_CASE("scenario: a system cuDNN on LD_LIBRARY_PATH shadows torch's pip cuDNN", "[scenario][validate]") {
+TEST_CASE("scenario: a system cuDNN on LD_LIBRARY_PATH shadows torch's pip cuDNN",
+          "[scenario][validate]") {
     CudaImage img;
     img.glibc();
     img.cuda_toolkit("12.1.105");
@@ -95,7 +101,8 @@ TEST_CASE("scenario: a system cuDNN on LD_LIBRARY_PATH shadows torch's pip cuDNN
     require_ids(r, {"CUV002", "CUV003"}, {"CUV001", "CUV005", "CUV006"});
 }
 
-TEST_CASE("scenario: --env LD_LIBRARY_PATH set at deployment shadows torch's pip cuDNN", "[scenario][validate]") {
+TEST_CASE("scenario: --env LD_LIBRARY_PATH set at deployment shadows torch's pip cuDNN",
+          "[scenario][validate]") {
     CudaImage img;
     img.glibc();
     img.cuda_toolkit("12.1.105");
@@ -105,13 +112,15 @@ TEST_CASE("scenario: --env LD_LIBRARY_PATH set at deployment shadows torch's pip
     REQUIRE(img.fs().error().empty());
     const auto image = img.write().string();
     require_ids(validate_cli(image), {}, {"CUV002"});
-    require_ids(validate_cli(image, {"--env", "LD_LIBRARY_PATH=/usr/local/cuda/lib64:" + sys}), {"CUV002"}, {"CUV001"});
+    require_ids(validate_cli(image, {"--env", "LD_LIBRARY_PATH=/usr/local/cuda/lib64:" + sys}),
+                {"CUV002"}, {"CUV001"});
     auto bad = validate_cli(image, {"--env", "LD_LIBRARY_PATH"});
     CHECK(bad.exit_code == 2);
     CHECK(bad.err.find("expected KEY=VALUE") != std::string::npos);
 }
 
-TEST_CASE("scenario: torch's wheel pins a newer cuDNN than the one that loads", "[scenario][validate]") {
+TEST_CASE("scenario: torch's wheel pins a newer cuDNN than the one that loads",
+          "[scenario][validate]") {
     // As on the H100 machine with the pip cuDNN removed: torch 2.11.0+cu130
     // pins nvidia-cudnn-cu13==9.19.0.56 (the rules know no cuDNN for that
     // build); only the dpkg 9.14 is left, which torch refuses.
@@ -122,10 +131,11 @@ TEST_CASE("scenario: torch's wheel pins a newer cuDNN than the one that loads", 
         img.cuda_toolkit("13.0.48");
         img.cudnn(sys, older ? "9.14.0" : "9.19.0", older ? "9.14.0.64-1" : "9.19.0.56-1");
         img.torch("2.11.0+cu130", "13.0", {sys + "/libcudnn.so.9"});
-        img.fs().write(site_packages + "/torch-2.11.0+cu130.dist-info/METADATA",
-                       "Metadata-Version: 2.1\nName: torch\nVersion: 2.11.0+cu130\n"
-                       "Requires-Dist: filelock\n"
-                       "Requires-Dist: nvidia-cudnn-cu13==9.19.0.56; platform_system == \"Linux\"\n\n");
+        img.fs().write(
+            site_packages + "/torch-2.11.0+cu130.dist-info/METADATA",
+            "Metadata-Version: 2.1\nName: torch\nVersion: 2.11.0+cu130\n"
+            "Requires-Dist: filelock\n"
+            "Requires-Dist: nvidia-cudnn-cu13==9.19.0.56; platform_system == \"Linux\"\n\n");
         REQUIRE(img.fs().error().empty());
         auto r = validate_cli(img.write().string());
         if (!older) {
@@ -135,7 +145,8 @@ TEST_CASE("scenario: torch's wheel pins a newer cuDNN than the one that loads", 
         require_ids(r, {"CUV004"}, {});
         for (const auto& f : r.json["findings"])
             if (f["id"] == "CUV004")
-                // torch prints version tuples (the real torch 2.11 on the H100 did: run5/smoke.jsonl).
+                // torch prints version tuples (the real torch 2.11 on the H100 did:
+                // run5/smoke.jsonl).
                 CHECK(f["message"].get<std::string>().find(
                           "compiled  against (9, 19, 0) but found runtime version (9, 14, 0)") !=
                       std::string::npos);
@@ -175,7 +186,8 @@ TEST_CASE("scenario: a framework without SASS or PTX for the target GPU", "[scen
     CudaImage img;
     img.glibc();
     std::filesystem::create_directories(img.fs().host(site_packages + "/torch/lib"));
-    std::filesystem::copy_file(fixtures.cuda, img.fs().host(site_packages + "/torch/lib/libkern.so"));
+    std::filesystem::copy_file(fixtures.cuda,
+                               img.fs().host(site_packages + "/torch/lib/libkern.so"));
     REQUIRE(img.fs().error().empty());
     auto image = img.write().string();
     require_ids(validate_cli(image, {"--gpu", "T4"}), {"CUV010"}, {});
@@ -199,7 +211,8 @@ TEST_CASE("scenario: a CUDA 13 image on a fleet with V100s", "[scenario][validat
     require_ids(validate_cli(image, {"--gpu", "H100"}), {}, {"CUV010"});
 }
 
-TEST_CASE("scenario: NVIDIA's own libraries are not judged by their fatbins", "[scenario][validate]") {
+TEST_CASE("scenario: NVIDIA's own libraries are not judged by their fatbins",
+          "[scenario][validate]") {
     // libcufftw of CUDA 13 carries one sm_75 stub in .nv_fatbin; the same
     // bytes under a framework's name are judged (previous scenario).
     const auto& fixtures = elf_fixtures();
@@ -215,7 +228,8 @@ TEST_CASE("scenario: NVIDIA's own libraries are not judged by their fatbins", "[
     require_ids(validate_cli(img.write().string(), {"--gpu", "T4"}), {}, {"CUV010"});
 }
 
-TEST_CASE("scenario: LD_LIBRARY_PATH makes the pip cuDNN load the system's sub-libraries", "[scenario][validate]") {
+TEST_CASE("scenario: LD_LIBRARY_PATH makes the pip cuDNN load the system's sub-libraries",
+          "[scenario][validate]") {
     // As on the H100 machine: the wheel's libcudnn.so finds its sub-libraries
     // through RUNPATH $ORIGIN, but LD_LIBRARY_PATH comes first.
     CudaImage img;
@@ -225,16 +239,19 @@ TEST_CASE("scenario: LD_LIBRARY_PATH makes the pip cuDNN load the system's sub-l
     const std::string wheel = site_packages + "/nvidia/cudnn/lib";
     img.fs().lib(wheel + "/libcudnn_ops_infer.so.8", "libcudnn_ops_infer.so.8");
     img.fs().lib_source(wheel + "/libcudnn.so.8", "libcudnn.so.8",
-                        "const char *sub_libraries[] = {\"libcudnn_ops_infer.so.8\"};\nint cudnnCreate(void) { return 0; }\n", {},
-                        "-Wl,--enable-new-dtags,-rpath,'$ORIGIN'");
+                        "const char *sub_libraries[] = {\"libcudnn_ops_infer.so.8\"};\nint "
+                        "cudnnCreate(void) { return 0; }\n",
+                        {}, "-Wl,--enable-new-dtags,-rpath,'$ORIGIN'");
     // A sub-library that needs another one (as libcudnn_adv.so.9 needs libcudnn_graph.so.9).
-    img.fs().lib(wheel + "/libcudnn_cnn_infer.so.8", "libcudnn_cnn_infer.so.8", {wheel + "/libcudnn_ops_infer.so.8"},
-                 "-Wl,--enable-new-dtags,-rpath,'$ORIGIN'");
+    img.fs().lib(wheel + "/libcudnn_cnn_infer.so.8", "libcudnn_cnn_infer.so.8",
+                 {wheel + "/libcudnn_ops_infer.so.8"}, "-Wl,--enable-new-dtags,-rpath,'$ORIGIN'");
     img.fs().write(site_packages + "/nvidia_cudnn_cu12-8.9.2.26.dist-info/METADATA",
                    "Metadata-Version: 2.1\nName: nvidia-cudnn-cu12\nVersion: 8.9.2.26\n\n");
     img.torch("2.1.0+cu121", "12.1", {wheel + "/libcudnn.so.8", cudart12});
-    // torch's libraries carry DT_RPATH (readelf on the H100: torch 2.11), which LD_LIBRARY_PATH does not beat.
-    img.fs().lib(site_packages + "/torch/lib/libtorch_cuda.so", "libtorch_cuda.so", {wheel + "/libcudnn.so.8", cudart12},
+    // torch's libraries carry DT_RPATH (readelf on the H100: torch 2.11), which LD_LIBRARY_PATH
+    // does not beat.
+    img.fs().lib(site_packages + "/torch/lib/libtorch_cuda.so", "libtorch_cuda.so",
+                 {wheel + "/libcudnn.so.8", cudart12},
                  "-Wl,--disable-new-dtags,-rpath,'$ORIGIN/../../nvidia/cudnn/lib'");
     REQUIRE(img.fs().error().empty());
     const auto image = img.write().string();
@@ -243,12 +260,14 @@ TEST_CASE("scenario: LD_LIBRARY_PATH makes the pip cuDNN load the system's sub-l
     require_ids(r, {"CUV005"}, {});
     for (const auto& f : r.json["findings"])
         if (f["id"] == "CUV005")
-            CHECK(f["message"].get<std::string>().find("cuDNN 8.9.2 in " + wheel + " loads parts of cuDNN 8.9.7 from " + sys +
-                                                       " at run time: libcudnn.so.8 -> " + sys +
-                                                       "/libcudnn_ops_infer.so.8.9.7 (via ld-library-path)") != std::string::npos);
+            CHECK(f["message"].get<std::string>().find(
+                      "cuDNN 8.9.2 in " + wheel + " loads parts of cuDNN 8.9.7 from " + sys +
+                      " at run time: libcudnn.so.8 -> " + sys +
+                      "/libcudnn_ops_infer.so.8.9.7 (via ld-library-path)") != std::string::npos);
     for (const auto& f : r.json["findings"])
         if (f["id"] == "CUV005")
-            CHECK(f["message"].get<std::string>().find("libcudnn_cnn_infer.so.8 -> " + sys + "/libcudnn_ops_infer.so.8.9.7") !=
+            CHECK(f["message"].get<std::string>().find("libcudnn_cnn_infer.so.8 -> " + sys +
+                                                       "/libcudnn_ops_infer.so.8.9.7") !=
                   std::string::npos);
 }
 
@@ -262,14 +281,17 @@ TEST_CASE("scenario: cuDNN sub-libraries of different releases", "[scenario][val
     require_ids(validate_cli(img.write().string()), {"CUV005"}, {"CUV001", "CUV003", "CUV004"});
 }
 
-TEST_CASE("scenario: a framework library calls a cuDNN entry point the image's cuDNN lacks", "[scenario][validate]") {
+TEST_CASE("scenario: a framework library calls a cuDNN entry point the image's cuDNN lacks",
+          "[scenario][validate]") {
     // Built against a cuDNN that has cudnnGetLibConfig; the image holds one without it.
-    const std::string newer = "int cudnnCreate(void) { return 0; }\nint cudnnGetLibConfig(void) { return 0; }\n";
+    const std::string newer =
+        "int cudnnCreate(void) { return 0; }\nint cudnnGetLibConfig(void) { return 0; }\n";
     const std::string older = "int cudnnCreate(void) { return 0; }\n";
     const std::string consumer =
         "int cudnnCreate(void); int cudnnGetLibConfig(void);\n"
         "__attribute__((weak)) int cudnnOptionalEntry(void);\n"  // weak: may stay unresolved
-        "int run(void) { return cudnnCreate() + cudnnGetLibConfig() + (cudnnOptionalEntry ? cudnnOptionalEntry() : 0); }\n";
+        "int run(void) { return cudnnCreate() + cudnnGetLibConfig() + (cudnnOptionalEntry ? "
+        "cudnnOptionalEntry() : 0); }\n";
     const std::string torch_lib = site_packages + "/torch/lib/libtorch_cuda.so";
     for (bool broken : {true, false}) {
         INFO((broken ? "older cuDNN" : "matching cuDNN"));
@@ -309,7 +331,8 @@ TEST_CASE("scenario: a clean torch image produces no findings at all", "[scenari
     img.env.push_back("CUDA_VERSION=12.1.105");
     img.env.push_back("NVIDIA_REQUIRE_CUDA=cuda>=12.1");
     REQUIRE(img.fs().error().empty());
-    auto r = validate_cli(img.write().string(), {"--driver", "535.104.05", "--gpu", "H100", "--fail-on", "info"});
+    auto r = validate_cli(img.write().string(),
+                          {"--driver", "535.104.05", "--gpu", "H100", "--fail-on", "info"});
     INFO(dump(r));
     CHECK(r.ids.empty());
     CHECK(r.exit_code == 0);

@@ -15,17 +15,17 @@ namespace fs = std::filesystem;
 CudaImage::CudaImage() {
     env = {"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"};
     fs_.write("/etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n");
-    fs_.write("/etc/os-release", "ID=ubuntu\nVERSION_ID=\"22.04\"\nPRETTY_NAME=\"Ubuntu 22.04 (cuvet test)\"\n");
+    fs_.write("/etc/os-release",
+              "ID=ubuntu\nVERSION_ID=\"22.04\"\nPRETTY_NAME=\"Ubuntu 22.04 (cuvet test)\"\n");
 }
 
 void CudaImage::dpkg(const std::string& package, const std::string& version) {
-    dpkg_status_ += "Package: " + package + "\nStatus: install ok installed\nArchitecture: amd64\nVersion: " + version +
+    dpkg_status_ += "Package: " + package +
+                    "\nStatus: install ok installed\nArchitecture: amd64\nVersion: " + version +
                     "\nDescription: test\n\n";
 }
 
-void CudaImage::glibc() {
-    fs_.add_host_glibc();
-}
+void CudaImage::glibc() { fs_.add_host_glibc(); }
 
 void CudaImage::cuda_toolkit(const std::string& version) {
     auto parts = version.substr(0, version.find('.', version.find('.') + 1));  // "12.1"
@@ -37,15 +37,17 @@ void CudaImage::cuda_toolkit(const std::string& version) {
     fs_.lib(lib + "/libcudart.so." + version, soname);
     fs_.symlink(lib + "/" + soname, "libcudart.so." + version);
     fs_.symlink(root + "/lib64", "targets/x86_64-linux/lib");
-    fs_.write(root + "/version.json", "{\"cuda\": {\"name\": \"CUDA SDK\", \"version\": \"" + version +
-                                          "\"}, \"cuda_cudart\": {\"name\": \"CUDA Runtime (cudart)\", \"version\": \"" +
-                                          version + "\"}}\n");
+    fs_.write(root + "/version.json",
+              "{\"cuda\": {\"name\": \"CUDA SDK\", \"version\": \"" + version +
+                  "\"}, \"cuda_cudart\": {\"name\": \"CUDA Runtime (cudart)\", \"version\": \"" +
+                  version + "\"}}\n");
     fs_.symlink("/usr/local/cuda", "cuda-" + parts);
     fs_.write("/etc/ld.so.conf.d/000_cuda.conf", "/usr/local/cuda/targets/x86_64-linux/lib\n");
 }
 
-void CudaImage::cudnn(const std::string& dir, const std::string& version, const std::string& dpkg_version,
-                      const std::string& sub_version, const std::vector<std::string>& needs) {
+void CudaImage::cudnn(const std::string& dir, const std::string& version,
+                      const std::string& dpkg_version, const std::string& sub_version,
+                      const std::vector<std::string>& needs) {
     auto major = version.substr(0, version.find('.'));
     fs_.lib(dir + "/libcudnn.so." + version, "libcudnn.so." + major, needs);
     fs_.symlink(dir + "/libcudnn.so." + major, "libcudnn.so." + version);
@@ -59,25 +61,31 @@ void CudaImage::cudnn_wheel(const std::string& version, int cuda_major) {
     auto major = version.substr(0, version.find('.'));
     std::string lib = site_packages + "/nvidia/cudnn/lib";
     fs_.lib(lib + "/libcudnn.so." + major, "libcudnn.so." + major);
-    std::string dist = site_packages + "/nvidia_cudnn_cu" + std::to_string(cuda_major) + "-" + version + ".dist-info";
-    fs_.write(dist + "/METADATA", "Metadata-Version: 2.1\nName: nvidia-cudnn-cu" + std::to_string(cuda_major) +
-                                      "\nVersion: " + version + "\n\n");
+    std::string dist = site_packages + "/nvidia_cudnn_cu" + std::to_string(cuda_major) + "-" +
+                       version + ".dist-info";
+    fs_.write(dist + "/METADATA", "Metadata-Version: 2.1\nName: nvidia-cudnn-cu" +
+                                      std::to_string(cuda_major) + "\nVersion: " + version +
+                                      "\n\n");
     fs_.write(site_packages + "/nvidia/__init__.py", "");
 }
 
-void CudaImage::torch(const std::string& version, const std::string& cuda, const std::vector<std::string>& needs) {
+void CudaImage::torch(const std::string& version, const std::string& cuda,
+                      const std::vector<std::string>& needs) {
     std::string root = site_packages + "/torch";
     fs_.lib(root + "/lib/libtorch_cuda.so", "libtorch_cuda.so", needs,
-            "-Wl,--enable-new-dtags,-rpath,'$ORIGIN/../../nvidia/cudnn/lib:$ORIGIN/../../nvidia/cuda_runtime/lib'");
-    fs_.write(root + "/version.py", "__version__ = '" + version + "'\ndebug = False\ncuda: Optional[str] = '" + cuda +
+            "-Wl,--enable-new-dtags,-rpath,'$ORIGIN/../../nvidia/cudnn/lib:$ORIGIN/../../nvidia/"
+            "cuda_runtime/lib'");
+    fs_.write(root + "/version.py", "__version__ = '" + version +
+                                        "'\ndebug = False\ncuda: Optional[str] = '" + cuda +
                                         "'\nhip: Optional[str] = None\n");
     fs_.write(root + "/__init__.py", "");
     fs_.write(site_packages + "/torch-" + version + ".dist-info/METADATA",
               "Metadata-Version: 2.1\nName: torch\nVersion: " + version + "\n\n");
 }
 
-void CudaImage::tensorflow(const std::string& version, const std::string& cuda, const std::string& cudnn,
-                           const std::vector<std::string>& dlopen_names, const std::vector<std::string>& needs) {
+void CudaImage::tensorflow(const std::string& version, const std::string& cuda,
+                           const std::string& cudnn, const std::vector<std::string>& dlopen_names,
+                           const std::vector<std::string>& needs) {
     std::string root = site_packages + "/tensorflow";
     // The names go into .rodata the way TensorFlow's dso_loader keeps them.
     auto names = fs_.host("/.src/dlopen" + std::to_string(counter_++) + ".c");
@@ -87,11 +95,12 @@ void CudaImage::tensorflow(const std::string& version, const std::string& cuda, 
         for (const auto& n : dlopen_names) c += "\"" + n + "\", ";
         return c + "0};\n";
     }();
-    fs_.lib(root + "/libtensorflow_framework.so.2", "libtensorflow_framework.so.2", needs, names.string());
+    fs_.lib(root + "/libtensorflow_framework.so.2", "libtensorflow_framework.so.2", needs,
+            names.string());
     fs::remove_all(fs_.host("/.src"));
-    fs_.write(root + "/python/platform/build_info.py",
-              "build_info = {'cuda_version': '" + cuda + "', 'cudnn_version': '" + cudnn +
-                  "', 'is_cuda_build': True}\n");
+    fs_.write(root + "/python/platform/build_info.py", "build_info = {'cuda_version': '" + cuda +
+                                                           "', 'cudnn_version': '" + cudnn +
+                                                           "', 'is_cuda_build': True}\n");
     fs_.write(root + "/__init__.py", "");
     fs_.write(site_packages + "/tensorflow-" + version + ".dist-info/METADATA",
               "Metadata-Version: 2.1\nName: tensorflow\nVersion: " + version + "\n\n");
@@ -100,7 +109,8 @@ void CudaImage::tensorflow(const std::string& version, const std::string& cuda, 
 namespace {
 
 void collect(const fs::path& root, const fs::path& from, std::vector<TarEntry>& out) {
-    std::vector<fs::directory_entry> children(fs::directory_iterator(from), fs::directory_iterator{});
+    std::vector<fs::directory_entry> children(fs::directory_iterator(from),
+                                              fs::directory_iterator{});
     std::sort(children.begin(), children.end());
     for (const auto& child : children) {
         auto name = child.path().lexically_relative(root).string();
@@ -111,7 +121,8 @@ void collect(const fs::path& root, const fs::path& from, std::vector<TarEntry>& 
             collect(root, child.path(), out);
         } else {
             std::ifstream in(child.path(), std::ios::binary);
-            std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            std::string bytes((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
             out.push_back(file(name, bytes, 0755));
         }
     }
@@ -137,7 +148,8 @@ fs::path CudaImage::write() {
     return path;
 }
 
-std::vector<report::Finding> validate_findings(const fs::path& image, const checks::Targets& targets) {
+std::vector<report::Finding> validate_findings(const fs::path& image,
+                                               const checks::Targets& targets) {
     static const rules::Database db = rules::Database::load();
     validate::Options options;
     options.targets = targets;

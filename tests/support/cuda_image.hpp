@@ -32,19 +32,25 @@ public:
 
     // libc.so.6 of the build machine (so gcc's DT_NEEDED resolve) and a dpkg libc6 record.
     void glibc();
-    // /usr/local/cuda-X.Y with libcudart.so.X.Y.Z, version.json, /usr/local/cuda link, ld.so.conf entry.
+    // /usr/local/cuda-X.Y with libcudart.so.X.Y.Z, version.json, /usr/local/cuda link, ld.so.conf
+    // entry.
     void cuda_toolkit(const std::string& version);
     // libcudnn.so.<version> + libcudnn_ops_infer.so.<sub_version or version> in `dir`
     // (soname links too); a dpkg record when `dpkg_version` is set ("8.6.0.163-1+cuda11.8").
-    void cudnn(const std::string& dir, const std::string& version, const std::string& dpkg_version = "",
-               const std::string& sub_version = "", const std::vector<std::string>& needs = {});
+    void cudnn(const std::string& dir, const std::string& version,
+               const std::string& dpkg_version = "", const std::string& sub_version = "",
+               const std::vector<std::string>& needs = {});
     // nvidia-cudnn-cuXX wheel in site-packages/nvidia/cudnn/lib with its dist-info.
     void cudnn_wheel(const std::string& version, int cuda_major);
-    // site-packages/torch: lib/libtorch_cuda.so needing `needs` with RUNPATH into nvidia/*/lib, version.py, dist-info.
-    void torch(const std::string& version, const std::string& cuda, const std::vector<std::string>& needs);
-    // site-packages/tensorflow: libtensorflow_framework.so.2 that dlopens `dlopen_names`, build_info.py, dist-info.
+    // site-packages/torch: lib/libtorch_cuda.so needing `needs` with RUNPATH into nvidia/*/lib,
+    // version.py, dist-info.
+    void torch(const std::string& version, const std::string& cuda,
+               const std::vector<std::string>& needs);
+    // site-packages/tensorflow: libtensorflow_framework.so.2 that dlopens `dlopen_names`,
+    // build_info.py, dist-info.
     void tensorflow(const std::string& version, const std::string& cuda, const std::string& cudnn,
-                    const std::vector<std::string>& dlopen_names, const std::vector<std::string>& needs = {});
+                    const std::vector<std::string>& dlopen_names,
+                    const std::vector<std::string>& needs = {});
     void dpkg(const std::string& package, const std::string& version);
 
     // Writes the docker-save archive (one layer) and returns its path.

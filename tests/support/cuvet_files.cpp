@@ -36,7 +36,8 @@ Listing list_files(const std::filesystem::path& image, const std::vector<std::st
     return listing;
 }
 
-nlohmann::json image_summary(const std::filesystem::path& image, const std::vector<std::string>& extra) {
+nlohmann::json image_summary(const std::filesystem::path& image,
+                             const std::vector<std::string>& extra) {
     std::vector<std::string> args{"image", "--format", "json", image.string()};
     args.insert(args.end(), extra.begin(), extra.end());
     auto result = run_cuvet(args);
@@ -49,8 +50,10 @@ std::string diff_views(const std::map<std::string, ListedFile>& expected,
     std::ostringstream out;
     for (const auto& [path, file] : expected) {
         auto it = actual.find(path);
-        if (it == actual.end()) out << path << ": expected " << file << ", missing\n";
-        else if (!(it->second == file)) out << path << ": expected " << file << ", got " << it->second << "\n";
+        if (it == actual.end())
+            out << path << ": expected " << file << ", missing\n";
+        else if (!(it->second == file))
+            out << path << ": expected " << file << ", got " << it->second << "\n";
     }
     for (const auto& [path, file] : actual)
         if (!expected.count(path)) out << path << ": unexpected " << file << "\n";

@@ -1,11 +1,10 @@
 #pragma once
 // What `cuvet files --long --format json` and `cuvet image --format json` say
 // about an image, parsed, for tests that compare merged views.
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -35,7 +34,8 @@ struct Listing {
 // cuvet exits 0.
 Listing list_files(const std::filesystem::path& image, const std::vector<std::string>& extra = {});
 // Runs `cuvet image --format json IMAGE extra...`; null when cuvet fails.
-nlohmann::json image_summary(const std::filesystem::path& image, const std::vector<std::string>& extra = {});
+nlohmann::json image_summary(const std::filesystem::path& image,
+                             const std::vector<std::string>& extra = {});
 
 // Lines "path: expected X, got Y" for every path where two views differ;
 // empty when they agree. Catch cannot print maps of structs usefully.

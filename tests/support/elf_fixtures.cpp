@@ -56,21 +56,32 @@ void build(ElfFixtures& f) {
     f.runpath = d / "librun.so";
     f.exe = d / "exe";
     std::string& e = f.error;
-    if (!compile("cd " + q + " && gcc -shared -fPIC -o libbase.so base.c -Wl,-soname,libbase.so.1"
-                 " -Wl,--version-script=base.map", e) ||
-        !compile("cd " + q + " && gcc -shared -fPIC -o libuser.so user.c -Wl,-soname,libuser.so.2"
-                 " -L. -lbase -Wl,--disable-new-dtags -Wl,-rpath,'$ORIGIN/lib:/opt/cuvet'", e) ||
-        !compile("cd " + q + " && gcc -shared -fPIC -o librun.so run.c -Wl,-soname,librun.so"
-                 " -Wl,--enable-new-dtags -Wl,-rpath,/opt/run:/opt/run2", e) ||
+    if (!compile("cd " + q +
+                     " && gcc -shared -fPIC -o libbase.so base.c -Wl,-soname,libbase.so.1"
+                     " -Wl,--version-script=base.map",
+                 e) ||
+        !compile("cd " + q +
+                     " && gcc -shared -fPIC -o libuser.so user.c -Wl,-soname,libuser.so.2"
+                     " -L. -lbase -Wl,--disable-new-dtags -Wl,-rpath,'$ORIGIN/lib:/opt/cuvet'",
+                 e) ||
+        !compile("cd " + q +
+                     " && gcc -shared -fPIC -o librun.so run.c -Wl,-soname,librun.so"
+                     " -Wl,--enable-new-dtags -Wl,-rpath,/opt/run:/opt/run2",
+                 e) ||
         !compile("cd " + q + " && gcc -o exe exe.c -L. -luser -lbase -Wl,-rpath-link,.", e)) {
         return;
     }
     std::string ignored;
     write_file(d / "m32.c", m32_c);
-    if (compile("cd " + q + " && gcc -m32 -nostdlib -shared -fPIC -o libbase32.so base.c"
-                " -Wl,-soname,libbase32.so.1 -Wl,--version-script=base.map", ignored) &&
-        compile("cd " + q + " && gcc -m32 -nostdlib -shared -fPIC -o libm32.so m32.c"
-                " -Wl,-soname,libm32.so -L. -lbase32 -Wl,--disable-new-dtags -Wl,-rpath,/opt/m32", ignored)) {
+    if (compile("cd " + q +
+                    " && gcc -m32 -nostdlib -shared -fPIC -o libbase32.so base.c"
+                    " -Wl,-soname,libbase32.so.1 -Wl,--version-script=base.map",
+                ignored) &&
+        compile(
+            "cd " + q +
+                " && gcc -m32 -nostdlib -shared -fPIC -o libm32.so m32.c"
+                " -Wl,-soname,libm32.so -L. -lbase32 -Wl,--disable-new-dtags -Wl,-rpath,/opt/m32",
+            ignored)) {
         f.lib32 = d / "libm32.so";
         f.lib32_base = d / "libbase32.so";
     }

@@ -18,8 +18,9 @@ struct ElfFixtures {
     // -m32 -nostdlib (no 32-bit libc needed): libm32.so needs libbase32.so.1
     // (verneed BASE_1.0/BASE_2.0) with DT_RPATH /opt/m32. Empty without gcc -m32.
     std::filesystem::path lib32, lib32_base;
-    std::filesystem::path cuda;     // libkern.so built by nvcc (sm_80 SASS, compute_90 PTX); empty without nvcc
-    std::string error;              // why a required fixture failed to build
+    std::filesystem::path
+        cuda;           // libkern.so built by nvcc (sm_80 SASS, compute_90 PTX); empty without nvcc
+    std::string error;  // why a required fixture failed to build
 };
 
 // Compiles every fixture on first use. REQUIRE(fixtures.error.empty()) in tests.

@@ -9,20 +9,20 @@ void put(std::string& out, std::uint64_t value, int bytes) {
 
 }  // namespace
 
-std::string fatbin_entry(std::uint16_t kind, std::uint32_t arch, std::uint32_t header_size, std::size_t payload,
-                         const std::string& fill) {
+std::string fatbin_entry(std::uint16_t kind, std::uint32_t arch, std::uint32_t header_size,
+                         std::size_t payload, const std::string& fill) {
     std::string e;
     put(e, kind, 2);
     put(e, 0x0101, 2);
     put(e, header_size, 4);
     put(e, payload, 8);
-    put(e, 0, 4);      // compressed size
-    put(e, 0, 4);      // options offset
-    put(e, 7, 2);      // minor
-    put(e, 1, 2);      // major
+    put(e, 0, 4);  // compressed size
+    put(e, 0, 4);  // options offset
+    put(e, 7, 2);  // minor
+    put(e, 1, 2);  // major
     put(e, arch, 4);
-    put(e, 0, 8);      // obj name
-    put(e, 0x11, 8);   // flags: 64-bit, Linux
+    put(e, 0, 8);     // obj name
+    put(e, 0x11, 8);  // flags: 64-bit, Linux
     put(e, 0, 8);
     put(e, 0, 8);
     e.resize(header_size, '\0');

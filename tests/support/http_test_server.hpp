@@ -46,7 +46,8 @@ public:
 private:
     void accept_loop();
     void serve(int client);
-    void trickle(int client, const std::string& response, std::size_t after, std::chrono::milliseconds every);
+    void trickle(int client, const std::string& response, std::size_t after,
+                 std::chrono::milliseconds every);
     Handler handler_;
     int upstream_port_;
     int listener_ = -1;

@@ -26,15 +26,19 @@ Blob make_blob(std::string bytes, std::string media_type) {
 std::string layer_media_type(const Layer& layer) {
     if (!layer.media_type.empty()) return layer.media_type;
     switch (layer.compression) {
-        case Compression::none: return "application/vnd.oci.image.layer.v1.tar";
-        case Compression::gzip: return "application/vnd.oci.image.layer.v1.tar+gzip";
-        case Compression::zstd: return "application/vnd.oci.image.layer.v1.tar+zstd";
+        case Compression::none:
+            return "application/vnd.oci.image.layer.v1.tar";
+        case Compression::gzip:
+            return "application/vnd.oci.image.layer.v1.tar+gzip";
+        case Compression::zstd:
+            return "application/vnd.oci.image.layer.v1.tar+zstd";
     }
     return "";
 }
 
 json descriptor(const Blob& blob) {
-    return json{{"mediaType", blob.media_type}, {"digest", blob.digest}, {"size", blob.bytes.size()}};
+    return json{
+        {"mediaType", blob.media_type}, {"digest", blob.digest}, {"size", blob.bytes.size()}};
 }
 
 json platform_json(const ImageSpec& spec) {
@@ -54,7 +58,8 @@ json config_json(const ImageSpec& spec, const std::vector<std::string>& diff_ids
     json history = json::array();
     for (const auto& layer : spec.layers) {
         for (const auto& line : layer.empty_history_before)
-            history.push_back({{"created", spec.created}, {"created_by", line}, {"empty_layer", true}});
+            history.push_back(
+                {{"created", spec.created}, {"created_by", line}, {"empty_layer", true}});
         history.push_back({{"created", spec.created}, {"created_by", layer.created_by}});
     }
     json out{{"architecture", spec.architecture},
@@ -113,7 +118,8 @@ void ImageFiles::write_tar(const fs::path& tar_path, Compression compression) co
     std::vector<TarEntry> entries;
     std::set<std::string> dirs_done;
     auto add_parents = [&](const std::string& path) {
-        for (auto slash = path.find('/'); slash != std::string::npos; slash = path.find('/', slash + 1)) {
+        for (auto slash = path.find('/'); slash != std::string::npos;
+             slash = path.find('/', slash + 1)) {
             std::string parent = path.substr(0, slash + 1);
             if (dirs_done.insert(parent).second) entries.push_back(dir(parent));
         }
@@ -139,7 +145,8 @@ void ImageFiles::edit_json(const std::string& path, const std::function<void(jso
 
 void ImageFiles::flip_byte(const std::string& path) {
     auto it = files.find(path);
-    if (it == files.end() || it->second.empty()) throw std::runtime_error("flip_byte: no file " + path);
+    if (it == files.end() || it->second.empty())
+        throw std::runtime_error("flip_byte: no file " + path);
     it->second[it->second.size() / 2] ^= 0x5a;
 }
 
@@ -205,14 +212,16 @@ ImageFiles docker_archive(const std::vector<ImageSpec>& images, DockerLayout lay
             out.files["blobs/sha256/" + image.manifest.hex()] = image.manifest.bytes;
             json entry = descriptor(image.manifest);
             if (!spec.repo_tags.empty())
-                entry["annotations"] = {{"io.containerd.image.name", spec.repo_tags.front()},
-                                        {"org.opencontainers.image.ref.name",
-                                         spec.repo_tags.front().substr(spec.repo_tags.front().rfind(':') + 1)}};
+                entry["annotations"] = {
+                    {"io.containerd.image.name", spec.repo_tags.front()},
+                    {"org.opencontainers.image.ref.name",
+                     spec.repo_tags.front().substr(spec.repo_tags.front().rfind(':') + 1)}};
             index["manifests"].push_back(entry);
             top = image.config.hex();
         }
         out.files[parts.config] = image.config.bytes;
-        manifest.push_back({{"Config", parts.config}, {"RepoTags", spec.repo_tags}, {"Layers", parts.layers}});
+        manifest.push_back(
+            {{"Config", parts.config}, {"RepoTags", spec.repo_tags}, {"Layers", parts.layers}});
         repositories.update(docker_repositories(spec.repo_tags, top));
         out.images.push_back(std::move(parts));
     }
@@ -258,8 +267,10 @@ static json add_oci_entry(ImageFiles& out, const OciEntry& entry) {
         desc = descriptor(image.manifest);
         if (entry.with_platform) desc["platform"] = platform_json(*entry.image);
     } else {
-        json index{{"schemaVersion", 2}, {"mediaType", oci_index_type}, {"manifests", json::array()}};
-        for (const auto& child : entry.children) index["manifests"].push_back(add_oci_entry(out, child));
+        json index{
+            {"schemaVersion", 2}, {"mediaType", oci_index_type}, {"manifests", json::array()}};
+        for (const auto& child : entry.children)
+            index["manifests"].push_back(add_oci_entry(out, child));
         Blob blob = make_blob(index.dump(), oci_index_type);
         out.files["blobs/sha256/" + blob.hex()] = blob.bytes;
         desc = descriptor(blob);
@@ -292,8 +303,12 @@ void write_rootfs(const fs::path& root, const std::vector<TarEntry>& entries) {
                 fs::create_directories(path);
                 fs::permissions(path, static_cast<fs::perms>(entry.mode & 07777));
                 break;
-            case TarEntry::Type::symlink: fs::create_symlink(entry.link_target, path); break;
-            case TarEntry::Type::hardlink: fs::create_hard_link(root / entry.link_target, path); break;
+            case TarEntry::Type::symlink:
+                fs::create_symlink(entry.link_target, path);
+                break;
+            case TarEntry::Type::hardlink:
+                fs::create_hard_link(root / entry.link_target, path);
+                break;
             case TarEntry::Type::fifo:
                 throw std::runtime_error("write_rootfs: fifos are not supported");
         }

@@ -7,12 +7,11 @@
 // An image is first built as a set of files in memory (ImageFiles) and only
 // then written out, so a test can break exactly one thing — a digest, a blob,
 // a manifest path — before it reaches the disk.
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>

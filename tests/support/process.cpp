@@ -12,8 +12,10 @@ namespace cuvet::test {
 std::string shell_quote(const std::string& word) {
     std::string quoted = "'";
     for (char c : word) {
-        if (c == '\'') quoted += "'\\''";
-        else quoted += c;
+        if (c == '\'')
+            quoted += "'\\''";
+        else
+            quoted += c;
     }
     return quoted + "'";
 }

@@ -146,8 +146,8 @@ void RegistryServer::start_token_service() {
         std::string pair = options_.user + ":" + options_.password;
         return must("printf %s " + shell_quote(pair) + " | base64 -w0").out;
     }();
-    token_service_ =
-        std::make_unique<HttpTestServer>([token, expected, credentialed = credentialed_](const HttpRequestHead& request) {
+    token_service_ = std::make_unique<HttpTestServer>(
+        [token, expected, credentialed = credentialed_](const HttpRequestHead& request) {
             auto auth = request.headers.find("authorization");
             if (auth != request.headers.end()) ++*credentialed;
             if (auth == request.headers.end() || auth->second != expected) {

@@ -69,8 +69,9 @@ void Rootfs::lib(const std::string& path, const std::string& soname,
     compile("-shared -fPIC -Wl,-soname," + soname, path, needs, flags);
 }
 
-void Rootfs::lib_source(const std::string& path, const std::string& soname, const std::string& source,
-                        const std::vector<std::string>& needs, const std::string& flags) {
+void Rootfs::lib_source(const std::string& path, const std::string& soname,
+                        const std::string& source, const std::vector<std::string>& needs,
+                        const std::string& flags) {
     compile("-shared -fPIC -Wl,-soname," + soname, path, needs, flags, source);
 }
 

@@ -8,8 +8,8 @@
 #define CUVET_SKIP_MARKER "CUVET-TEST-SKIPPED"
 
 // Ends the current test (or the helper it is called from, which must return void).
-#define CUVET_SKIP(why)                          \
-    do {                                         \
-        WARN(CUVET_SKIP_MARKER ": " << why);     \
-        return;                                  \
+#define CUVET_SKIP(why)                      \
+    do {                                     \
+        WARN(CUVET_SKIP_MARKER ": " << why); \
+        return;                              \
     } while (0)

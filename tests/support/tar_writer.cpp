@@ -51,9 +51,7 @@ static std::string with_prefix_on_last(std::string_view path, std::string_view p
            std::string(path.substr(slash + 1));
 }
 
-TarEntry whiteout(std::string_view path) {
-    return file(with_prefix_on_last(path, ".wh."), "");
-}
+TarEntry whiteout(std::string_view path) { return file(with_prefix_on_last(path, ".wh."), ""); }
 
 TarEntry opaque(std::string_view dir_path) {
     std::string name(dir_path);
@@ -70,7 +68,8 @@ void put_octal(char* field, std::size_t width, std::uint64_t value) {
     // width includes the terminating NUL, as GNU tar and libarchive write it. Digits are
     // written by hand: snprintf's "%0*llo" makes GCC 12 -O2 warn of truncation it cannot rule out.
     field[width - 1] = '\0';
-    for (std::size_t i = width - 1; i-- > 0; value >>= 3) field[i] = static_cast<char>('0' + (value & 7));
+    for (std::size_t i = width - 1; i-- > 0; value >>= 3)
+        field[i] = static_cast<char>('0' + (value & 7));
 }
 
 void put_string(char* field, std::size_t width, std::string_view value) {
@@ -114,11 +113,16 @@ std::string header(const TarEntry& entry, std::string_view name, std::string_vie
 
 char typeflag_of(TarEntry::Type type) {
     switch (type) {
-        case TarEntry::Type::regular: return '0';
-        case TarEntry::Type::hardlink: return '1';
-        case TarEntry::Type::symlink: return '2';
-        case TarEntry::Type::directory: return '5';
-        case TarEntry::Type::fifo: return '6';
+        case TarEntry::Type::regular:
+            return '0';
+        case TarEntry::Type::hardlink:
+            return '1';
+        case TarEntry::Type::symlink:
+            return '2';
+        case TarEntry::Type::directory:
+            return '5';
+        case TarEntry::Type::fifo:
+            return '6';
     }
     return '0';
 }
@@ -154,9 +158,12 @@ std::string make_tar(const std::vector<TarEntry>& entries) {
 
 std::string_view to_string(Compression compression) {
     switch (compression) {
-        case Compression::none: return "none";
-        case Compression::gzip: return "gzip";
-        case Compression::zstd: return "zstd";
+        case Compression::none:
+            return "none";
+        case Compression::gzip:
+            return "gzip";
+        case Compression::zstd:
+            return "zstd";
     }
     return "?";
 }
@@ -188,9 +195,12 @@ static std::string zstd(std::string_view bytes) {
 
 std::string compress(std::string_view bytes, Compression compression) {
     switch (compression) {
-        case Compression::none: return std::string(bytes);
-        case Compression::gzip: return gzip(bytes);
-        case Compression::zstd: return zstd(bytes);
+        case Compression::none:
+            return std::string(bytes);
+        case Compression::gzip:
+            return gzip(bytes);
+        case Compression::zstd:
+            return zstd(bytes);
     }
     return std::string(bytes);
 }

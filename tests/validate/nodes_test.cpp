@@ -1,13 +1,13 @@
 // `validate --nodes`: GPU Feature Discovery labels (the label names NVIDIA documents in
 // k8s-device-plugin docs/gpu-feature-discovery/README.md, "Generated Labels") become
 // target drivers and GPUs, and findings name the node pools the image cannot run on.
-#include <catch2/catch.hpp>
+#include "cuvet/validate/nodes.hpp"
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "cuvet/core/error.hpp"
-#include "cuvet/validate/nodes.hpp"
 #include "support/process.hpp"
 #include "support/skip.hpp"
 #include "support/temp_dir.hpp"
@@ -19,7 +19,9 @@ namespace fs = std::filesystem;
 namespace {
 
 nlohmann::json node(const std::string& name, nlohmann::json labels) {
-    return {{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", name}, {"labels", std::move(labels)}}}};
+    return {{"apiVersion", "v1"},
+            {"kind", "Node"},
+            {"metadata", {{"name", name}, {"labels", std::move(labels)}}}};
 }
 
 // Two GKE pools (one on the deprecated driver labels, one on the current ones) and a CPU node.
@@ -39,7 +41,8 @@ std::string cluster() {
                                  {"nvidia.com/gpu.compute.minor", "0"},
                                  {"nvidia.com/gpu.family", "hopper"},
                                  {"nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3"}};
-    nlohmann::json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", nlohmann::json::array()}};
+    nlohmann::json list = {
+        {"apiVersion", "v1"}, {"kind", "List"}, {"items", nlohmann::json::array()}};
     list["items"].push_back(node("gke-t4-1", old_labels));
     list["items"].push_back(node("gke-t4-2", old_labels));
     list["items"].push_back(node("gke-h100-1", new_labels));
@@ -59,7 +62,8 @@ std::string input_error(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("nodes: GPU Feature Discovery labels group nodes into pools with a driver and a GPU", "[validate][nodes]") {
+TEST_CASE("nodes: GPU Feature Discovery labels group nodes into pools with a driver and a GPU",
+          "[validate][nodes]") {
     const auto pools = validate::read_node_pools(cluster(), "nodes.json");
     REQUIRE(pools.size() == 2);
     CHECK(pools[0].name == "h100");
@@ -77,16 +81,20 @@ TEST_CASE("nodes: GPU Feature Discovery labels group nodes into pools with a dri
 
 TEST_CASE("nodes: bad node documents are one error line", "[validate][nodes]") {
     CHECK(input_error("[") == "nodes.json: not valid JSON");
-    CHECK(input_error("[]") == "nodes.json: not a Kubernetes Node or NodeList (expected a JSON object)");
+    CHECK(input_error("[]") ==
+          "nodes.json: not a Kubernetes Node or NodeList (expected a JSON object)");
     CHECK(input_error("{\"kind\": \"Pod\"}") ==
-          "nodes.json: not a Kubernetes Node or NodeList (no 'items'; expected `kubectl get nodes -o json`)");
-    CHECK(input_error("{\"items\": [{\"metadata\": {\"name\": \"a\", \"labels\": {}}}]}").find("no node has NVIDIA GPU Feature Discovery labels") !=
-          std::string::npos);
-    CHECK(input_error("{\"items\": [{\"metadata\": {\"name\": \"a\", \"labels\": {\"nvidia.com/cuda.driver-version.full\": \"new\"}}}]}") ==
+          "nodes.json: not a Kubernetes Node or NodeList (no 'items'; expected `kubectl get nodes "
+          "-o json`)");
+    CHECK(input_error("{\"items\": [{\"metadata\": {\"name\": \"a\", \"labels\": {}}}]}")
+              .find("no node has NVIDIA GPU Feature Discovery labels") != std::string::npos);
+    CHECK(input_error("{\"items\": [{\"metadata\": {\"name\": \"a\", \"labels\": "
+                      "{\"nvidia.com/cuda.driver-version.full\": \"new\"}}}]}") ==
           "nodes.json: items[0] (a): driver labels give 'new', not a driver version");
 }
 
-TEST_CASE("validate --nodes: the sample image cannot run on the pool with a 470 driver", "[validate][nodes][cli]") {
+TEST_CASE("validate --nodes: the sample image cannot run on the pool with a 470 driver",
+          "[validate][nodes][cli]") {
     const auto sample = fs::path(CUVET_BUILD_DIR) / "testdata" / "sample-image.tar";
     if (!fs::exists(sample)) {
         CUVET_SKIP("no sample image built");
@@ -94,7 +102,8 @@ TEST_CASE("validate --nodes: the sample image cannot run on the pool with a 470 
     TempDir dir;
     const auto nodes = dir / "nodes.json";
     write_file(nodes, cluster());
-    const auto r = run_cuvet({"validate", sample.string(), "--nodes", nodes.string(), "--format", "json"});
+    const auto r =
+        run_cuvet({"validate", sample.string(), "--nodes", nodes.string(), "--format", "json"});
     INFO(r.out << r.err);
     CHECK(r.exit_code == 1);
     const auto doc = nlohmann::json::parse(r.out, nullptr, false);
@@ -104,7 +113,9 @@ TEST_CASE("validate --nodes: the sample image cannot run on the pool with a 470 
         if (f["id"] != "CUV009") continue;
         ++cuv009;
         const std::string message = f["message"];
-        CHECK(message.find("node pools that cannot run it: t4-legacy (2 nodes: gke-t4-1, gke-t4-2)") != std::string::npos);
+        CHECK(message.find(
+                  "node pools that cannot run it: t4-legacy (2 nodes: gke-t4-1, gke-t4-2)") !=
+              std::string::npos);
         CHECK(message.find("h100") == std::string::npos);
     }
     CHECK(cuv009 == 1);

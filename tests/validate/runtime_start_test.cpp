@@ -22,7 +22,8 @@ namespace {
 
 enum class Start { nvidia, none };
 
-std::vector<Finding> findings_with(const fs::path& image, Start start, std::vector<std::string> env = {}) {
+std::vector<Finding> findings_with(const fs::path& image, Start start,
+                                   std::vector<std::string> env = {}) {
     static const auto db = cuvet::rules::Database::load();
     cuvet::validate::Options options;
     options.nvidia_start = start == Start::nvidia;
@@ -30,17 +31,19 @@ std::vector<Finding> findings_with(const fs::path& image, Start start, std::vect
     return cuvet::validate::validate(image.string(), options, db, cuvet::config::Config{}).findings;
 }
 
-std::vector<const Finding*> with(const std::vector<Finding>& findings, const std::string& id, Severity severity,
-                                 const std::string& text = "") {
+std::vector<const Finding*> with(const std::vector<Finding>& findings, const std::string& id,
+                                 Severity severity, const std::string& text = "") {
     std::vector<const Finding*> out;
     for (const auto& f : findings)
-        if (f.id == id && f.severity == severity && f.message.find(text) != std::string::npos) out.push_back(&f);
+        if (f.id == id && f.severity == severity && f.message.find(text) != std::string::npos)
+            out.push_back(&f);
     return out;
 }
 
 bool names_root(const Finding& f, const std::string& label) {
     if (f.loaded_by == label) return true;
-    return std::find(f.evidence.begin(), f.evidence.end(), "also loaded: " + label) != f.evidence.end();
+    return std::find(f.evidence.begin(), f.evidence.end(), "also loaded: " + label) !=
+           f.evidence.end();
 }
 
 // torch 2.11 whose wheel pins cuDNN 9.19.0.56; libtorch_cuda.so needs `needs`.
@@ -73,14 +76,18 @@ TEST_CASE("issue 24: a stale ld.so.cache with a correct ld.so.conf.d loads at an
     REQUIRE(img.fs().error().empty());
     const auto image = img.write();
 
-    SECTION("default: ldconfig at start lists /opt/cudnn/lib, and the report says the image relies on it") {
+    SECTION(
+        "default: ldconfig at start lists /opt/cudnn/lib, and the report says the image relies on "
+        "it") {
         auto findings = findings_with(image, Start::nvidia);
         INFO(describe_findings(findings));
         CHECK(with(findings, "CUV001", Severity::error).empty());
         CHECK(ids_of(findings).count("CUV004") == 0);
-        auto started = with(findings, "CUV001", Severity::info, "load only because the NVIDIA container runtime runs ldconfig");
+        auto started = with(findings, "CUV001", Severity::info,
+                            "load only because the NVIDIA container runtime runs ldconfig");
         REQUIRE(started.size() == 1);
-        CHECK_THAT(started[0]->message, Catch::Contains("/etc/ld.so.cache is stale for /opt/cudnn/lib"));
+        CHECK_THAT(started[0]->message,
+                   Catch::Contains("/etc/ld.so.cache is stale for /opt/cudnn/lib"));
         CHECK_THAT(started[0]->message, Catch::Contains("libcudnn.so.9"));
         CHECK(names_root(*started[0], "imported by torch"));
     }
@@ -92,11 +99,13 @@ TEST_CASE("issue 24: a stale ld.so.cache with a correct ld.so.conf.d loads at an
         CHECK(names_root(*errors[0], "imported by torch"));
         CHECK(with(findings, "CUV001", Severity::info, "NVIDIA container runtime").empty());
     }
-    SECTION("the command line: validate's exit code follows --runtime-start; a bad value is usage") {
+    SECTION(
+        "the command line: validate's exit code follows --runtime-start; a bad value is usage") {
         const auto started = run_cuvet({"validate", "--no-cache", image.string()});
         INFO(started.out << started.err);
         CHECK(started.exit_code == 0);
-        const auto plain = run_cuvet({"validate", "--no-cache", "--runtime-start", "none", image.string()});
+        const auto plain =
+            run_cuvet({"validate", "--no-cache", "--runtime-start", "none", image.string()});
         INFO(plain.out << plain.err);
         CHECK(plain.exit_code == 1);
         CHECK_THAT(plain.out, Catch::Contains("libcudnn.so.9"));
@@ -130,8 +139,9 @@ TEST_CASE("issue 24: LD_PRELOAD of an older cuDNN is what torch loads", "[valida
         auto refused = with(findings, "CUV004", Severity::error, "libcudnn.so.9.14.0");
         REQUIRE(refused.size() == 1);
         CHECK(refused[0]->loaded_by == "imported by torch");
-        CHECK(std::any_of(refused[0]->evidence.begin(), refused[0]->evidence.end(),
-                          [](const std::string& e) { return e.find("LD_PRELOAD") != std::string::npos; }));
+        CHECK(std::any_of(
+            refused[0]->evidence.begin(), refused[0]->evidence.end(),
+            [](const std::string& e) { return e.find("LD_PRELOAD") != std::string::npos; }));
     }
     SECTION("LD_PRELOAD from --env, separated by ':' and ' ' as ld.so splits it") {
         REQUIRE(img.fs().error().empty());
@@ -153,7 +163,8 @@ TEST_CASE("issue 24: LD_PRELOAD of an older cuDNN is what torch loads", "[valida
     }
 }
 
-TEST_CASE("issue 24: a cuDNN whose version cannot be read gets no version verdict", "[validate][issue24]") {
+TEST_CASE("issue 24: a cuDNN whose version cannot be read gets no version verdict",
+          "[validate][issue24]") {
     CudaImage img;
     img.glibc();
     // The wheel's files moved to /opt/cudnn/lib: libcudnn.so.9 says only its major.
@@ -168,16 +179,18 @@ TEST_CASE("issue 24: a cuDNN whose version cannot be read gets no version verdic
         CHECK(with(findings, "CUV001", Severity::error).empty());
     }
     SECTION("cudnn_version.h beside it says 9.14: older, refused") {
-        img.fs().write("/opt/cudnn/include/cudnn_version.h",
-                       "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 14\n#define CUDNN_PATCHLEVEL 0\n");
+        img.fs().write(
+            "/opt/cudnn/include/cudnn_version.h",
+            "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 14\n#define CUDNN_PATCHLEVEL 0\n");
         REQUIRE(img.fs().error().empty());
         auto findings = findings_with(img.write(), Start::nvidia);
         INFO(describe_findings(findings));
         CHECK(with(findings, "CUV004", Severity::error, "9.14.0").size() == 1);
     }
     SECTION("cudnn_version.h beside it says 9.19: accepted") {
-        img.fs().write("/opt/cudnn/include/cudnn_version.h",
-                       "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 19\n#define CUDNN_PATCHLEVEL 0\n");
+        img.fs().write(
+            "/opt/cudnn/include/cudnn_version.h",
+            "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 19\n#define CUDNN_PATCHLEVEL 0\n");
         REQUIRE(img.fs().error().empty());
         auto findings = findings_with(img.write(), Start::nvidia);
         INFO(describe_findings(findings));
@@ -185,7 +198,8 @@ TEST_CASE("issue 24: a cuDNN whose version cannot be read gets no version verdic
     }
 }
 
-TEST_CASE("issue 24: a cuDNN whose version is only in its binary is judged by it", "[validate][issue24]") {
+TEST_CASE("issue 24: a cuDNN whose version is only in its binary is judged by it",
+          "[validate][issue24]") {
     CudaImage img;
     img.glibc();
     // No header, no package metadata: libcudnn.so.9 says "9", libcudnn_graph.so.9 holds
@@ -194,9 +208,10 @@ TEST_CASE("issue 24: a cuDNN whose version is only in its binary is judged by it
     torch_pinned(img, {"/opt/cudnn/lib/libcudnn.so.9"});
     img.env = {"LD_LIBRARY_PATH=/opt/cudnn/lib"};
     auto graph_with = [&](const std::string& constant) {
-        img.fs().lib_source("/opt/cudnn/lib/libcudnn_graph.so.9", "libcudnn_graph.so.9",
-                            "const char cudnn_release_constant[] = \"" + constant +
-                                "\";\nconst char* cudnn_release(void) { return cudnn_release_constant; }\n");
+        img.fs().lib_source(
+            "/opt/cudnn/lib/libcudnn_graph.so.9", "libcudnn_graph.so.9",
+            "const char cudnn_release_constant[] = \"" + constant +
+                "\";\nconst char* cudnn_release(void) { return cudnn_release_constant; }\n");
         REQUIRE(img.fs().error().empty());
     };
     SECTION("9.14.0 in the binary: older than the 9.19 build, refused") {
@@ -224,8 +239,9 @@ TEST_CASE("issue 24: per-ABI extension modules, one of which loads", "[validate]
     const std::string init = "int PyInit_MPI(void) { return 0; }\n";
     for (std::string abi : {"mpich", "openmpi"}) {
         const auto name = "MPI." + abi + ".cpython-310-x86_64-linux-gnu.so";
-        fs.lib_source(pkg + "/" + name, name, init,
-                      {abi == "mpich" ? build + "/libmpi.so.12" : "/usr/lib/x86_64-linux-gnu/libmpi.so.40"});
+        fs.lib_source(
+            pkg + "/" + name, name, init,
+            {abi == "mpich" ? build + "/libmpi.so.12" : "/usr/lib/x86_64-linux-gnu/libmpi.so.40"});
     }
     fs.write(pkg + "/__init__.py", "");
     fs::remove_all(fs.host(build));  // MPICH is not installed
@@ -246,7 +262,8 @@ TEST_CASE("issue 24: per-ABI extension modules, one of which loads", "[validate]
     }
 }
 
-TEST_CASE("issue 24: a library torch needs through its import closure names torch", "[validate][issue24]") {
+TEST_CASE("issue 24: a library torch needs through its import closure names torch",
+          "[validate][issue24]") {
     CudaImage img;
     img.glibc();
     auto& fs = img.fs();
@@ -257,7 +274,8 @@ TEST_CASE("issue 24: a library torch needs through its import closure names torc
            "-Wl,--enable-new-dtags,-rpath,'$ORIGIN'");
     // The ENTRYPOINT maps libcusolver first, so that file's root is the ENTRYPOINT; torch's
     // libtorch_cuda.so needs it too.
-    fs.exe("/opt/app/solve", {cu13 + "/libcusolver.so.12"}, "-Wl,--enable-new-dtags,-rpath," + cu13);
+    fs.exe("/opt/app/solve", {cu13 + "/libcusolver.so.12"},
+           "-Wl,--enable-new-dtags,-rpath," + cu13);
     img.entrypoint = {"/opt/app/solve"};
     img.torch("2.11.0", "13.0", {cu13 + "/libcusolver.so.12"});
     fs::remove_all(fs.host("/opt/.build"));  // pip uninstall nvidia-cufft
@@ -270,7 +288,8 @@ TEST_CASE("issue 24: a library torch needs through its import closure names torc
     CHECK(names_root(*missing[0], "ENTRYPOINT /opt/app/solve"));
 }
 
-TEST_CASE("issue 24: a bundled copy nothing maps at import is no duplicate warning", "[validate][issue24]") {
+TEST_CASE("issue 24: a bundled copy nothing maps at import is no duplicate warning",
+          "[validate][issue24]") {
     CudaImage img;
     img.glibc();
     auto& fs = img.fs();
@@ -291,7 +310,8 @@ TEST_CASE("issue 24: a bundled copy nothing maps at import is no duplicate warni
         CHECK(with(findings, "CUV003", Severity::info, "cupti").size() == 1);
     }
     SECTION("something the image runs maps Triton's copy too: a warning") {
-        fs.exe("/opt/app/profile", {cupti + "/libcupti.so.2025.1.1"}, "-Wl,--enable-new-dtags,-rpath," + cupti);
+        fs.exe("/opt/app/profile", {cupti + "/libcupti.so.2025.1.1"},
+               "-Wl,--enable-new-dtags,-rpath," + cupti);
         img.entrypoint = {"/opt/app/profile"};
         REQUIRE(fs.error().empty());
         auto findings = findings_with(img.write(), Start::nvidia);

@@ -22,14 +22,18 @@ void tensorrt_86(CudaImage& img, const std::string& cuda_lib, const std::string&
                  {lib + "/libnvinfer.so.8.6.1", cuda_lib + "/" + cublas});
     img.fs().symlink(lib + "/libnvinfer_plugin.so.8", "libnvinfer_plugin.so.8.6.1");
     const std::string bindings = site_packages + "/tensorrt/tensorrt.so";
-    img.fs().lib(bindings, "tensorrt.so", {lib + "/libnvinfer.so.8.6.1", lib + "/libnvinfer_plugin.so.8.6.1"});
-    img.fs().write(site_packages + "/tensorrt/__init__.py", "from .tensorrt import *\n__version__ = \"8.6.1\"\n");
-    dist_info(img.fs(), site_packages, "tensorrt", "8.6.1", "", {"tensorrt/tensorrt.so", "tensorrt/__init__.py"});
+    img.fs().lib(bindings, "tensorrt.so",
+                 {lib + "/libnvinfer.so.8.6.1", lib + "/libnvinfer_plugin.so.8.6.1"});
+    img.fs().write(site_packages + "/tensorrt/__init__.py",
+                   "from .tensorrt import *\n__version__ = \"8.6.1\"\n");
+    dist_info(img.fs(), site_packages, "tensorrt", "8.6.1", "",
+              {"tensorrt/tensorrt.so", "tensorrt/__init__.py"});
 }
 
 }  // namespace
 
-TEST_CASE("TensorRT: a CUDA 11 build in a CUDA 12 image fails at import on its cuBLAS major", "[validate][tensorrt]") {
+TEST_CASE("TensorRT: a CUDA 11 build in a CUDA 12 image fails at import on its cuBLAS major",
+          "[validate][tensorrt]") {
     for (bool cuda11_build : {true, false}) {
         CudaImage img;
         img.glibc();
@@ -44,7 +48,8 @@ TEST_CASE("TensorRT: a CUDA 11 build in a CUDA 12 image fails at import on its c
         INFO(describe_findings(findings));
         const cuvet::report::Finding* missing = nullptr;
         for (const auto& f : findings)
-            if (f.id == "CUV001" && f.message.find("libcublas.so.11") != std::string::npos) missing = &f;
+            if (f.id == "CUV001" && f.message.find("libcublas.so.11") != std::string::npos)
+                missing = &f;
         if (!cuda11_build) {
             CHECK(missing == nullptr);
             continue;

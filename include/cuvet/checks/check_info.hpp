@@ -8,10 +8,10 @@
 namespace cuvet::checks {
 
 struct CheckInfo {
-    std::string id;          // stable: "CUV001" (validate), "CUVL01" (lint)
+    std::string id;  // stable: "CUV001" (validate), "CUVL01" (lint)
     report::Severity severity = report::Severity::warning;
-    std::string title;       // one line
-    std::string rationale;   // why it matters, which production error it prevents
+    std::string title;      // one line
+    std::string rationale;  // why it matters, which production error it prevents
     std::string failing_example;
     std::string passing_example;
     std::string fix;

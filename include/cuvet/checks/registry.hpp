@@ -58,6 +58,7 @@ const CheckEntry* find_check(std::string_view id);
 std::vector<report::RuleInfo> report_rules(CheckKind kind);
 
 std::vector<report::Finding> run_validate_checks(const Stack& stack, const rules::Database& db);
-std::vector<report::Finding> run_lint_checks(const dockerfile::Facts& facts, const rules::Database& db);
+std::vector<report::Finding> run_lint_checks(const dockerfile::Facts& facts,
+                                             const rules::Database& db);
 
 }  // namespace cuvet::checks

@@ -7,13 +7,14 @@
 //
 //   check                              reads
 //   CUV001 unresolved-soname           objects[].resolutions (path empty), trace
-//   CUV002 shadowed-library            objects[].resolutions (rule), frameworks[].bundled_library_dirs
-//   CUV003 duplicate-versions          libraries (family, version), objects[].resolutions
-//   CUV004 cudnn-older-than-build      frameworks[].built_cudnn, libraries (cudnn) + resolutions
-//   CUV005 cudnn-mixed-sublibraries    libraries (cudnn families, versions, dirs)
-//   CUV006 cudnn-cuda-major            libraries (cudnn: cuda_major, cudart resolution)
-//   CUV007 cuda-runtime-major          frameworks[].built_cuda, objects[].resolutions (cudart)
-//   CUV008 missing-symbols             objects[].elf (imported symbols, version_needs), the load
+//   CUV002 shadowed-library            objects[].resolutions (rule),
+//   frameworks[].bundled_library_dirs CUV003 duplicate-versions          libraries (family,
+//   version), objects[].resolutions CUV004 cudnn-older-than-build      frameworks[].built_cudnn,
+//   libraries (cudnn) + resolutions CUV005 cudnn-mixed-sublibraries    libraries (cudnn families,
+//   versions, dirs) CUV006 cudnn-cuda-major            libraries (cudnn: cuda_major, cudart
+//   resolution) CUV007 cuda-runtime-major          frameworks[].built_cuda, objects[].resolutions
+//   (cudart) CUV008 missing-symbols             objects[].elf (imported symbols, version_needs),
+//   the load
 //                                      closure's exported_symbols / version_definitions
 //   CUV009 driver-too-old              cuda_version, targets.drivers, compat_libraries
 //   CUV010 no-kernel-for-gpu           elfs (sass_archs / ptx_archs), targets.gpus
@@ -41,16 +42,16 @@ namespace cuvet::checks {
 
 // How ld.so would find one DT_NEEDED (or dlopen) name of one object.
 struct Resolution {
-    std::string name;                  // "libcudnn.so.8" as requested
-    std::string path;                  // image path of the file it maps; "" when not found
-    std::string file;                  // the data file after links (key into Stack::elfs)
-    std::string rule;                  // "rpath", "ld_library_path", "runpath", "ld_cache", …
-    std::string source;                // whose RPATH/RUNPATH, the cache file, …
-    bool provided_by_host = false;     // libcuda.so.1 etc.: injected by the container runtime
-    bool from_dlopen = false;          // a dlopen() string, not a DT_NEEDED
-    bool error = false;                // found a file ld.so refuses (not ELF)
-    std::vector<std::string> trace;    // every candidate tried, in order, with its outcome
-    std::vector<std::string> shadowed; // other files the same search reaches later (data paths)
+    std::string name;                   // "libcudnn.so.8" as requested
+    std::string path;                   // image path of the file it maps; "" when not found
+    std::string file;                   // the data file after links (key into Stack::elfs)
+    std::string rule;                   // "rpath", "ld_library_path", "runpath", "ld_cache", …
+    std::string source;                 // whose RPATH/RUNPATH, the cache file, …
+    bool provided_by_host = false;      // libcuda.so.1 etc.: injected by the container runtime
+    bool from_dlopen = false;           // a dlopen() string, not a DT_NEEDED
+    bool error = false;                 // found a file ld.so refuses (not ELF)
+    std::vector<std::string> trace;     // every candidate tried, in order, with its outcome
+    std::vector<std::string> shadowed;  // other files the same search reaches later (data paths)
     // Found only through the cache ldconfig writes at an NVIDIA start: why the image's own
     // /etc/ld.so.cache would not find it ("" when the image's cache finds it too).
     std::string start_note;
@@ -58,22 +59,23 @@ struct Resolution {
 
 // One ELF file of the image that loads libraries (a program or a library).
 struct ElfObject {
-    std::string path;      // "/usr/local/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so"
-    std::string file;      // data path after links
-    const elf::ElfInfo* elf = nullptr;    // borrowed from the Analysis; never null in a built Stack
-    bool consumer = false;  // a root: a framework library or a CUDA-stack consumer, not only a dependency
+    std::string path;  // "/usr/local/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so"
+    std::string file;  // data path after links
+    const elf::ElfInfo* elf = nullptr;  // borrowed from the Analysis; never null in a built Stack
+    bool consumer =
+        false;  // a root: a framework library or a CUDA-stack consumer, not only a dependency
     std::vector<Resolution> resolutions;  // one per needed / dlopen name, in load order
 };
 
 // A versioned CUDA-stack library present in the image (every copy, also unused ones).
 struct LibraryCopy {
     std::string path;
-    std::string family;    // "cudnn", "cudnn_cnn_infer", "cudart", "cublas", "nccl", …
+    std::string family;  // "cudnn", "cudnn_cnn_infer", "cudart", "cublas", "nccl", …
     std::string soname;
     std::optional<rules::Version> version;  // from the file name, header or package metadata
     std::optional<int> cuda_major;          // the CUDA major it was built for (cuDNN: from package)
-    std::string owner;                      // "pip nvidia-cudnn-cu12 9.1.0.70", "dpkg libcudnn8 …", ""
-    std::vector<std::string> provenance;    // how version and owner were learned
+    std::string owner;  // "pip nvidia-cudnn-cu12 9.1.0.70", "dpkg libcudnn8 …", ""
+    std::vector<std::string> provenance;  // how version and owner were learned
     std::string dir() const { return path.substr(0, path.rfind('/')); }
 };
 
@@ -95,13 +97,13 @@ struct FrameworkTool {
 
 // A framework installed in the image and what it was built with.
 struct FrameworkInstall {
-    std::string name;                 // "pytorch", "tensorflow", "onnxruntime", "jax"
-    rules::Version version;           // without local tag: 2.1.0
-    std::string variant;              // "cu121" from the local tag, "" when none
-    std::string root;                 // ".../site-packages/torch"
-    std::optional<rules::Version> built_cuda;   // torch/version.py, TF build_info.py
-    std::optional<rules::Version> built_cudnn;  // TF build_info (major only), torch's pin
-    std::vector<std::string> libraries;         // its ELF objects (paths into objects)
+    std::string name;                               // "pytorch", "tensorflow", "onnxruntime", "jax"
+    rules::Version version;                         // without local tag: 2.1.0
+    std::string variant;                            // "cu121" from the local tag, "" when none
+    std::string root;                               // ".../site-packages/torch"
+    std::optional<rules::Version> built_cuda;       // torch/version.py, TF build_info.py
+    std::optional<rules::Version> built_cudnn;      // TF build_info (major only), torch's pin
+    std::vector<std::string> libraries;             // its ELF objects (paths into objects)
     std::vector<std::string> bundled_library_dirs;  // where it expects CUDA libs (nvidia/*/lib)
     std::vector<std::string> provenance;
     // How its GPU side really starts (validate/framework_models.cpp): JAX, CuPy, ONNX Runtime.
@@ -116,8 +118,9 @@ struct FrameworkInstall {
 // ENTRYPOINT/CMD program, a framework's libraries, a Python extension module,
 // an interpreter on PATH. Errors are reported only for files a root maps.
 struct Root {
-    std::string path;   // image path of the ELF file
-    std::string label;  // "ENTRYPOINT /opt/app/bin/infer", "imported by torch", "/usr/bin/python3 on PATH"
+    std::string path;  // image path of the ELF file
+    std::string
+        label;  // "ENTRYPOINT /opt/app/bin/infer", "imported by torch", "/usr/bin/python3 on PATH"
 };
 
 // Kubernetes nodes with identical GPU labels (--nodes): where a driver and a GPU target came from.
@@ -125,38 +128,39 @@ struct NodePool {
     std::string name;                      // the pool label's value, else the labels that define it
     std::vector<std::string> nodes;        // node names, sorted
     std::optional<rules::Version> driver;  // nvidia.com/cuda.driver.major.minor.rev
-    std::string gpu;                       // "8.0" from nvidia.com/gpu.compute.major/minor; "" unknown
-    std::string product;                   // nvidia.com/gpu.product
+    std::string gpu;      // "8.0" from nvidia.com/gpu.compute.major/minor; "" unknown
+    std::string product;  // nvidia.com/gpu.product
 };
 
 // What the user validates against: --driver, --gpu, --nodes, --against and .cuvet.yaml.
 struct Targets {
-    std::vector<rules::Version> drivers;  // "535.104.05"
-    std::vector<std::string> gpus;        // as given: "H100", "sm_90", "8.6"
+    std::vector<rules::Version> drivers;    // "535.104.05"
+    std::vector<std::string> gpus;          // as given: "H100", "sm_90", "8.6"
     std::vector<std::string> trusted_dirs;  // .cuvet.yaml: copies here are meant to win
-    std::vector<NodePool> pools;          // --nodes: CUV009/CUV010 name the pools a target stands for
+    std::vector<NodePool> pools;  // --nodes: CUV009/CUV010 name the pools a target stands for
     // --against: the lock the image must still match (CUV018); null: none. Borrowed.
     const lock::Lock* against = nullptr;
-    bool against_exact = false;  // --against-mode exact: every change; compatible: what breaks or may break
+    bool against_exact =
+        false;  // --against-mode exact: every change; compatible: what breaks or may break
 };
 
 struct Stack {
-    std::string image;                 // what the user named
-    image::Platform platform;          // from the image config
-    bool nvidia_start = true;          // --runtime-start nvidia (the toolkit injects the driver) or none
+    std::string image;         // what the user named
+    image::Platform platform;  // from the image config
+    bool nvidia_start = true;  // --runtime-start nvidia (the toolkit injects the driver) or none
     std::map<std::string, std::string> env;  // image config Env, then what the entry script exports
     // Where a variable was set when not by the image's Env ("/docker-entrypoint.sh:4").
     std::map<std::string, std::string> env_origin;
-    std::optional<rules::Version> glibc_version;   // the image's libc.so.6
-    std::optional<rules::Version> cuda_version;    // the CUDA toolkit/runtime the image holds
+    std::optional<rules::Version> glibc_version;  // the image's libc.so.6
+    std::optional<rules::Version> cuda_version;   // the CUDA toolkit/runtime the image holds
     std::vector<std::string> cuda_version_provenance;
-    std::vector<ElfObject> objects;    // consumers first, then their dependencies; one per data file
+    std::vector<ElfObject> objects;  // consumers first, then their dependencies; one per data file
     // Every ELF file the scan read, by data path (borrowed from the Analysis).
     const std::map<std::string, elf::ElfInfo, std::less<>>* elfs = nullptr;
     std::vector<LibraryCopy> libraries;
     std::vector<FrameworkInstall> frameworks;
-    std::vector<LibraryCopy> compat_libraries;   // cuda-compat: /usr/local/cuda/compat/libcuda.so.*
-    std::vector<LibraryCopy> driver_libraries;   // libcuda.so.1, libnvidia-*.so baked into the image
+    std::vector<LibraryCopy> compat_libraries;  // cuda-compat: /usr/local/cuda/compat/libcuda.so.*
+    std::vector<LibraryCopy> driver_libraries;  // libcuda.so.1, libnvidia-*.so baked into the image
     Targets targets;
     std::vector<Root> roots;
     // Data path → the label of the first root whose load closure (DT_NEEDED

@@ -39,7 +39,8 @@ struct BuiltCudnnFact {
 std::optional<BuiltCudnnFact> built_cudnn_of(const rules::Database& db, const FrameworkInstall& fw);
 // CUV004's verdict: a framework built with cuDNN `built` refuses to load `loaded`
 // under its rules load rule ("same_major_minor_at_least", "same_major").
-bool cudnn_refused(const rules::Version& loaded, const rules::Version& built, const std::string& rule);
+bool cudnn_refused(const rules::Version& loaded, const rules::Version& built,
+                   const std::string& rule);
 // The ELF objects of a framework install that the scan resolved.
 std::vector<const ElfObject*> framework_objects(const Stack& stack, const FrameworkInstall& fw);
 

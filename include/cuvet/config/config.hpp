@@ -23,9 +23,9 @@
 namespace cuvet::config {
 
 struct Config {
-    std::string path;  // the file it came from; empty for the defaults
-    std::set<std::string> ignored;                        // upper-case ids
-    std::map<std::string, report::Severity> severity;     // upper-case id → severity
+    std::string path;               // the file it came from; empty for the defaults
+    std::set<std::string> ignored;  // upper-case ids
+    std::map<std::string, report::Severity> severity;  // upper-case id → severity
     std::vector<rules::Version> drivers;
     std::vector<std::string> gpus;
     std::vector<std::string> trusted_library_dirs;

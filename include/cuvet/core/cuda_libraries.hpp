@@ -15,7 +15,7 @@ struct CudaLibrary {
     std::string_view release;  // "cublas": the component the inventory names its release by
     std::string_view api;      // the prefix of its symbols ("cublasLt"), "" when not judged
     bool dlopen_scan;          // looked for in binaries' strings (dlopen names)
-    bool stack_family;         // a stem the stack groups versioned copies under (its _sub-libraries too)
+    bool stack_family;  // a stem the stack groups versioned copies under (its _sub-libraries too)
 };
 
 // In table order; an api prefix comes before a shorter one it starts with (cublasLt, cublas).

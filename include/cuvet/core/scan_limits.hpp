@@ -66,6 +66,7 @@ private:
 
 // Throws LimitExceeded when `count` is over `limit`, the value of the limit
 // `name` (spelled as on the command line): "more than <limit> <what> (limit …)".
-void check_limit(std::uint64_t count, std::uint64_t limit, std::string_view name, std::string_view what);
+void check_limit(std::uint64_t count, std::uint64_t limit, std::string_view name,
+                 std::string_view what);
 
 }  // namespace cuvet

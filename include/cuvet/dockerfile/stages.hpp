@@ -35,16 +35,16 @@ struct CopyFrom {
 
 struct Stage {
     std::size_t index = 0;
-    std::string name;        // `AS name` in lower case; empty when unnamed
-    std::string base;        // image reference after substitution ("$X" kept if unknown)
-    std::string platform;    // --platform, substituted
+    std::string name;      // `AS name` in lower case; empty when unnamed
+    std::string base;      // image reference after substitution ("$X" kept if unknown)
+    std::string platform;  // --platform, substituted
     std::optional<std::size_t> base_stage;  // FROM an earlier stage
     int from_line = 0;
     int end_line = 0;
     std::vector<std::size_t> instructions;  // FROM and everything up to the next FROM
     std::vector<RunStep> runs;
-    std::vector<Variable> env;   // ENV in order; a parent stage's ENV comes first
-    std::vector<Variable> args;  // ARGs declared in this stage
+    std::vector<Variable> env;        // ENV in order; a parent stage's ENV comes first
+    std::vector<Variable> args;       // ARGs declared in this stage
     std::vector<CopyFrom> copy_from;  // COPY/ADD --from=…
 
     // The value a RUN of this stage would see at its end (ENV over ARG).

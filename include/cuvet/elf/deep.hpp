@@ -22,7 +22,7 @@ struct DeepSection {
 };
 
 struct DeepSegment {
-    std::string type;  // "LOAD", "DYNAMIC", …
+    std::string type;   // "LOAD", "DYNAMIC", …
     std::string flags;  // "r-x"
     std::uint64_t offset = 0, address = 0, file_size = 0, memory_size = 0;
 };

@@ -16,20 +16,21 @@ struct VersionNeed {
 
 struct ElfInfo {
     bool is_64bit = true;
-    std::uint16_t machine = 0;           // EM_X86_64 = 62, EM_AARCH64 = 183
-    std::uint16_t type = 0;              // ET_DYN, ET_EXEC
+    std::uint16_t machine = 0;  // EM_X86_64 = 62, EM_AARCH64 = 183
+    std::uint16_t type = 0;     // ET_DYN, ET_EXEC
     std::string soname;
-    std::vector<std::string> needed;     // DT_NEEDED, in order
-    std::vector<std::string> rpath;      // DT_RPATH split on ':'
-    std::vector<std::string> runpath;    // DT_RUNPATH split on ':'
+    std::vector<std::string> needed;   // DT_NEEDED, in order
+    std::vector<std::string> rpath;    // DT_RPATH split on ':'
+    std::vector<std::string> runpath;  // DT_RUNPATH split on ':'
     bool has_rpath = false, has_runpath = false;
     std::vector<VersionNeed> version_needs;
     std::vector<std::string> version_definitions;  // verdef names (the first is usually the soname)
     std::vector<std::string> imported_symbols;     // undefined dynamic symbols
     std::vector<std::string> exported_symbols;     // defined dynamic symbols (global/weak)
-    std::vector<std::string> weak_imported_symbols;  // imported ones bound weakly: may stay unresolved
-    std::vector<int> sass_archs;         // from .nv_fatbin: 80 for sm_80
-    std::vector<int> ptx_archs;          // from .nv_fatbin: 90 for compute_90
+    std::vector<std::string>
+        weak_imported_symbols;    // imported ones bound weakly: may stay unresolved
+    std::vector<int> sass_archs;  // from .nv_fatbin: 80 for sm_80
+    std::vector<int> ptx_archs;   // from .nv_fatbin: 90 for compute_90
     bool has_fatbin = false;
     // Where the archs above come from, per section: .nv_fatbin, plus the
     // sections where some CUDA libraries keep fatbins they load themselves
@@ -62,7 +63,10 @@ std::optional<ElfInfo> inspect(std::string_view bytes, std::string* why_not = nu
 
 // True when the bytes start with the ELF magic (cheap pre-filter for the scan).
 inline bool looks_like_elf(std::string_view head) {
-    return head.size() >= 4 && head.substr(0, 4) == std::string_view("\x7f" "ELF", 4);
+    return head.size() >= 4 && head.substr(0, 4) == std::string_view(
+                                                        "\x7f"
+                                                        "ELF",
+                                                        4);
 }
 
 std::string machine_name(std::uint16_t machine);  // "x86-64", "AArch64", …

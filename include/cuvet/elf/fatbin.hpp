@@ -9,8 +9,8 @@
 namespace cuvet::elf {
 
 struct FatbinEntry {
-    std::uint16_t kind = 0;  // 1 PTX, 2 ELF (SASS cubin), others: see fatbin.cpp
-    int arch = 0;            // 80 for sm_80 / compute_80
+    std::uint16_t kind = 0;          // 1 PTX, 2 ELF (SASS cubin), others: see fatbin.cpp
+    int arch = 0;                    // 80 for sm_80 / compute_80
     std::uint64_t offset = 0;        // of the entry header, within the section
     std::uint64_t payload_size = 0;  // bytes after the entry header (padded)
     bool compressed = false;
@@ -20,8 +20,8 @@ struct FatbinSummary {
     std::vector<int> sass_archs;  // sorted, unique
     std::vector<int> ptx_archs;   // sorted, unique
     std::size_t containers = 0;
-    std::size_t entries = 0;      // all kinds, including those we do not classify
-    bool truncated = false;       // a container or entry ran past the section's end
+    std::size_t entries = 0;          // all kinds, including those we do not classify
+    bool truncated = false;           // a container or entry ran past the section's end
     std::vector<FatbinEntry> detail;  // filled only when asked (keep_entries)
 };
 

@@ -46,13 +46,15 @@ struct SmokeWords {
 };
 
 struct Framework {
-    std::string_view name = {};       // as rules/frameworks.json and the checks name it: "pytorch"
-    std::string_view display = {};    // as people write it: "PyTorch"
-    std::string_view component = {};  // the inventory component that is the install: "torch", "jaxlib"
+    std::string_view name = {};     // as rules/frameworks.json and the checks name it: "pytorch"
+    std::string_view display = {};  // as people write it: "PyTorch"
+    std::string_view component =
+        {};  // the inventory component that is the install: "torch", "jaxlib"
 
     // `import <module>` loads these packages (its plugins and backends) besides its own.
-    std::string_view module = {};                // "jax"
-    std::vector<std::string_view> imports = {};  // {"jax", "jaxlib", "jax_plugins"}; {} for just module
+    std::string_view module = {};  // "jax"
+    std::vector<std::string_view> imports =
+        {};  // {"jax", "jaxlib", "jax_plugins"}; {} for just module
 
     // The live smoke test: the package it imports (also its script's name in
     // src/frameworks/smoke/, and the name --probe-frameworks takes), "" when none.

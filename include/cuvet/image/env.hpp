@@ -7,6 +7,7 @@
 namespace cuvet::image {
 
 // Throws cuvet::Error(usage) for an override that is not KEY=VALUE.
-std::vector<std::string> with_env_overrides(std::vector<std::string> env, const std::vector<std::string>& overrides);
+std::vector<std::string> with_env_overrides(std::vector<std::string> env,
+                                            const std::vector<std::string>& overrides);
 
 }  // namespace cuvet::image

@@ -17,9 +17,9 @@ enum class FileType { regular, directory, symlink, hardlink, other };
 std::string_view to_string(FileType type);
 
 struct FileEntry {
-    std::string path;         // absolute, normalised
+    std::string path;  // absolute, normalised
     FileType type = FileType::regular;
-    std::uint32_t mode = 0;   // permission bits (07777)
+    std::uint32_t mode = 0;  // permission bits (07777)
     std::uint64_t size = 0;
     std::string link_target;  // symlink: as written; hardlink: absolute path of the data
     int layer = 0;            // index of the layer that wrote it last (0 for a rootfs dir)
@@ -28,7 +28,7 @@ struct FileEntry {
 struct Resolution {
     enum class Status { ok, missing, loop, not_a_directory };
     Status status = Status::missing;
-    std::string path;   // the final path (ok), or how far resolution got
+    std::string path;                  // the final path (ok), or how far resolution got
     const FileEntry* entry = nullptr;  // the entry at `path` (ok only)
 };
 

@@ -82,10 +82,10 @@ struct Access {
 };
 
 struct OpenOptions {
-    std::string image;                  // --image repo:tag (several images in one archive)
-    std::optional<Platform> platform;   // --platform; default linux/amd64
-    bool verify_digests = true;         // --no-verify turns this off
-    Access access;                      // registries only
+    std::string image;                 // --image repo:tag (several images in one archive)
+    std::optional<Platform> platform;  // --platform; default linux/amd64
+    bool verify_digests = true;        // --no-verify turns this off
+    Access access;                     // registries only
     // --allow-partial (rootfs dirs): an unreadable directory or file is listed
     // in FileTree::unreadable() instead of ending the scan with an error.
     bool allow_partial = false;

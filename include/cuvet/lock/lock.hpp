@@ -4,7 +4,6 @@
 // One record per fact, each a kind and fields in the schema's order, so the
 // text form diffs line by line and two freezes of one image are byte-identical.
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <string_view>
 #include <utility>
@@ -20,7 +19,8 @@ inline constexpr int schema_version = 1;
 
 struct Record {
     std::string kind;  // "framework", "library", … (docs/freeze.md)
-    std::vector<std::pair<std::string, std::string>> fields;  // schema order; absent fields left out
+    std::vector<std::pair<std::string, std::string>>
+        fields;  // schema order; absent fields left out
     // The field's value, "" when absent.
     const std::string& get(std::string_view key) const;
 };
@@ -57,7 +57,7 @@ std::string_view impact_name(Impact impact);  // "breaks", "may-break", "changes
 
 struct Change {
     Impact impact = Impact::changes;
-    std::string kind;     // "cudnn-downgrade", "driver-floor-up", "arch-dropped", "library-moved", …
+    std::string kind;  // "cudnn-downgrade", "driver-floor-up", "arch-dropped", "library-moved", …
     std::string subject;  // what breaks: "pytorch 2.1.0", "libcudnn.so.8", "driver"
     std::string message;  // one sentence
     std::string before, after;

@@ -15,21 +15,22 @@ namespace cuvet::report {
 // these from the checks registry; report knows nothing of checks.
 struct RuleInfo {
     std::string id;
-    std::string name;   // "unresolved-soname"
+    std::string name;  // "unresolved-soname"
     std::string title;
     Severity severity = Severity::warning;
     std::string rationale;
     std::string fix;
-    std::string help_uri;       // the check's page (docs/checks/ID.md at the build's commit); may be empty
+    std::string
+        help_uri;  // the check's page (docs/checks/ID.md at the build's commit); may be empty
     std::string help_markdown;  // the same page, for viewers that show rule help inline
 };
 
 struct ReportContext {
-    std::string tool_version;            // CUVET_VERSION
-    std::string command;                 // "validate", "lint"
-    std::vector<std::string> targets;    // the images or Dockerfiles examined
-    std::vector<RuleInfo> rules;         // every check that ran
-    bool color = false;                  // text only: ANSI colours
+    std::string tool_version;          // CUVET_VERSION
+    std::string command;               // "validate", "lint"
+    std::vector<std::string> targets;  // the images or Dockerfiles examined
+    std::vector<RuleInfo> rules;       // every check that ran
+    bool color = false;                // text only: ANSI colours
     // text only: titles, every location and the evidence (search traces,
     // provenance). validate turns it off unless --verbose: one line per finding.
     bool verbose = true;

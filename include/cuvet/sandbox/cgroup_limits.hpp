@@ -19,12 +19,13 @@ struct CgroupLimitSpec {
 
 class CgroupLimits {
 public:
-    explicit CgroupLimits(const CgroupLimitSpec& spec, const std::string& cgroup_root = "/sys/fs/cgroup");
+    explicit CgroupLimits(const CgroupLimitSpec& spec,
+                          const std::string& cgroup_root = "/sys/fs/cgroup");
     ~CgroupLimits();
     CgroupLimits(const CgroupLimits&) = delete;
     CgroupLimits& operator=(const CgroupLimits&) = delete;
 
-    const std::string& path() const { return path_; }                // the cgroup directory, "" when none
+    const std::string& path() const { return path_; }  // the cgroup directory, "" when none
     const std::vector<std::string>& notes() const { return notes_; }  // limits not applied, and why
     bool limits_memory() const { return memory_; }
 

@@ -21,14 +21,15 @@ struct ChrootOptions {
     std::vector<std::string> environment;  // the program's environment (the image's Env)
     std::chrono::milliseconds timeout{std::chrono::seconds(120)};
     bool inject_driver = true;
-    HostDriver driver;  // what to inject (find_host_driver())
-    bool run_ldconfig =
-        true;  // with inject_driver: the host's ldconfig over the image's ld.so.conf, as the toolkit does
-    bool private_tmp = true;     // a fresh tmpfs on /tmp
-    bool no_network = true;      // a new network namespace: no interface but a downed loopback
-    bool read_only_root = true;  // the image's tree is mounted read-only (after the ld.so cache refresh)
-    std::string cgroup;          // a cgroup v2 directory to run in (CgroupLimits), "" for none
-    std::uint32_t max_processes = 4096;             // processes + threads (RLIMIT_NPROC in its user namespace)
+    HostDriver driver;         // what to inject (find_host_driver())
+    bool run_ldconfig = true;  // with inject_driver: the host's ldconfig over the image's
+                               // ld.so.conf, as the toolkit does
+    bool private_tmp = true;   // a fresh tmpfs on /tmp
+    bool no_network = true;    // a new network namespace: no interface but a downed loopback
+    bool read_only_root =
+        true;            // the image's tree is mounted read-only (after the ld.so cache refresh)
+    std::string cgroup;  // a cgroup v2 directory to run in (CgroupLimits), "" for none
+    std::uint32_t max_processes = 4096;  // processes + threads (RLIMIT_NPROC in its user namespace)
     std::size_t max_output = default_max_output;  // bytes kept of stdout and of stderr each
 };
 
@@ -37,7 +38,7 @@ struct ChrootRun {
     std::string library_dir;            // where the driver libraries went, inside the image
     std::vector<std::string> injected;  // image paths of injected libraries
     std::vector<std::string> notes;     // what was set up or left out, for --verbose and reports
-    std::string ld_cache_problem;       // why the image's ld.so cache was not refreshed, "" when it was
+    std::string ld_cache_problem;  // why the image's ld.so cache was not refreshed, "" when it was
 };
 
 // Copies `program` into `rootfs` as /.cuvet-probe, prepares the mount points,

@@ -15,6 +15,7 @@ const std::vector<std::string>& basic_device_nodes();
 // Fills `dev` (an empty directory of the image's tree, in a private mount
 // namespace, as host root). `gpu_nodes` are host paths (/dev/nvidia0,
 // /dev/nvidiactl, /dev/nvidia-caps, …). "" or why not.
-std::string populate_dev(const std::filesystem::path& dev, const std::vector<std::filesystem::path>& gpu_nodes);
+std::string populate_dev(const std::filesystem::path& dev,
+                         const std::vector<std::filesystem::path>& gpu_nodes);
 
 }  // namespace cuvet::sandbox

@@ -16,7 +16,7 @@ namespace cuvet::sandbox {
 struct EngineLimits {
     std::uint64_t memory_bytes = 32ULL << 30;  // 0: none
     std::uint32_t max_pids = 4096;             // 0: none
-    std::chrono::seconds timeout{0};           // podman's own --timeout as well as cuvet's deadline; 0: none
+    std::chrono::seconds timeout{0};  // podman's own --timeout as well as cuvet's deadline; 0: none
 };
 
 // Where CDI specs live (the CDI spec's default directories).
@@ -26,7 +26,8 @@ const std::vector<std::filesystem::path>& cdi_spec_dirs();
 bool has_nvidia_cdi_spec(const std::vector<std::filesystem::path>& dirs = cdi_spec_dirs());
 
 // `<engine> run --rm …` up to (not including) --entrypoint and the image.
-std::vector<std::string> engine_run_args(const std::string& engine, const EngineLimits& limits, bool gpu);
+std::vector<std::string> engine_run_args(const std::string& engine, const EngineLimits& limits,
+                                         bool gpu);
 
 // What the engine runs: `image_ref` when given; for podman an archive on disk
 // is run directly (docker-archive:PATH, or oci-archive:PATH when it holds an

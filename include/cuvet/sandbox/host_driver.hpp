@@ -9,8 +9,8 @@
 namespace cuvet::sandbox {
 
 struct DriverLibrary {
-    std::string soname;           // "libcuda.so.1": the name it gets inside the image
-    std::filesystem::path path;   // the host file (symlinks resolved)
+    std::string soname;          // "libcuda.so.1": the name it gets inside the image
+    std::filesystem::path path;  // the host file (symlinks resolved)
 };
 
 // A host file placed at a given path of the image (a CDI spec's mount).
@@ -33,13 +33,15 @@ struct HostDriver {
     std::vector<std::string> ldcache_folders;
     std::vector<std::string> environment;
     std::string cdi_spec;  // the spec file, "" when found the toolkit's legacy way
-    std::vector<std::filesystem::path> device_nodes;  // /dev/nvidiactl, /dev/nvidia0, /dev/nvidia-uvm, …
-    std::vector<std::string> searched;                // where we looked, for the "not found" message
+    std::vector<std::filesystem::path>
+        device_nodes;                   // /dev/nvidiactl, /dev/nvidia0, /dev/nvidia-uvm, …
+    std::vector<std::string> searched;  // where we looked, for the "not found" message
 
     bool has_libcuda() const;
 };
 
-// The compute + utility libraries the toolkit mounts for NVIDIA_DRIVER_CAPABILITIES=compute,utility.
+// The compute + utility libraries the toolkit mounts for
+// NVIDIA_DRIVER_CAPABILITIES=compute,utility.
 const std::vector<std::string>& driver_library_prefixes();
 
 // `ldconfig_output` is `ldconfig -p`'s text (empty: run it); `extra_dirs` are

@@ -18,6 +18,7 @@ std::filesystem::path host_ldconfig();
 
 // Runs it over `rootfs` (ownership already shifted), with `folders` (image
 // paths, a CDI update-ldcache hook's) scanned too. "" or why it failed.
-std::string refresh_ld_cache(const std::filesystem::path& rootfs, const std::vector<std::string>& folders = {});
+std::string refresh_ld_cache(const std::filesystem::path& rootfs,
+                             const std::vector<std::string>& folders = {});
 
 }  // namespace cuvet::sandbox

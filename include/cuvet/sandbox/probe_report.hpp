@@ -11,8 +11,8 @@ struct ProbeLibrary {
     std::string role;       // libcuda, cudart, cudnn, preload
     std::string requested;  // path or soname asked for
     bool loaded = false;
-    std::string path;       // the real file that was mapped
-    std::string error;      // dlerror() text
+    std::string path;   // the real file that was mapped
+    std::string error;  // dlerror() text
     std::vector<std::string> missing_symbols;
 };
 

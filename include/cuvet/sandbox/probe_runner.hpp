@@ -28,9 +28,10 @@
 namespace cuvet::sandbox {
 
 struct ProbeRunOptions {
-    std::string runtime = "builtin";     // auto, builtin, docker, podman (resolve_runtime)
-    std::string container_image;         // docker/podman: the reference the engine knows
-    std::filesystem::path image_archive; // podman without container_image: runs this archive directly
+    std::string runtime = "builtin";  // auto, builtin, docker, podman (resolve_runtime)
+    std::string container_image;      // docker/podman: the reference the engine knows
+    std::filesystem::path
+        image_archive;  // podman without container_image: runs this archive directly
     std::filesystem::path probe_binary;  // the cuvet-probe to run
     std::chrono::seconds timeout{120};
     std::vector<std::string> env_overrides;  // KEY=VALUE on top of the image's Env

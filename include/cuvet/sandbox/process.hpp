@@ -32,7 +32,7 @@ struct ProcessResult {
     int signal = 0;
     bool timed_out = false;
     bool output_truncated = false;  // printed more than max_output: killed, the rest dropped
-    std::string setup_error;  // child_setup's error, or why exec failed
+    std::string setup_error;        // child_setup's error, or why exec failed
     std::string out;
     std::string err;
     double seconds = 0;

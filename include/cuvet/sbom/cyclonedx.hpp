@@ -18,8 +18,10 @@ namespace cuvet::sbom {
 // sha256 hex of each regular file in `paths` (data paths of the final tree), read
 // in one more pass over the image's layers; a file whose layer cannot be read again
 // is left out.
-std::map<std::string, std::string> file_sha256(const image::Image& image, const image::FileTree& tree,
-                                               const std::set<std::string>& paths, unsigned workers);
+std::map<std::string, std::string> file_sha256(const image::Image& image,
+                                               const image::FileTree& tree,
+                                               const std::set<std::string>& paths,
+                                               unsigned workers);
 
 struct BomInput {
     const inventory::Analysis* analysis = nullptr;

@@ -40,7 +40,7 @@ struct Options {
 struct Result {
     image::ImageInfo info;
     std::vector<report::Finding> findings;  // after config::apply, unsorted
-    std::string summary;                     // checks::stack_summary: what the image runs
+    std::string summary;                    // checks::stack_summary: what the image runs
 };
 
 // What one scan of an image learned, as the checks see it. The Stack borrows the

@@ -61,10 +61,11 @@ BaseStack base_stack(const dockerfile::BaseFacts& base, const rules::Database& d
                 out.cuda = release->cuda;
                 out.cudnn = release->cudnn;
                 out.cuda_libraries = true;
-                out.evidence = "NGC " + release->image + " " + release->release +
-                               (release->provenance.confidence == "secondary"
-                                    ? " (a secondary source: " + release->provenance.source.url + ")"
-                                    : " release notes");
+                out.evidence =
+                    "NGC " + release->image + " " + release->release +
+                    (release->provenance.confidence == "secondary"
+                         ? " (a secondary source: " + release->provenance.source.url + ")"
+                         : " release notes");
             }
             break;
         default:

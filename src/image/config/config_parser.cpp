@@ -16,7 +16,8 @@ json parse_json(const std::string& text, const std::string& where) {
     }
 }
 
-std::string json_string(const json& object, const char* key, const std::string& where, bool required) {
+std::string json_string(const json& object, const char* key, const std::string& where,
+                        bool required) {
     if (!object.is_object()) fail_input(where + ": expected a JSON object");
     auto it = object.find(key);
     if (it == object.end() || it->is_null()) {
@@ -30,13 +31,15 @@ std::string json_string(const json& object, const char* key, const std::string& 
 std::uint64_t json_size(const json& object, const char* key, const std::string& where) {
     auto it = object.find(key);
     if (it == object.end()) return 0;
-    if (!it->is_number_unsigned()) fail_input(where + ": \"" + key + "\" must be a non-negative integer");
+    if (!it->is_number_unsigned())
+        fail_input(where + ": \"" + key + "\" must be a non-negative integer");
     return it->get<std::uint64_t>();
 }
 
 namespace {
 
-std::vector<std::string> string_list(const json& object, const char* key, const std::string& where) {
+std::vector<std::string> string_list(const json& object, const char* key,
+                                     const std::string& where) {
     std::vector<std::string> out;
     auto it = object.find(key);
     if (it == object.end() || it->is_null()) return out;

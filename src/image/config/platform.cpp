@@ -9,7 +9,8 @@ Platform Platform::parse(std::string_view text) {
     std::size_t start = 0;
     while (true) {
         std::size_t slash = text.find('/', start);
-        parts.emplace_back(text.substr(start, slash == std::string_view::npos ? slash : slash - start));
+        parts.emplace_back(
+            text.substr(start, slash == std::string_view::npos ? slash : slash - start));
         if (slash == std::string_view::npos) break;
         start = slash + 1;
     }

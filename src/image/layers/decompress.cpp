@@ -12,9 +12,12 @@ namespace cuvet::image {
 
 std::string to_string(Compression compression) {
     switch (compression) {
-        case Compression::none: return "none";
-        case Compression::gzip: return "gzip";
-        case Compression::zstd: return "zstd";
+        case Compression::none:
+            return "none";
+        case Compression::gzip:
+            return "gzip";
+        case Compression::zstd:
+            return "zstd";
     }
     return "none";
 }
@@ -63,10 +66,10 @@ public:
     std::size_t read(char* buffer, std::size_t capacity) override {
         while (!finished_) {
             if (state_.block_state == ISAL_BLOCK_FINISH && !start_next_member()) break;
-            if (state_.avail_in == 0 && !refill())
-                fail_input("truncated gzip stream in " + name_);
+            if (state_.avail_in == 0 && !refill()) fail_input("truncated gzip stream in " + name_);
             state_.next_out = reinterpret_cast<std::uint8_t*>(buffer);
-            state_.avail_out = static_cast<std::uint32_t>(std::min<std::size_t>(capacity, 1u << 30));
+            state_.avail_out =
+                static_cast<std::uint32_t>(std::min<std::size_t>(capacity, 1u << 30));
             int status = isal_inflate(&state_);
             if (status < 0)
                 fail_input("corrupt gzip data in " + name_ + " (ISA-L status " +
@@ -117,7 +120,9 @@ private:
 class ZstdSource : public ByteSource {
 public:
     ZstdSource(std::unique_ptr<ByteSource> inner, std::string name)
-        : inner_(std::move(inner)), name_(std::move(name)), input_(input_chunk),
+        : inner_(std::move(inner)),
+          name_(std::move(name)),
+          input_(input_chunk),
           stream_(ZSTD_createDStream()) {
         if (!stream_) throw Error(ErrorKind::internal, "zstd: cannot create a decoder");
     }
@@ -163,7 +168,8 @@ DecompressedStream open_decompressed(std::unique_ptr<ByteSource> raw, const std:
     }
     head.resize(have);
     auto starts_with = [&](std::string_view magic) {
-        return head.size() >= magic.size() && std::string_view(head).substr(0, magic.size()) == magic;
+        return head.size() >= magic.size() &&
+               std::string_view(head).substr(0, magic.size()) == magic;
     };
     DecompressedStream result;
     auto prefixed = std::make_unique<PrefixedSource>(head, std::move(raw));
@@ -173,7 +179,8 @@ DecompressedStream open_decompressed(std::unique_ptr<ByteSource> raw, const std:
     } else if (starts_with("\x28\xb5\x2f\xfd")) {
         result.compression = Compression::zstd;
         result.source = std::make_unique<ZstdSource>(std::move(prefixed), name);
-    } else if (starts_with("BZh") || starts_with("\xfd" "7zXZ")) {
+    } else if (starts_with("BZh") || starts_with("\xfd"
+                                                 "7zXZ")) {
         fail_input(name + ": bzip2/xz compressed layers are not supported (only none, gzip, zstd)");
     } else {
         result.source = std::move(prefixed);

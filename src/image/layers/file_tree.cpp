@@ -13,11 +13,16 @@ std::uint64_t& link_bytes_followed() {
 
 std::string_view to_string(FileType type) {
     switch (type) {
-        case FileType::regular: return "file";
-        case FileType::directory: return "dir";
-        case FileType::symlink: return "symlink";
-        case FileType::hardlink: return "hardlink";
-        case FileType::other: return "other";
+        case FileType::regular:
+            return "file";
+        case FileType::directory:
+            return "dir";
+        case FileType::symlink:
+            return "symlink";
+        case FileType::hardlink:
+            return "hardlink";
+        case FileType::other:
+            return "other";
     }
     return "other";
 }
@@ -134,8 +139,10 @@ std::shared_ptr<const std::string> FileTree::content(std::string_view path) cons
 
 void FileTree::put(FileEntry entry, std::shared_ptr<const std::string> content) {
     std::string key = entry.path;
-    if (content) contents_[key] = std::move(content);
-    else contents_.erase(key);
+    if (content)
+        contents_[key] = std::move(content);
+    else
+        contents_.erase(key);
     entries_[key] = std::move(entry);
 }
 

@@ -25,7 +25,8 @@ std::string place_in_tree(const FileTree& tree, const std::string& path, const s
 
 // Tars may omit parent directory entries; the extracted tree still has them.
 void add_missing_parents(FileTree& tree, const std::string& path, int layer) {
-    for (auto slash = path.find('/', 1); slash != std::string::npos; slash = path.find('/', slash + 1)) {
+    for (auto slash = path.find('/', 1); slash != std::string::npos;
+         slash = path.find('/', slash + 1)) {
         std::string parent = path.substr(0, slash);
         if (tree.find(parent)) continue;
         FileEntry dir;
@@ -59,7 +60,8 @@ void apply_layer(FileTree& tree, LayerContents&& layer) {
     for (auto& item : layer.entries) {
         FileEntry& entry = item.entry;
         entry.path = place_in_tree(tree, entry.path, layer.name);
-        if (entry.type == FileType::hardlink) entry.link_target = place_in_tree(tree, entry.link_target, layer.name);
+        if (entry.type == FileType::hardlink)
+            entry.link_target = place_in_tree(tree, entry.link_target, layer.name);
         const FileEntry* existing = tree.find(entry.path);
         if (existing && existing->type == FileType::directory) {
             // A directory over a directory merges; anything else replaces the whole subtree.

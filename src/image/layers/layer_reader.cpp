@@ -34,8 +34,9 @@ la_ssize_t read_callback(struct archive*, void* opaque, const void** out) {
         // A few KB of zstd may inflate to terabytes: the count, not the
         // blob's size, decides when to stop.
         if (context->total > scan_limits().layer_bytes)
-            throw LimitExceeded("decompresses to more than " + std::to_string(scan_limits().layer_bytes) + " bytes",
-                                "layer-bytes")
+            throw LimitExceeded(
+                "decompresses to more than " + std::to_string(scan_limits().layer_bytes) + " bytes",
+                "layer-bytes")
                 .with_file(*context->name);
         *out = context->buffer.data();
         return static_cast<la_ssize_t>(got);
@@ -59,7 +60,8 @@ public:
         context_.name = &name_;
         std::unique_ptr<struct archive, ArchiveDeleter> reader(archive_read_new());
         archive_read_support_format_tar(reader.get());
-        if (archive_read_open(reader.get(), &context_, nullptr, read_callback, nullptr) != ARCHIVE_OK)
+        if (archive_read_open(reader.get(), &context_, nullptr, read_callback, nullptr) !=
+            ARCHIVE_OK)
             fail(reader.get(), "cannot open");
         struct archive_entry* header = nullptr;
         while (true) {
@@ -67,7 +69,8 @@ public:
             if (status == ARCHIVE_EOF) break;
             // ARCHIVE_RETRY is how libarchive reports a damaged header (bad
             // checksum); skipping ahead would silently drop the rest of the layer.
-            if (status != ARCHIVE_OK && status != ARCHIVE_WARN) fail(reader.get(), "bad tar header");
+            if (status != ARCHIVE_OK && status != ARCHIVE_WARN)
+                fail(reader.get(), "bad tar header");
             handle(reader.get(), header, out);
         }
         reader.reset();
@@ -95,7 +98,9 @@ private:
         if (!name.empty() && name[0] == '/')
             fail_input(name_ + ": absolute entry name '" + name + "' (path traversal)");
         std::string normal = normalize_path(name, false);
-        if (normal.empty()) fail_input(name_ + ": entry '" + name + "' climbs out of the image root (path traversal)");
+        if (normal.empty())
+            fail_input(name_ + ": entry '" + name +
+                       "' climbs out of the image root (path traversal)");
         return normal;
     }
 
@@ -118,26 +123,35 @@ private:
         entry.path = path;
         entry.layer = layer_;
         entry.mode = archive_entry_perm(header);
-        entry.size = archive_entry_size_is_set(header) ? static_cast<std::uint64_t>(archive_entry_size(header)) : 0;
+        entry.size = archive_entry_size_is_set(header)
+                         ? static_cast<std::uint64_t>(archive_entry_size(header))
+                         : 0;
         if (const char* hardlink = archive_entry_hardlink(header)) {
             entry.type = FileType::hardlink;
             entry.link_target = entry_path(hardlink);
         } else {
             switch (archive_entry_filetype(header)) {
-                case AE_IFREG: entry.type = FileType::regular; break;
-                case AE_IFDIR: entry.type = FileType::directory; break;
+                case AE_IFREG:
+                    entry.type = FileType::regular;
+                    break;
+                case AE_IFDIR:
+                    entry.type = FileType::directory;
+                    break;
                 case AE_IFLNK:
                     entry.type = FileType::symlink;
-                    entry.link_target = archive_entry_symlink(header) ? archive_entry_symlink(header) : "";
+                    entry.link_target =
+                        archive_entry_symlink(header) ? archive_entry_symlink(header) : "";
                     // Resolving links copies targets around: Linux's own bound
                     // keeps that cheap, and such a layer cannot be extracted anyway.
                     if (entry.link_target.size() > max_link_target)
                         fail_input(name_ + ": " + path + ": symbolic link target of " +
-                                   std::to_string(entry.link_target.size()) + " bytes (Linux allows " +
-                                   std::to_string(max_link_target) + ")");
+                                   std::to_string(entry.link_target.size()) +
+                                   " bytes (Linux allows " + std::to_string(max_link_target) + ")");
                     entry.size = entry.link_target.size();  // what lstat reports once extracted
                     break;
-                default: entry.type = FileType::other; break;
+                default:
+                    entry.type = FileType::other;
+                    break;
             }
         }
         if (entry.type == FileType::regular && options_.select && options_.select(entry))
@@ -146,7 +160,8 @@ private:
     }
 
     // Limits hit while a file is read name that file and its layer.
-    std::shared_ptr<const std::string> read_content(struct archive* reader, const FileEntry& entry) {
+    std::shared_ptr<const std::string> read_content(struct archive* reader,
+                                                    const FileEntry& entry) {
         try {
             return read_or_stream(reader, entry);
         } catch (const LimitExceeded& error) {
@@ -154,7 +169,8 @@ private:
         }
     }
 
-    std::shared_ptr<const std::string> read_or_stream(struct archive* reader, const FileEntry& entry) {
+    std::shared_ptr<const std::string> read_or_stream(struct archive* reader,
+                                                      const FileEntry& entry) {
         if (options_.open_sink) {
             if (auto sink = options_.open_sink(entry)) {
                 stream_into(reader, entry, *sink);
@@ -184,22 +200,27 @@ private:
         while (true) {
             int status = archive_read_data_block(reader, &block, &length, &offset);
             if (status == ARCHIVE_EOF) break;
-            if (status != ARCHIVE_OK && status != ARCHIVE_WARN) fail(reader, "cannot read " + entry.path);
-            on_block(std::string_view(static_cast<const char*>(block), length), static_cast<std::uint64_t>(offset));
+            if (status != ARCHIVE_OK && status != ARCHIVE_WARN)
+                fail(reader, "cannot read " + entry.path);
+            on_block(std::string_view(static_cast<const char*>(block), length),
+                     static_cast<std::uint64_t>(offset));
         }
     }
 
     // The blocks go straight from libarchive's buffer to the sink: no copy of
     // the whole file is ever made here.
     void stream_into(struct archive* reader, const FileEntry& entry, ContentSink& sink) {
-        for_each_block(reader, entry, [&](std::string_view block, std::uint64_t offset) { sink.write(block, offset); });
+        for_each_block(reader, entry, [&](std::string_view block, std::uint64_t offset) {
+            sink.write(block, offset);
+        });
         sink.finish();
     }
 
     void read_into(struct archive* reader, const FileEntry& entry, std::string& bytes) {
         bytes.clear();
         // The header's size is a hint, not a promise: cap what it may reserve.
-        bytes.reserve(static_cast<std::size_t>(std::min<std::uint64_t>({entry.size, 1u << 30, scan_limits().file_bytes})));
+        bytes.reserve(static_cast<std::size_t>(
+            std::min<std::uint64_t>({entry.size, 1u << 30, scan_limits().file_bytes})));
         for_each_block(reader, entry, [&](std::string_view block, std::uint64_t offset) {
             // Sparse holes are materialised here (the visitor wants the file
             // as it is): the limit counts them, not the declared size.
@@ -228,10 +249,12 @@ LayerContents read_layer(std::unique_ptr<ByteSource> blob, const std::string& na
     auto stream = open_decompressed(std::move(blob), name);
     out.compression = stream.compression;
     // An uncompressed blob whose digest was checked is its own diff_id check.
-    const bool same_bytes = stream.compression == Compression::none && check.diff_id == check.blob_digest;
+    const bool same_bytes =
+        stream.compression == Compression::none && check.diff_id == check.blob_digest;
     if (!check.diff_id.empty() && !same_bytes)
-        stream.source = std::make_unique<VerifyingSource>(std::move(stream.source), check.diff_id,
-                                                          name + " (uncompressed, against the config's diff_id)");
+        stream.source = std::make_unique<VerifyingSource>(
+            std::move(stream.source), check.diff_id,
+            name + " (uncompressed, against the config's diff_id)");
     LayerParser(name, layer_index, options).parse(*stream.source, out);
     return out;
 }

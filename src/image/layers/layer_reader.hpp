@@ -22,7 +22,7 @@ struct LayerContents {
     std::vector<std::string> whiteouts;    // paths removed from lower layers
     std::vector<std::string> opaque_dirs;  // directories whose lower contents vanish
     Compression compression = Compression::none;
-    std::uint64_t tar_bytes = 0;           // decompressed size
+    std::uint64_t tar_bytes = 0;  // decompressed size
 };
 
 // What the blob must hash to: the digest of the blob itself (OCI, new docker

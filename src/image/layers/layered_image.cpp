@@ -30,9 +30,11 @@ LayerContents LayeredImage::read_or_recall(std::size_t layer, const ScanOptions&
         id.blob_digest = info.digest;
         id.verified = !checks_[layer].blob_digest.empty() || !checks_[layer].diff_id.empty();
         // Checked before the blob is opened: a remote blob is then never fetched.
-        if (auto listing = options.memo->recall(id)) return contents_of(std::move(*listing), name, index);
+        if (auto listing = options.memo->recall(id))
+            return contents_of(std::move(*listing), name, index);
     }
-    LayerContents contents = read_layer(store_->open(info.blob), name, index, checks_[layer], options);
+    LayerContents contents =
+        read_layer(store_->open(info.blob), name, index, checks_[layer], options);
     if (memo) options.memo->remember(id, listing_of(contents));
     return contents;
 }
@@ -70,8 +72,10 @@ FileTree LayeredImage::scan(const ScanOptions& options) const {
         }
     };
 
-    unsigned workers = options.workers ? options.workers : std::max(1u, std::thread::hardware_concurrency());
-    workers = static_cast<unsigned>(std::min<std::size_t>(workers, std::max<std::size_t>(count, 1)));
+    unsigned workers =
+        options.workers ? options.workers : std::max(1u, std::thread::hardware_concurrency());
+    workers =
+        static_cast<unsigned>(std::min<std::size_t>(workers, std::max<std::size_t>(count, 1)));
     std::vector<std::thread> threads;
     for (unsigned i = 1; i < workers; ++i) threads.emplace_back(worker);
     worker();

@@ -100,15 +100,15 @@ private:
         for (std::size_t index = 0; index < results.size(); ++index) {
             auto listing = options.memo->recall(id_of(index));
             if (!listing) continue;
-            results[index] = contents_of(std::move(*listing),
-                                         info_.path + ":" + info_.config.diff_ids[index],
-                                         static_cast<int>(index));
+            results[index] =
+                contents_of(std::move(*listing), info_.path + ":" + info_.config.diff_ids[index],
+                            static_cast<int>(index));
             report_progress(results, options);
         }
     }
 
-    void read_export(std::vector<std::optional<LayerContents>>& results,
-                     const ScanOptions& options, bool memo) const {
+    void read_export(std::vector<std::optional<LayerContents>>& results, const ScanOptions& options,
+                     bool memo) const {
         auto source = open_export_();
         OuterStream stream;
         stream.source = source.get();
@@ -149,8 +149,8 @@ private:
     }
 
     void read_member(struct archive* reader, const std::string& member, const std::string& digest,
-                     std::vector<std::optional<LayerContents>>& results,
-                     const ScanOptions& options, bool memo) const {
+                     std::vector<std::optional<LayerContents>>& results, const ScanOptions& options,
+                     bool memo) const {
         const auto& diff_ids = info_.config.diff_ids;
         std::optional<std::size_t> first;
         for (std::size_t index = 0; index < diff_ids.size(); ++index) {

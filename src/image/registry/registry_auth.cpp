@@ -157,7 +157,8 @@ std::vector<std::string> auth_file_search_order() {
     const std::string home = env_or("HOME", "");
     std::vector<std::string> files;
     files.push_back(env_or("REGISTRY_AUTH_FILE",
-                           env_or("XDG_RUNTIME_DIR", "/run/user/" + std::to_string(getuid())) + "/containers/auth.json"));
+                           env_or("XDG_RUNTIME_DIR", "/run/user/" + std::to_string(getuid())) +
+                               "/containers/auth.json"));
     files.push_back(env_or("XDG_CONFIG_HOME", home + "/.config") + "/containers/auth.json");
     files.push_back(env_or("DOCKER_CONFIG", home + "/.docker") + "/config.json");
     return files;

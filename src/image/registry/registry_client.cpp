@@ -231,7 +231,9 @@ void RegistryClient::authenticate(const std::string& challenge_header) {
     if (realm.empty()) fail_input(name() + ": Bearer challenge without a realm");
     // The password goes to the token service only where it belongs (token_realm.hpp).
     const std::string withheld =
-        credentials_.empty() ? "" : credentials_withheld(realm, reference_.api_host(), insecure_, cross_host_auth_);
+        credentials_.empty()
+            ? ""
+            : credentials_withheld(realm, reference_.api_host(), insecure_, cross_host_auth_);
     {
         std::lock_guard lock(auth_mutex_);  // workers re-authenticate on 401 concurrently
         withheld_ = withheld;

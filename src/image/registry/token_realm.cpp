@@ -18,7 +18,8 @@ constexpr std::pair<const char*, const char*> known_token_hosts[] = {
 };
 
 std::string lower(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
     return text;
 }
 
@@ -29,12 +30,13 @@ std::string url_host(const std::string& url) {
     if (auto scheme = rest.find("://"); scheme != std::string::npos) rest = rest.substr(scheme + 3);
     rest = rest.substr(0, rest.find_first_of("/?#"));
     if (auto at = rest.rfind('@'); at != std::string::npos) rest = rest.substr(at + 1);
-    if (!rest.empty() && rest.front() == '[') return lower(rest.substr(0, rest.find(']') + 1));  // IPv6 literal
+    if (!rest.empty() && rest.front() == '[')
+        return lower(rest.substr(0, rest.find(']') + 1));  // IPv6 literal
     return lower(rest.substr(0, rest.find(':')));
 }
 
-std::string credentials_withheld(const std::string& realm, const std::string& registry_host, bool insecure,
-                                 bool cross_host_auth) {
+std::string credentials_withheld(const std::string& realm, const std::string& registry_host,
+                                 bool insecure, bool cross_host_auth) {
     const std::string scheme = lower(realm.substr(0, realm.find("://")));
     if (scheme != "https" && !insecure)
         return "the token realm " + realm + " is not HTTPS (--insecure allows it)";
@@ -44,8 +46,8 @@ std::string credentials_withheld(const std::string& realm, const std::string& re
     if (realm_host == registry) return {};
     for (const auto& [known_registry, token_host] : known_token_hosts)
         if (registry == known_registry && realm_host == token_host) return {};
-    return "the token realm " + realm + " is on " + realm_host + ", not the registry's host " + registry +
-           " (--cross-host-auth sends them there)";
+    return "the token realm " + realm + " is on " + realm_host + ", not the registry's host " +
+           registry + " (--cross-host-auth sends them there)";
 }
 
 }  // namespace cuvet::image

@@ -13,7 +13,7 @@ std::string url_host(const std::string& url);
 
 // Empty when `realm` may receive the credentials for `registry_host`, else
 // the reason they are withheld (for messages).
-std::string credentials_withheld(const std::string& realm, const std::string& registry_host, bool insecure,
-                                 bool cross_host_auth);
+std::string credentials_withheld(const std::string& realm, const std::string& registry_host,
+                                 bool insecure, bool cross_host_auth);
 
 }  // namespace cuvet::image

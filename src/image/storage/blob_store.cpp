@@ -13,7 +13,8 @@ std::string BlobStore::read_small(const std::string& path) const {
 
 std::string confined_path(const std::string& path, const std::string& where) {
     if (path.empty()) fail_input(where + ": empty path");
-    if (path[0] == '/') fail_input(where + ": absolute path '" + path + "' points outside the layout");
+    if (path[0] == '/')
+        fail_input(where + ": absolute path '" + path + "' points outside the layout");
     std::string normal = normalize_path(path, false);
     if (normal.empty() || normal == "/")
         fail_input(where + ": path '" + path + "' points outside the layout");

@@ -30,7 +30,8 @@ std::shared_ptr<const int> open_shared_fd(const std::string& path) {
     struct stat info {};
     if (::fstat(fd, &info) != 0) fail_io(path + ": " + std::strerror(errno));
     if (!S_ISREG(info.st_mode))
-        fail_input(path + ": " + std::string(S_ISDIR(info.st_mode) ? "a directory" : "a FIFO, socket or device") +
+        fail_input(path + ": " +
+                   std::string(S_ISDIR(info.st_mode) ? "a directory" : "a FIFO, socket or device") +
                    ", not a regular file; refusing to read it");
     return shared;
 }
@@ -101,7 +102,9 @@ struct VerifyingSource::Pipeline {
 
 VerifyingSource::VerifyingSource(std::unique_ptr<ByteSource> inner, std::string expected_digest,
                                  std::string blob_name)
-    : inner_(std::move(inner)), expected_(std::move(expected_digest)), name_(std::move(blob_name)),
+    : inner_(std::move(inner)),
+      expected_(std::move(expected_digest)),
+      name_(std::move(blob_name)),
       pipeline_(std::make_unique<Pipeline>()) {}
 
 VerifyingSource::~VerifyingSource() { pipeline_->close(); }
@@ -114,7 +117,8 @@ std::size_t VerifyingSource::read(char* buffer, std::size_t capacity) {
         checked_ = true;
         std::string actual = pipeline_->finish();
         if (actual != expected_)
-            fail_input(name_ + ": digest mismatch: expected " + expected_ + ", content is " + actual);
+            fail_input(name_ + ": digest mismatch: expected " + expected_ + ", content is " +
+                       actual);
     }
     return got;
 }
@@ -124,7 +128,8 @@ std::string read_all(ByteSource& source, std::uint64_t limit, const std::string&
     char buffer[64 * 1024];
     while (std::size_t got = source.read(buffer, sizeof buffer)) {
         if (text.size() + got > limit)
-            fail_input(name + ": larger than " + std::to_string(limit) + " bytes; refusing to read");
+            fail_input(name + ": larger than " + std::to_string(limit) +
+                       " bytes; refusing to read");
         text.append(buffer, got);
     }
     return text;

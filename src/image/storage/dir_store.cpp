@@ -25,7 +25,8 @@ public:
         if (S_ISDIR(info.st_mode)) fail_input(describe(path) + ": is a directory, expected a file");
         // A FIFO would block the reader forever, a device would never end.
         if (!S_ISREG(info.st_mode))
-            fail_input(describe(path) + ": a FIFO, socket or device, not a regular file; refusing to read it");
+            fail_input(describe(path) +
+                       ": a FIFO, socket or device, not a regular file; refusing to read it");
         return static_cast<std::uint64_t>(info.st_size);
     }
 
@@ -36,9 +37,7 @@ public:
                                                  describe(path));
     }
 
-    std::string describe(const std::string& path) const override {
-        return (root_ / path).string();
-    }
+    std::string describe(const std::string& path) const override { return (root_ / path).string(); }
 
 private:
     // Symlinks inside the layout must not lead out of it.

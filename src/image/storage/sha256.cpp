@@ -13,9 +13,7 @@ Sha256::Sha256() : ctx_(EVP_MD_CTX_new()) {
 
 Sha256::~Sha256() { EVP_MD_CTX_free(ctx_); }
 
-void Sha256::update(std::string_view bytes) {
-    EVP_DigestUpdate(ctx_, bytes.data(), bytes.size());
-}
+void Sha256::update(std::string_view bytes) { EVP_DigestUpdate(ctx_, bytes.data(), bytes.size()); }
 
 std::string Sha256::hex_digest() {
     unsigned char raw[EVP_MAX_MD_SIZE];

@@ -41,7 +41,8 @@ std::uint64_t parse_number(const char* field, std::size_t width, bool* ok) {
     std::uint64_t value = 0;
     std::size_t i = 0;
     while (i < width && (field[i] == ' ' || field[i] == '\0')) ++i;
-    for (; i < width && field[i] >= '0' && field[i] <= '7'; ++i) value = value * 8 + (field[i] - '0');
+    for (; i < width && field[i] >= '0' && field[i] <= '7'; ++i)
+        value = value * 8 + (field[i] - '0');
     for (; i < width; ++i)
         if (field[i] != ' ' && field[i] != '\0') *ok = false;
     return value;
@@ -73,9 +74,12 @@ void apply_pax(const std::string& data, std::string* path, std::string* link,
         std::size_t eq = record.find('=');
         if (eq != std::string::npos) {
             std::string key = record.substr(0, eq), value = record.substr(eq + 1);
-            if (key == "path") *path = value;
-            else if (key == "linkpath") *link = value;
-            else if (key == "size") *size = std::strtoull(value.c_str(), nullptr, 10);
+            if (key == "path")
+                *path = value;
+            else if (key == "linkpath")
+                *link = value;
+            else if (key == "size")
+                *size = std::strtoull(value.c_str(), nullptr, 10);
         }
         pos += length;
     }
@@ -111,9 +115,11 @@ private:
         for (int hops = 0; hops < 40; ++hops) {
             auto it = members_.find(key);
             if (it == members_.end()) {
-                if (directories_.count(key)) fail_input(describe(path) + ": is a directory, expected a file");
+                if (directories_.count(key))
+                    fail_input(describe(path) + ": is a directory, expected a file");
                 if (specials_.count(key))
-                    fail_input(describe(path) + ": a FIFO or device entry, not a regular file; refusing to read it");
+                    fail_input(describe(path) +
+                               ": a FIFO or device entry, not a regular file; refusing to read it");
                 return nullptr;
             }
             if (it->second.symlink.empty()) return &it->second;
@@ -151,7 +157,9 @@ private:
             bool ok = true;
             std::uint64_t size = parse_number(header + 124, 12, &ok);
             if (pax_size) size = *pax_size;
-            if (!ok) fail_input(name_ + ": bad size field in tar header at offset " + std::to_string(offset));
+            if (!ok)
+                fail_input(name_ + ": bad size field in tar header at offset " +
+                           std::to_string(offset));
             std::uint64_t data = offset + block;
             if (size > file_size_ - data)
                 fail_input(name_ + ": tar member at offset " + std::to_string(offset) + " claims " +
@@ -159,14 +167,19 @@ private:
             char type = header[156];
             std::string name = field_string(header, 100);
             std::string prefix = field_string(header + 345, 155);
-            if (std::memcmp(header + 257, "ustar", 5) == 0 && !prefix.empty()) name = prefix + "/" + name;
+            if (std::memcmp(header + 257, "ustar", 5) == 0 && !prefix.empty())
+                name = prefix + "/" + name;
             std::string link = field_string(header + 157, 100);
             if (type == 'L' || type == 'K' || type == 'x') {
-                std::string payload(static_cast<std::size_t>(std::min<std::uint64_t>(size, 1 << 20)), '\0');
+                std::string payload(
+                    static_cast<std::size_t>(std::min<std::uint64_t>(size, 1 << 20)), '\0');
                 read_exact(payload.data(), payload.size(), data);
-                if (type == 'L') long_name = payload.c_str();
-                else if (type == 'K') long_link = payload.c_str();
-                else apply_pax(payload, &pax_path, &pax_link, &pax_size);
+                if (type == 'L')
+                    long_name = payload.c_str();
+                else if (type == 'K')
+                    long_link = payload.c_str();
+                else
+                    apply_pax(payload, &pax_path, &pax_link, &pax_size);
             } else {
                 if (!long_name.empty()) name = long_name;
                 if (!pax_path.empty()) name = pax_path;

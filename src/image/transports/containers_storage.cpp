@@ -104,17 +104,20 @@ std::string skopeo_failure_summary(const std::string& stderr_text) {
     // namespace"); the cause of a rootless failure (newuidmap missing, no
     // subuid range) is an earlier error or warning line.
     auto matters = [](const std::string& line) {
-        for (const char* word : {"newuidmap", "newgidmap", "subuid", "subgid", "uid_map", "gid_map", "user namespace"})
+        for (const char* word :
+             {"newuidmap", "newgidmap", "subuid", "subgid", "uid_map", "gid_map", "user namespace"})
             if (line.find(word) != std::string::npos) return true;
-        return line.find("level=error") != std::string::npos || line.find("level=fatal") != std::string::npos ||
-               line.rfind("ERRO", 0) == 0 || line.rfind("FATA", 0) == 0 || line.rfind("Error", 0) == 0;
+        return line.find("level=error") != std::string::npos ||
+               line.find("level=fatal") != std::string::npos || line.rfind("ERRO", 0) == 0 ||
+               line.rfind("FATA", 0) == 0 || line.rfind("Error", 0) == 0;
     };
     // `time="…" level=error msg="text"` says only "text".
     auto clean = [](std::string line) {
         if (auto msg = line.find("msg=\""); msg != std::string::npos) {
             line = line.substr(msg + 5);
             if (!line.empty() && line.back() == '"') line.pop_back();
-        } else if (line.rfind("ERRO[", 0) == 0 || line.rfind("WARN[", 0) == 0 || line.rfind("FATA[", 0) == 0) {
+        } else if (line.rfind("ERRO[", 0) == 0 || line.rfind("WARN[", 0) == 0 ||
+                   line.rfind("FATA[", 0) == 0) {
             auto close = line.find("] ");
             if (close != std::string::npos) line = line.substr(close + 2);
         }
@@ -127,17 +130,21 @@ std::string skopeo_failure_summary(const std::string& stderr_text) {
         while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
         if (line.empty()) continue;
         last = clean(line);
-        if (matters(line) && std::find(kept.begin(), kept.end(), last) == kept.end() && kept.size() < 6)
+        if (matters(line) && std::find(kept.begin(), kept.end(), last) == kept.end() &&
+            kept.size() < 6)
             kept.push_back(last);
     }
-    if (!last.empty() && std::find(kept.begin(), kept.end(), last) == kept.end()) kept.push_back(last);
+    if (!last.empty() && std::find(kept.begin(), kept.end(), last) == kept.end())
+        kept.push_back(last);
     std::string summary;
     for (const auto& line : kept) summary += (summary.empty() ? "" : " | ") + line;
     if (summary.empty()) summary = "no message";
     for (const char* word : {"newuidmap", "newgidmap", "subuid", "subgid"}) {
         if (stderr_text.find(word) != std::string::npos) {
-            summary += " (rootless containers-storage needs newuidmap/newgidmap, Debian package uidmap, and "
-                       "ranges for this user in /etc/subuid and /etc/subgid)";
+            summary +=
+                " (rootless containers-storage needs newuidmap/newgidmap, Debian package uidmap, "
+                "and "
+                "ranges for this user in /etc/subuid and /etc/subgid)";
             break;
         }
     }

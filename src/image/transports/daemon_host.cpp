@@ -35,11 +35,13 @@ std::optional<nlohmann::json> read_json(const fs::path& path) {
 
 DaemonHost docker_daemon_host() {
     if (std::string host = env("DOCKER_HOST"); !host.empty()) return {host, "DOCKER_HOST=" + host};
-    const fs::path config_dir = env("DOCKER_CONFIG").empty() ? fs::path(env("HOME")) / ".docker" : fs::path(env("DOCKER_CONFIG"));
+    const fs::path config_dir = env("DOCKER_CONFIG").empty() ? fs::path(env("HOME")) / ".docker"
+                                                             : fs::path(env("DOCKER_CONFIG"));
     std::string context = env("DOCKER_CONTEXT");
     if (context.empty()) {
         if (auto config = read_json(config_dir / "config.json"))
-            if (auto current = config->find("currentContext"); current != config->end() && current->is_string())
+            if (auto current = config->find("currentContext");
+                current != config->end() && current->is_string())
                 context = current->get<std::string>();
     }
     if (context.empty() || context == "default") return {};
@@ -47,7 +49,9 @@ DaemonHost docker_daemon_host() {
     digest = digest.substr(digest.find(':') + 1);
     const fs::path meta = config_dir / "contexts" / "meta" / digest / "meta.json";
     auto parsed = read_json(meta);
-    if (!parsed) return {"", "docker context '" + context + "' (" + meta.string() + " is missing or not JSON)"};
+    if (!parsed)
+        return {"",
+                "docker context '" + context + "' (" + meta.string() + " is missing or not JSON)"};
     std::string host;
     try {
         host = parsed->at("Endpoints").at("docker").value("Host", "");
@@ -65,10 +69,12 @@ std::string unsupported_host_reason(const DaemonHost& host) {
     if (host.host.empty() || host.host.rfind("unix://", 0) == 0) return {};
     std::string scheme = host.host.substr(0, host.host.find("://"));
     if (scheme == "tcp" || scheme == "http" || scheme == "https")
-        return host.source + ": TCP is not supported: cuvet reads a daemon through its Unix socket only "
-                             "(docker save the image and pass the file, or bind the socket)";
-    return host.source + ": " + scheme + " is not supported: cuvet reads a daemon through its Unix socket only "
-                                           "(docker save the image and pass the file)";
+        return host.source +
+               ": TCP is not supported: cuvet reads a daemon through its Unix socket only "
+               "(docker save the image and pass the file, or bind the socket)";
+    return host.source + ": " + scheme +
+           " is not supported: cuvet reads a daemon through its Unix socket only "
+           "(docker save the image and pass the file)";
 }
 
 }  // namespace cuvet::image

@@ -55,8 +55,8 @@ std::size_t choose_image(const json& manifest, const OpenOptions& options, const
 
 }  // namespace
 
-std::unique_ptr<Image> open_docker_archive(std::unique_ptr<BlobStore> store, const std::string& path,
-                                           const OpenOptions& options) {
+std::unique_ptr<Image> open_docker_archive(std::unique_ptr<BlobStore> store,
+                                           const std::string& path, const OpenOptions& options) {
     const std::string where = store->describe("manifest.json");
     json manifest = parse_json(store->read_small("manifest.json"), where);
     if (!manifest.is_array() || manifest.empty())
@@ -81,19 +81,23 @@ std::unique_ptr<Image> open_docker_archive(std::unique_ptr<BlobStore> store, con
                    ", content is " + info.config_digest);
     info.config = parse_config(parse_json(config_text, store->describe(config_path)),
                                store->describe(config_path));
-    // One image per entry, no index to choose from: a platform it is not for is refused, as for OCI.
+    // One image per entry, no index to choose from: a platform it is not for is refused, as for
+    // OCI.
     if (options.platform && !info.config.platform.matches(*options.platform))
-        fail_usage(path + ": image is for " + info.config.platform.str() + ", not " + options.platform->str());
+        fail_usage(path + ": image is for " + info.config.platform.str() + ", not " +
+                   options.platform->str());
 
     auto layers = entry.find("Layers");
-    if (layers == entry.end() || !layers->is_array()) fail_input(where + ": missing \"Layers\" array");
+    if (layers == entry.end() || !layers->is_array())
+        fail_input(where + ": missing \"Layers\" array");
     const auto& diff_ids = info.config.diff_ids;
     if (options.verify_digests && diff_ids.size() != layers->size())
         fail_input(store->describe(config_path) + ": lists " + std::to_string(diff_ids.size()) +
                    " diff_ids for " + std::to_string(layers->size()) + " layers");
     std::vector<LayerCheck> checks;
     for (std::size_t i = 0; i < layers->size(); ++i) {
-        if (!(*layers)[i].is_string()) fail_input(where + ": \"Layers\" must be an array of strings");
+        if (!(*layers)[i].is_string())
+            fail_input(where + ": \"Layers\" must be an array of strings");
         LayerInfo layer;
         layer.blob = confined_path((*layers)[i].get<std::string>(), where);
         auto size = store->size(layer.blob);

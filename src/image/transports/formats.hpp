@@ -8,15 +8,17 @@
 
 namespace cuvet::image {
 
-std::unique_ptr<Image> open_docker_archive(std::unique_ptr<BlobStore> store, const std::string& path,
-                                           const OpenOptions& options);
+std::unique_ptr<Image> open_docker_archive(std::unique_ptr<BlobStore> store,
+                                           const std::string& path, const OpenOptions& options);
 std::unique_ptr<Image> open_oci_layout(std::unique_ptr<BlobStore> store, const std::string& path,
                                        const std::string& format, const OpenOptions& options);
-std::unique_ptr<Image> open_rootfs_dir(const std::filesystem::path& root, const OpenOptions& options);
+std::unique_ptr<Image> open_rootfs_dir(const std::filesystem::path& root,
+                                       const OpenOptions& options);
 // A directory is taken for a root file system only when it has one of the
 // top-level directories an OS keeps its files in (usr, etc, bin, lib, opt…).
 bool looks_like_root_fs(const std::filesystem::path& dir);
 // `reference` without its "docker://" prefix.
-std::unique_ptr<Image> open_registry_image(const std::string& reference, const OpenOptions& options);
+std::unique_ptr<Image> open_registry_image(const std::string& reference,
+                                           const OpenOptions& options);
 
 }  // namespace cuvet::image

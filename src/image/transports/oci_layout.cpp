@@ -18,8 +18,8 @@ constexpr int max_index_depth = 8;
 constexpr const char* ref_name_key = "org.opencontainers.image.ref.name";
 
 struct Candidate {
-    json descriptor;           // the manifest's descriptor
-    std::string reference;     // ref.name of the top-level entry it came from
+    json descriptor;        // the manifest's descriptor
+    std::string reference;  // ref.name of the top-level entry it came from
     std::optional<Platform> platform;
 };
 
@@ -43,14 +43,16 @@ public:
     std::string read_blob(const json& descriptor, const std::string& where) {
         std::string digest = json_string(descriptor, "digest", where, true);
         std::string path = blob_path(digest, where);
-        if (!store_.exists(path)) fail_input(store_.describe(path) + ": missing blob (named in " + where + ")");
+        if (!store_.exists(path))
+            fail_input(store_.describe(path) + ": missing blob (named in " + where + ")");
         // Metadata blobs are read whole under a cap anyway, so --no-verify may
         // skip this; layer sizes are checked always (see open_oci_layout).
         std::uint64_t declared = json_size(descriptor, "size", where);
         auto actual = store_.size(path);
         if (verify_ && actual && descriptor.contains("size") && *actual != declared)
             fail_input(store_.describe(path) + ": size " + std::to_string(*actual) +
-                       " differs from the " + std::to_string(declared) + " its descriptor declares");
+                       " differs from the " + std::to_string(declared) +
+                       " its descriptor declares");
         std::string bytes = store_.read_small(path);
         if (verify_) {
             std::string actual = sha256_digest(bytes);
@@ -61,8 +63,8 @@ public:
         return bytes;
     }
 
-    void collect(const json& index, const std::string& where, const std::string& reference, int depth,
-                 std::vector<Candidate>& out) {
+    void collect(const json& index, const std::string& where, const std::string& reference,
+                 int depth, std::vector<Candidate>& out) {
         if (depth > max_index_depth) fail_input(where + ": indexes nested deeper than 8 levels");
         auto manifests = index.find("manifests");
         if (!index.is_object() || manifests == index.end() || !manifests->is_array())
@@ -75,19 +77,22 @@ public:
                                         " manifest descriptors in its nested indexes",
                                     "index-manifests")
                     .with_file(where);
-            if (!descriptor.is_object()) fail_input(where + ": manifest descriptor must be an object");
+            if (!descriptor.is_object())
+                fail_input(where + ": manifest descriptor must be an object");
             std::string ref = reference;
             if (auto annotations = descriptor.find("annotations");
                 ref.empty() && annotations != descriptor.end() && annotations->is_object())
                 ref = annotations->value(ref_name_key, "");
             if (is_index(descriptor)) {
-                std::string nested_where = store_.describe(blob_path(json_string(descriptor, "digest", where, true), where));
+                std::string nested_where = store_.describe(
+                    blob_path(json_string(descriptor, "digest", where, true), where));
                 collect(parse_json(read_blob(descriptor, where), nested_where), nested_where, ref,
                         depth + 1, out);
                 continue;
             }
             Candidate candidate{descriptor, ref, std::nullopt};
-            if (auto platform = descriptor.find("platform"); platform != descriptor.end() && platform->is_object()) {
+            if (auto platform = descriptor.find("platform");
+                platform != descriptor.end() && platform->is_object()) {
                 Platform p;
                 p.os = platform->value("os", "");
                 p.architecture = platform->value("architecture", "");
@@ -111,28 +116,39 @@ bool reference_matches(const std::string& ref, const std::string& wanted) {
     return colon != std::string::npos && ref == wanted.substr(colon + 1);
 }
 
-Candidate choose(std::vector<Candidate> candidates, const OpenOptions& options, const std::string& where) {
+Candidate choose(std::vector<Candidate> candidates, const OpenOptions& options,
+                 const std::string& where) {
     if (!options.image.empty()) {
-        std::erase_if(candidates, [&](const Candidate& c) { return !reference_matches(c.reference, options.image); });
-        if (candidates.empty()) fail_usage(where + ": no image named '" + options.image + "' in the layout");
+        std::erase_if(candidates, [&](const Candidate& c) {
+            return !reference_matches(c.reference, options.image);
+        });
+        if (candidates.empty())
+            fail_usage(where + ": no image named '" + options.image + "' in the layout");
     }
     Platform wanted = options.platform.value_or(Platform{});
-    bool any_platform = std::any_of(candidates.begin(), candidates.end(), [](const Candidate& c) { return c.platform.has_value(); });
+    bool any_platform = std::any_of(candidates.begin(), candidates.end(),
+                                    [](const Candidate& c) { return c.platform.has_value(); });
     if (any_platform) {
         std::vector<std::string> seen;
         for (const auto& c : candidates)
             if (c.platform) seen.push_back(c.platform->str());
-        std::erase_if(candidates, [&](const Candidate& c) { return c.platform && !c.platform->matches(wanted); });
+        std::erase_if(candidates, [&](const Candidate& c) {
+            return c.platform && !c.platform->matches(wanted);
+        });
         if (candidates.empty()) {
             std::string list;
             for (const auto& p : seen) list += (list.empty() ? "" : ", ") + p;
-            fail_usage(where + ": no manifest for platform " + wanted.str() + " (available: " + list + ")");
+            fail_usage(where + ": no manifest for platform " + wanted.str() +
+                       " (available: " + list + ")");
         }
     }
     if (candidates.size() > 1) {
         std::string refs;
-        for (const auto& c : candidates) refs += (refs.empty() ? "" : ", ") + (c.reference.empty() ? c.descriptor.value("digest", "?") : c.reference);
-        fail_usage(where + ": holds " + std::to_string(candidates.size()) + " images; choose one with --image (" + refs + ")");
+        for (const auto& c : candidates)
+            refs += (refs.empty() ? "" : ", ") +
+                    (c.reference.empty() ? c.descriptor.value("digest", "?") : c.reference);
+        fail_usage(where + ": holds " + std::to_string(candidates.size()) +
+                   " images; choose one with --image (" + refs + ")");
     }
     return candidates.front();
 }
@@ -158,15 +174,19 @@ std::unique_ptr<Image> open_oci_layout(std::unique_ptr<BlobStore> store, const s
     if (!manifest.is_object()) fail_input(manifest_where + ": manifest must be a JSON object");
 
     auto config = manifest.find("config");
-    if (config == manifest.end() || !config->is_object()) fail_input(manifest_where + ": missing \"config\"");
+    if (config == manifest.end() || !config->is_object())
+        fail_input(manifest_where + ": missing \"config\"");
     info.config_digest = json_string(*config, "digest", manifest_where, true);
     const std::string config_where = store->describe(blob_path(info.config_digest, manifest_where));
-    info.config = parse_config(parse_json(reader.read_blob(*config, manifest_where), config_where), config_where);
+    info.config = parse_config(parse_json(reader.read_blob(*config, manifest_where), config_where),
+                               config_where);
     if (options.platform && !info.config.platform.matches(*options.platform))
-        fail_usage(path + ": image is for " + info.config.platform.str() + ", not " + options.platform->str());
+        fail_usage(path + ": image is for " + info.config.platform.str() + ", not " +
+                   options.platform->str());
 
     auto layers = manifest.find("layers");
-    if (layers == manifest.end() || !layers->is_array()) fail_input(manifest_where + ": missing \"layers\" array");
+    if (layers == manifest.end() || !layers->is_array())
+        fail_input(manifest_where + ": missing \"layers\" array");
     std::vector<LayerCheck> checks;
     for (const auto& descriptor : *layers) {
         LayerInfo layer;

@@ -63,13 +63,15 @@ private:
     void unreadable(const std::string& path) {
         if (!allow_partial_)
             fail_io(where(path) +
-                    ": permission denied; the scan cannot see what lies there (run as a user who can read the "
+                    ": permission denied; the scan cannot see what lies there (run as a user who "
+                    "can read the "
                     "whole tree; validate --allow-partial reports the scan as partial instead)");
         tree_.note_unreadable(path.empty() ? "/" : path);
     }
 
     [[noreturn]] void changed(const std::string& path, const std::string& how) const {
-        fail_input(where(path) + ": changed while it was scanned (" + how + "); refusing to follow it");
+        fail_input(where(path) + ": changed while it was scanned (" + how +
+                   "); refusing to follow it");
     }
 
     std::vector<std::string> names(int dir_fd, const std::string& path) {
@@ -97,7 +99,8 @@ private:
 
     void directory(int dir_fd, const std::string& path, int depth) {
         if (depth > max_depth)
-            fail_input(where(path) + ": directories nested deeper than " + std::to_string(max_depth) + " levels");
+            fail_input(where(path) + ": directories nested deeper than " +
+                       std::to_string(max_depth) + " levels");
         for (const auto& name : names(dir_fd, path)) visit(dir_fd, path + "/" + name, name, depth);
     }
 
@@ -117,7 +120,8 @@ private:
             entry.type = FileType::directory;
             entry.size = 0;
             tree_.put(std::move(entry));
-            Descriptor child(::openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+            Descriptor child(
+                ::openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
             if (child.get() < 0) {
                 if (is_permission_error(errno)) return unreadable(path);
                 if (errno == ELOOP || errno == ENOTDIR) changed(path, "no longer a directory");
@@ -153,8 +157,8 @@ private:
 
     // Opened beneath its directory without following a link, then checked to
     // be the very file the lstat saw.
-    std::shared_ptr<const std::string> read_file(int dir_fd, const std::string& name, const struct stat& seen,
-                                                 FileEntry& entry) {
+    std::shared_ptr<const std::string> read_file(int dir_fd, const std::string& name,
+                                                 const struct stat& seen, FileEntry& entry) {
         int fd = ::openat(dir_fd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
         if (fd < 0) {
             if (errno == ELOOP) changed(entry.path, "now a symlink");
@@ -174,14 +178,15 @@ private:
         return read_content(FileRangeSource(shared, 0, entry.size, where(entry.path)), entry);
     }
 
-    std::shared_ptr<const std::string> read_content(FileRangeSource source, const FileEntry& entry) {
+    std::shared_ptr<const std::string> read_content(FileRangeSource source,
+                                                    const FileEntry& entry) {
         if (options_.open_sink) {
             if (auto sink = options_.open_sink(entry)) {
                 std::string block(std::min<std::uint64_t>(entry.size, 1u << 20), '\0');
                 try {
                     for (std::uint64_t have = 0; have < entry.size;) {
-                        const std::size_t got =
-                            source.read(block.data(), std::min<std::uint64_t>(block.size(), entry.size - have));
+                        const std::size_t got = source.read(
+                            block.data(), std::min<std::uint64_t>(block.size(), entry.size - have));
                         sink->write(std::string_view(block.data(), got), have);
                         have += got;
                     }
@@ -194,11 +199,13 @@ private:
         }
         // Held whole: a sparse file's size is what it costs here.
         if (entry.size > scan_limits().file_bytes)
-            throw LimitExceeded(std::to_string(entry.size) + " bytes to hold in memory", "file-bytes")
+            throw LimitExceeded(std::to_string(entry.size) + " bytes to hold in memory",
+                                "file-bytes")
                 .with_file(where(entry.path));
         auto bytes = std::make_shared<std::string>(entry.size, '\0');
         std::size_t have = 0;
-        while (have < bytes->size()) have += source.read(bytes->data() + have, bytes->size() - have);
+        while (have < bytes->size())
+            have += source.read(bytes->data() + have, bytes->size() - have);
         if (options_.on_content) {
             options_.on_content(entry, *bytes);
             return nullptr;
@@ -215,7 +222,8 @@ private:
 
 class RootfsDir : public Image {
 public:
-    RootfsDir(fs::path root, bool allow_partial) : root_(std::move(root)), allow_partial_(allow_partial) {
+    RootfsDir(fs::path root, bool allow_partial)
+        : root_(std::move(root)), allow_partial_(allow_partial) {
         info_.format = "rootfs";
         info_.path = root_.string();
         LayerInfo layer;
@@ -245,13 +253,15 @@ bool looks_like_root_fs(const std::filesystem::path& dir) {
     // configuration (FHS); a directory with none of them is not an image.
     for (const char* name : {"usr", "etc", "bin", "sbin", "lib", "lib32", "lib64", "opt"}) {
         struct stat info {};
-        if (::lstat((dir / name).c_str(), &info) == 0 && (S_ISDIR(info.st_mode) || S_ISLNK(info.st_mode)))
+        if (::lstat((dir / name).c_str(), &info) == 0 &&
+            (S_ISDIR(info.st_mode) || S_ISLNK(info.st_mode)))
             return true;
     }
     return false;
 }
 
-std::unique_ptr<Image> open_rootfs_dir(const std::filesystem::path& root, const OpenOptions& options) {
+std::unique_ptr<Image> open_rootfs_dir(const std::filesystem::path& root,
+                                       const OpenOptions& options) {
     return std::make_unique<RootfsDir>(root, options.allow_partial);
 }
 
