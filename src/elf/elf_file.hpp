@@ -17,6 +17,8 @@ namespace cuvet::elf::detail {
 
 // ELF constants we use (from <elf.h>, spelled out so the reader does not depend
 // on the host's headers).
+inline constexpr std::uint32_t sht_hash = 5;
+inline constexpr std::uint32_t sht_gnu_hash = 0x6ffffff6;
 inline constexpr std::uint32_t sht_dynsym = 11;
 inline constexpr std::uint32_t sht_dynamic = 6;
 inline constexpr std::uint32_t sht_nobits = 8;

@@ -106,13 +106,15 @@ private:
     std::uint64_t run_offset_ = 0, done_ = 0;
 };
 
-constexpr std::uint32_t pt_load = 1, pt_dynamic = 2, sht_nobits = 8;
-constexpr std::uint32_t sht_hash = 5, sht_dynamic = 6, sht_dynsym = 11, sht_gnu_hash = 0x6ffffff6,
-                        sht_verdef = 0x6ffffffd, sht_verneed = 0x6ffffffe;
+using detail::pt_dynamic;
+using detail::pt_load;
+using detail::sht_nobits;
 
+// The sections whose bytes the dynamic-linking facts come from.
 bool table_type(std::uint32_t type) {
+    using namespace detail;
     return type == sht_hash || type == sht_dynamic || type == sht_dynsym || type == sht_gnu_hash ||
-           type == sht_verdef || type == sht_verneed;
+           type == sht_gnu_verdef || type == sht_gnu_verneed;
 }
 
 }  // namespace
