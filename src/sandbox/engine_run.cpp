@@ -1,8 +1,13 @@
 #include "cuvet/sandbox/engine_run.hpp"
 
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include "cuvet/sandbox/process.hpp"
@@ -76,12 +81,22 @@ bool has_nvidia_cdi_spec(const std::vector<fs::path>& dirs) {
     return false;
 }
 
+std::string new_container_name() {
+    static std::atomic<unsigned> counter{0};
+    std::random_device random;
+    char suffix[16];
+    std::snprintf(suffix, sizeof suffix, "%08x", random());
+    return "cuvet-probe-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" +
+           suffix;
+}
+
 std::vector<std::string> engine_run_args(const std::string& engine, const EngineLimits& limits,
-                                         bool gpu) {
+                                         bool gpu, const std::string& container_name) {
     std::vector<std::string> args = {
-        engine,       "run",         "--rm",           "--network",
-        "none",       "--read-only", "--tmpfs",        "/tmp:rw,nosuid,nodev,size=2g",
-        "--cap-drop", "ALL",         "--security-opt", "no-new-privileges"};
+        engine,         "run",          "--rm",           "--name",
+        container_name, "--log-driver", "none",           "--network",
+        "none",         "--read-only",  "--tmpfs",        "/tmp:rw,nosuid,nodev,size=2g",
+        "--cap-drop",   "ALL",          "--security-opt", "no-new-privileges"};
     if (limits.max_pids != 0)
         args.insert(args.end(), {"--pids-limit", std::to_string(limits.max_pids)});
     if (limits.memory_bytes != 0)
@@ -98,6 +113,21 @@ std::vector<std::string> engine_run_args(const std::string& engine, const Engine
         }
     }
     return args;
+}
+
+ProcessResult run_engine_container(const std::string& engine, const std::string& container_name,
+                                   const ProcessSpec& spec) {
+    ProcessResult result = run_process(spec);
+    // After a normal end --rm has removed it and this finds nothing; after a kill it stops the
+    // container and frees its storage before cuvet goes on (or deletes its temporary tree).
+    ProcessSpec remove;
+    remove.argv = {engine, "rm", "-f", container_name};
+    remove.search_path = true;
+    remove.inherit_environment = true;
+    remove.timeout = std::chrono::seconds(60);
+    remove.max_output = 64 << 10;
+    run_process(remove);
+    return result;
 }
 
 std::string engine_image(const std::string& engine, const std::string& image_ref,

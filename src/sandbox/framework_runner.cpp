@@ -49,12 +49,13 @@ std::vector<SmokeResult> run_framework_probes_in_container(
         spec.inherit_environment = true;
         spec.timeout =
             limits.timeout + std::chrono::seconds(30);  // the engine's own timeout comes first
-        spec.argv = engine_run_args(runtime, limits, gpu);
+        const std::string name = new_container_name();
+        spec.argv = engine_run_args(runtime, limits, gpu, name);
         for (const std::string& env : smoke_environment(env_overrides))
             spec.argv.insert(spec.argv.end(), {"-e", env});
         spec.argv.insert(spec.argv.end(), {"--entrypoint", target.interpreter, container_image,
                                            "-c", smoke_script(target.framework)});
-        results.push_back(parse_smoke_result(target, run_process(spec)));
+        results.push_back(parse_smoke_result(target, run_engine_container(runtime, name, spec)));
     }
     return results;
 }

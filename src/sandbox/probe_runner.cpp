@@ -210,7 +210,8 @@ ProcessResult run_container(const image::Image& image, const ProbeRunOptions& op
     spec.inherit_environment = true;
     spec.timeout =
         options.timeout + std::chrono::seconds(30);  // the engine's own timeout comes first
-    spec.argv = engine_run_args(options.runtime, limits, gpu);
+    const std::string name = new_container_name();
+    spec.argv = engine_run_args(options.runtime, limits, gpu, name);
     spec.argv.insert(
         spec.argv.end(),
         {"-v", fs::absolute(options.probe_binary).string() + ":" + probe_path_in_image + ":ro",
@@ -220,7 +221,7 @@ ProcessResult run_container(const image::Image& image, const ProbeRunOptions& op
     spec.argv.push_back(engine_ref);
     const std::vector<std::string> args = probe_args(outcome.plan, options);
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-    ProcessResult process = run_process(spec);
+    ProcessResult process = run_engine_container(options.runtime, name, spec);
     if (!options.self_test && !options.frameworks.empty() && !saw_no_device(process)) {
         outcome.framework_targets = select_targets(
             find_smoke_targets(image.scan({}), image.info().config.env), options.frameworks);

@@ -54,7 +54,25 @@ void podman_wrapper(const fs::path& dir) {
     fs::permissions(dir / "bin/podman", fs::perms::owner_all);
 }
 
+// Whatever a failed check left running is removed before the temporary tree is: a container
+// still writing under it would keep its mounts busy and the tree on the disk.
+struct PodmanCleanup {
+    fs::path dir;
+    ~PodmanCleanup() {
+        run_shell(shell_quote((dir / "bin/podman").string()) + " rm -af >/dev/null 2>&1");
+        run_shell("grep -o ' " + dir.string() +
+                  "[^ ]*' /proc/self/mounts | xargs -r -n1 umount -l 2>/dev/null");
+    }
+};
+
 }  // namespace
+
+TEST_CASE("container names are unique within a run", "[sandbox][engine]") {
+    const std::string first = sandbox::new_container_name();
+    const std::string second = sandbox::new_container_name();
+    CHECK(first != second);
+    CHECK_THAT(first, Catch::Matches("cuvet-probe-[0-9]+-[0-9]+-[0-9a-f]{8}"));
+}
 
 TEST_CASE("engine runs are strict: no network, read-only, no capabilities, limits",
           "[sandbox][engine]") {
@@ -62,10 +80,12 @@ TEST_CASE("engine runs are strict: no network, read-only, no capabilities, limit
     limits.max_pids = 128;
     limits.memory_bytes = 1ULL << 30;
     limits.timeout = std::chrono::seconds(90);
-    const auto podman = sandbox::engine_run_args("podman", limits, false);
+    const auto podman = sandbox::engine_run_args("podman", limits, false, "cuvet-probe-1");
     CHECK(podman[0] == "podman");
     CHECK(podman[1] == "run");
     CHECK(std::find(podman.begin(), podman.end(), "--rm") != podman.end());
+    CHECK(has_pair(podman, "--name", "cuvet-probe-1"));
+    CHECK(has_pair(podman, "--log-driver", "none"));  // a flood never reaches the host's disk
     CHECK(std::find(podman.begin(), podman.end(), "--read-only") != podman.end());
     CHECK(has_pair(podman, "--network", "none"));
     CHECK(has_pair(podman, "--cap-drop", "ALL"));
@@ -74,7 +94,7 @@ TEST_CASE("engine runs are strict: no network, read-only, no capabilities, limit
     CHECK(has_pair(podman, "--memory", std::to_string(1ULL << 30)));
     CHECK(has_pair(podman, "--timeout", "90"));
     CHECK(has_pair(podman, "--tmpfs", "/tmp:rw,nosuid,nodev,size=2g"));
-    const auto docker = sandbox::engine_run_args("docker", limits, false);
+    const auto docker = sandbox::engine_run_args("docker", limits, false, "cuvet-probe-2");
     CHECK_FALSE(std::find(docker.begin(), docker.end(), "--timeout") !=
                 docker.end());  // docker has none
 
@@ -122,6 +142,7 @@ TEST_CASE("a hostile image through podman: the engine's isolation holds and the 
     spec.env = {"PATH=/bin"};
     docker_archive({spec}).write_tar(tmp / "hostile.tar");
     podman_wrapper(tmp / "podman");
+    const PodmanCleanup cleanup{tmp / "podman"};
     const std::string path = std::getenv("PATH") != nullptr ? std::getenv("PATH") : "/usr/bin:/bin";
     ::setenv("PATH", ((tmp / "podman/bin").string() + ":" + path).c_str(), 1);
     ::setenv("CUVET_HOSTILE_SECRET", "in cuvet's environment only", 1);
@@ -154,4 +175,13 @@ TEST_CASE("a hostile image through podman: the engine's isolation holds and the 
     CHECK(result.process.output_truncated);
     CHECK_FALSE(result.parsed);
     CHECK(sandbox::live_verdict(result) == "fails");
+    // The container is gone when cuvet goes on, and the 2 GB it printed is nowhere on the disk:
+    // killing the client alone left conmon writing it to the container's log.
+    const ProcessResult left =
+        run_shell(shell_quote((tmp / "podman/bin/podman").string()) + " ps -aq 2>&1");
+    CHECK(left.exit_code == 0);
+    CHECK(left.out.empty());
+    const ProcessResult size = run_shell("du -sm " + shell_quote((tmp / "podman").string()));
+    INFO(size.out);
+    CHECK(std::stoul(size.out) < 64);
 }

@@ -5,11 +5,19 @@
 // a private /tmp, pids and memory limits, and the GPU through CDI
 // (`--device nvidia.com/gpu=all`) where the host has a CDI spec for it, or
 // docker's `--gpus all`. Without a GPU (CI) the same flags run on the CPU.
+//
+// The engine's client is only a window onto the container: killing it (the
+// deadline, the output limit) leaves conmon or dockerd running the image, and
+// their log file would take all it prints onto the host's disk. So a container
+// logs nothing (`--log-driver none`: its output reaches cuvet through the
+// attached client only) and is named, and removed by name once its run ends.
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include "cuvet/sandbox/process.hpp"
 
 namespace cuvet::sandbox {
 
@@ -25,9 +33,17 @@ const std::vector<std::filesystem::path>& cdi_spec_dirs();
 // True when a CDI spec in `dirs` declares kind nvidia.com/gpu (nvidia-ctk cdi generate).
 bool has_nvidia_cdi_spec(const std::vector<std::filesystem::path>& dirs = cdi_spec_dirs());
 
-// `<engine> run --rm …` up to (not including) --entrypoint and the image.
+// A name for one container of this process: cuvet-probe-<pid>-<n>-<random>.
+std::string new_container_name();
+
+// `<engine> run --rm --name NAME …` up to (not including) --entrypoint and the image.
 std::vector<std::string> engine_run_args(const std::string& engine, const EngineLimits& limits,
-                                         bool gpu);
+                                         bool gpu, const std::string& container_name);
+
+// Runs `spec` (an engine_run_args command) and then removes `container_name`
+// (`<engine> rm -f`), which stops it where the client was killed first.
+ProcessResult run_engine_container(const std::string& engine, const std::string& container_name,
+                                   const ProcessSpec& spec);
 
 // What the engine runs: `image_ref` when given; for podman an archive on disk
 // is run directly (docker-archive:PATH, or oci-archive:PATH when it holds an
