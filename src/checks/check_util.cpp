@@ -31,7 +31,7 @@ void add_trace(report::Finding& finding, const Resolution& r, std::size_t max_li
     else if (r.path.empty())
         how += "not found";
     else
-        how += r.path + " via " + r.rule + (r.source.empty() ? "" : " (" + r.source + ")");
+        how += r.path + " via " + r.how_found() + (r.source.empty() ? "" : " (" + r.source + ")");
     finding.evidence.push_back(how);
     std::size_t shown = 0;
     for (const auto& line : r.trace) {

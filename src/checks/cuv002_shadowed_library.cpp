@@ -66,7 +66,7 @@ report::Finding finding_for(const Stack& stack, const std::vector<Edge>& edges) 
     const auto hidden_dir = util::dir_name(first.hidden);
     report::Finding f;
     f.message = first.consumer->path + " loads " + r.name + " from " +
-                (won ? util::describe(*won) : r.path) + " (found via " + r.rule +
+                (won ? util::describe(*won) : r.path) + " (found via " + r.how_found() +
                 ") instead of the copy it ships, " + (lost ? util::describe(*lost) : first.hidden);
     if (edges.size() > 1) {
         f.message += "; " + std::to_string(edges.size() - 1) + " more load" +
@@ -80,11 +80,11 @@ report::Finding finding_for(const Stack& stack, const std::vector<Edge>& edges) 
     f.locations = {{first.consumer->path}, {r.path}, {first.hidden}};
     for (const auto& e : edges)
         f.evidence.push_back(e.consumer->path + ": " + e.resolution->name + " → " +
-                             e.resolution->path + " (via " + e.resolution->rule + "), not " +
+                             e.resolution->path + " (via " + e.resolution->how_found() + "), not " +
                              e.hidden);
     util::add_trace(f, r);
     if (const auto* root = stack.root_of(first.consumer->file)) f.loaded_by = *root;
-    if (r.rule == "ld-library-path") {
+    if (r.rule == loader::Rule::ld_library_path && r.loaded_by.empty()) {
         auto origin = stack.env_origin.find("LD_LIBRARY_PATH");
         const std::string where = origin != stack.env_origin.end()
                                       ? "`export LD_LIBRARY_PATH` at " + origin->second

@@ -37,8 +37,8 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
             for (const auto& r : o.resolutions) {
                 const auto* c = stack.library(r.file);
                 if (c == nullptr || c->family != family) continue;
-                f.evidence.push_back(o.path + " loads " + r.name + " → " + r.file + " (" + r.rule +
-                                     ")");
+                f.evidence.push_back(o.path + " loads " + r.name + " → " + r.file + " (" +
+                                     r.how_found() + ")");
                 loaded.insert(r.file);
             }
         }

@@ -77,7 +77,7 @@ void loaded_mix(const Stack& stack, const rules::Database& db, std::vector<repor
         for (const auto& c : crossings) {
             if (files.size() < 4)
                 f.message += " " + util::base_name(c.object->path) + " -> " + c.loaded->path +
-                             " (via " + c.resolution->rule + ");";
+                             " (via " + c.resolution->how_found() + ");";
             files.push_back(c.object->file);
         }
         if (crossings.size() > 4)

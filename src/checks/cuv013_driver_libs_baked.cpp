@@ -31,7 +31,7 @@ std::vector<report::Finding> stubs_on_the_path(const Stack& stack) {
         for (const auto* o : objects) files.push_back(o->file);
         report::Finding f;
         f.message = objects.front()->path + " maps the CUDA toolkit's stub " + r.path +
-                    " (through " + (r.source.empty() ? r.rule : r.source) +
+                    " (through " + (r.source.empty() ? r.how_found() : r.source) +
                     ") instead of the host driver's " + r.name +
                     ": every CUDA call fails with CUDA_ERROR_STUB_LIBRARY (\"CUDA driver is a stub "
                     "library\")";

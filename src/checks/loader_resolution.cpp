@@ -17,7 +17,7 @@ Resolution from_loader(const loader::Resolution& r, bool from_dlopen) {
     out.name = r.name;
     out.path = r.status == loader::Status::found || r.status == loader::Status::error ? r.path : "";
     out.file = r.status == loader::Status::found ? r.file : "";
-    out.rule = std::string(loader::to_string(r.rule));
+    out.rule = r.rule;
     out.source = r.source;
     out.provided_by_host = r.status == loader::Status::host_driver;
     out.from_dlopen = from_dlopen;

@@ -48,7 +48,7 @@ void model_cupy(inventory::Analysis& analysis, const loader::Loader& loader, con
             auto load = open_from(analysis, loader, requester, lib.component,
                                   is_file(analysis, preload) ? preload : soname);
             if (is_file(analysis, preload))
-                load.resolution.rule = "cuda-pathfinder (nvidia wheel dir)";
+                load.resolution.loaded_by = "cuda-pathfinder (nvidia wheel dir)";
             bool found = !load.resolution.path.empty() && load.missing.empty();
             if (found || best.component.empty()) best = std::move(load);
             if (found) break;

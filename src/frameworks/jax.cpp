@@ -139,7 +139,8 @@ void model_jax(inventory::Analysis& analysis, const loader::Loader& loader, cons
                 open_from(analysis, loader, requester, lib.component,
                           is_file(analysis, preload) ? preload : std::string(lib.soname)));
             if (is_file(analysis, preload))
-                fw.loads.back().resolution.rule = "preloaded by jax_plugins (nvidia wheel dir)";
+                fw.loads.back().resolution.loaded_by =
+                    "preloaded by jax_plugins (nvidia wheel dir)";
         }
     }
     if (pjrt_dir.empty()) return;

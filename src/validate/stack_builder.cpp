@@ -486,7 +486,7 @@ Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::s
         for (auto& r : object.resolutions)
             if (std::find(model->second.preloads.begin(), model->second.preloads.end(), r.name) !=
                 model->second.preloads.end())
-                r.rule = model->second.preload_rule;
+                r.loaded_by = model->second.preload_rule;
     }
     // Consumers first: reports list what the user ships before what it pulls in.
     std::stable_partition(stack.objects.begin(), stack.objects.end(),

@@ -32,6 +32,7 @@
 
 #include "cuvet/elf/elf_info.hpp"
 #include "cuvet/image/image.hpp"
+#include "cuvet/loader/loader.hpp"
 #include "cuvet/rules/version.hpp"
 
 namespace cuvet::lock {
@@ -42,11 +43,14 @@ namespace cuvet::checks {
 
 // How ld.so would find one DT_NEEDED (or dlopen) name of one object.
 struct Resolution {
-    std::string name;                   // "libcudnn.so.8" as requested
-    std::string path;                   // image path of the file it maps; "" when not found
-    std::string file;                   // the data file after links (key into Stack::elfs)
-    std::string rule;                   // "rpath", "ld_library_path", "runpath", "ld_cache", …
-    std::string source;                 // whose RPATH/RUNPATH, the cache file, …
+    std::string name;                        // "libcudnn.so.8" as requested
+    std::string path;                        // image path of the file it maps; "" when not found
+    std::string file;                        // the data file after links (key into Stack::elfs)
+    loader::Rule rule = loader::Rule::none;  // which step of ld.so's search found it
+    std::string source;                      // whose RPATH/RUNPATH, the cache file, …
+    // Set where the framework loads it itself, by path (a preload, cuda-pathfinder), rather than
+    // ld.so's search finding it: whose lookup it was, in words ("import torch (run first)").
+    std::string loaded_by;
     bool provided_by_host = false;      // libcuda.so.1 etc.: injected by the container runtime
     bool from_dlopen = false;           // a dlopen() string, not a DT_NEEDED
     bool error = false;                 // found a file ld.so refuses (not ELF)
@@ -55,6 +59,11 @@ struct Resolution {
     // Found only through the cache ldconfig writes at an NVIDIA start: why the image's own
     // /etc/ld.so.cache would not find it ("" when the image's cache finds it too).
     std::string start_note;
+
+    // How it was found, as reports word it: loaded_by, else the loader's rule ("rpath", …).
+    std::string how_found() const {
+        return loaded_by.empty() ? std::string(loader::to_string(rule)) : loaded_by;
+    }
 };
 
 // One ELF file of the image that loads libraries (a program or a library).
