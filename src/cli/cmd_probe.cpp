@@ -170,7 +170,11 @@ int run_probe_command(const ProbeCommandArgs& args) {
     options.frameworks = sandbox::parse_framework_list(args.frameworks);
     options.framework_timeout = std::chrono::seconds(args.framework_timeout);
     options.nvidia_start = args.nvidia_start;
-    const auto opened = image::open_image(args.image.path, args.image.open_options());
+    // An engine run scans the image twice (the plan, then the frameworks): a registry image's
+    // layers are fetched once.
+    image::OpenOptions open = args.image.open_options();
+    open.keep_fetched_blobs = true;
+    const auto opened = image::open_image(args.image.path, open);
     const sandbox::ProbeOutcome outcome = sandbox::run_live_check(*opened, options);
     if (args.format == "json") {
         nlohmann::json out = {

@@ -119,6 +119,32 @@ int run_validate(const ValidateArgs& args) {
     }
     auto layer_cache = args.image.layer_cache();
     options.layer_cache = layer_cache.get();
+    if (args.probe) {
+        // The live check runs after the static checks, on the image they read: not reopened, and
+        // a registry image's layers not fetched again.
+        options.open.keep_fetched_blobs = true;
+        options.live_check = [&args, &progress](const image::Image& image,
+                                                validate::Result& result) {
+            if (progress) progress->finish();
+            sandbox::ProbeRunOptions probe;
+            probe.probe_binary = sandbox::find_probe_binary();
+            probe.timeout = std::chrono::seconds(args.probe_timeout);
+            probe.env_overrides = args.env;
+            probe.frameworks = sandbox::parse_framework_list(args.probe_frameworks);
+            probe.runtime = args.probe_runtime;
+            probe.nvidia_start = args.nvidia_start;
+            probe.container_image = args.container_image;
+            probe.image_archive = args.image.path;
+            sandbox::ProbeOutcome outcome = sandbox::run_live_check(image, probe);
+            // Static vs live: a disagreement is a cuvet bug or a missing rule, shown to the user
+            // either way.
+            std::vector<report::Finding> disagreements = sandbox::static_live_disagreements(
+                result.findings, outcome.frameworks, outcome.plan.expect.cudnn_version,
+                outcome.plan.expect.cudnn_source);
+            for (auto& finding : outcome.findings) result.findings.push_back(std::move(finding));
+            for (auto& finding : disagreements) result.findings.push_back(std::move(finding));
+        };
+    }
     auto result = validate::validate(args.image.path, options, db, config);
     if (progress) progress->finish();
 
@@ -130,28 +156,6 @@ int run_validate(const ValidateArgs& args) {
     context.information_uri = repository_url();
     context.summary = result.summary;
     context.verbose = args.verbose;  // text: one line per finding unless asked
-    if (args.probe) {
-        // The live check runs after the static one so that a broken image
-        // still gets its static findings reported first.
-        sandbox::ProbeRunOptions probe;
-        probe.probe_binary = sandbox::find_probe_binary();
-        probe.timeout = std::chrono::seconds(args.probe_timeout);
-        probe.env_overrides = args.env;
-        probe.frameworks = sandbox::parse_framework_list(args.probe_frameworks);
-        probe.runtime = args.probe_runtime;
-        probe.nvidia_start = args.nvidia_start;
-        probe.container_image = args.container_image;
-        probe.image_archive = args.image.path;
-        const auto opened = image::open_image(args.image.path, args.image.open_options());
-        sandbox::ProbeOutcome outcome = sandbox::run_live_check(*opened, probe);
-        // Static vs live: a disagreement is a cuvet bug or a missing rule, shown to the user either
-        // way.
-        std::vector<report::Finding> disagreements = sandbox::static_live_disagreements(
-            result.findings, outcome.frameworks, outcome.plan.expect.cudnn_version,
-            outcome.plan.expect.cudnn_source);
-        for (auto& finding : outcome.findings) result.findings.push_back(std::move(finding));
-        for (auto& finding : disagreements) result.findings.push_back(std::move(finding));
-    }
     auto findings = report::sorted_for_report(std::move(result.findings));
     write_report(*renderer, findings, context, args.format, args.output, args.no_color);
     return report::exit_code(findings,

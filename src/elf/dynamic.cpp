@@ -7,24 +7,6 @@ namespace {
 
 constexpr std::uint32_t sht_strtab = 3;
 
-enum : std::uint64_t {
-    dt_null = 0,
-    dt_needed = 1,
-    dt_hash = 4,
-    dt_strtab = 5,
-    dt_symtab = 6,
-    dt_strsz = 10,
-    dt_syment = 11,
-    dt_soname = 14,
-    dt_rpath = 15,
-    dt_runpath = 29,
-    dt_gnu_hash = 0x6ffffef5,
-    dt_verdef = 0x6ffffffc,
-    dt_verdefnum = 0x6ffffffd,
-    dt_verneed = 0x6ffffffe,
-    dt_verneednum = 0x6fffffff,
-};
-
 // Where the dynamic table lives; nullopt-in-optional means "none" vs "broken".
 struct Located {
     bool found = false;

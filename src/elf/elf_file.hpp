@@ -26,6 +26,24 @@ inline constexpr std::uint32_t sht_gnu_verdef = 0x6ffffffd;
 inline constexpr std::uint32_t sht_gnu_verneed = 0x6ffffffe;
 inline constexpr std::uint32_t pt_load = 1;
 inline constexpr std::uint32_t pt_dynamic = 2;
+// The dynamic section's tags that cuvet reads (d_tag), for the dynamic table and the ELF stream.
+enum : std::uint64_t {
+    dt_null = 0,
+    dt_needed = 1,
+    dt_hash = 4,
+    dt_strtab = 5,
+    dt_symtab = 6,
+    dt_strsz = 10,
+    dt_syment = 11,
+    dt_soname = 14,
+    dt_rpath = 15,
+    dt_runpath = 29,
+    dt_gnu_hash = 0x6ffffef5,
+    dt_verdef = 0x6ffffffc,
+    dt_verdefnum = 0x6ffffffd,
+    dt_verneed = 0x6ffffffe,
+    dt_verneednum = 0x6fffffff,
+};
 
 struct Section {
     std::string_view name;

@@ -172,10 +172,7 @@ struct ElfStream::State {
     std::uint16_t phentsize = 0, shentsize = 0, shnum = 0;
     std::uint32_t shstrndx = 0;
     Range phdrs, shdrs, dynamic;
-    struct Load {
-        std::uint64_t offset, vaddr, filesz;
-    };
-    std::vector<Load> loads;
+    std::vector<detail::Segment> loads;
 
     detail::ScanWindow view() const { return {window, window_offset}; }
 
@@ -399,8 +396,7 @@ struct ElfStream::State {
         if (!table) return;
         for (std::uint64_t i = 0; i < phdrs.size / phentsize; ++i) {
             const detail::Segment p = segment(table + i * phentsize);
-            if (p.type == pt_load && loads.size() < max_loads)
-                loads.push_back({p.offset, p.vaddr, p.filesz});
+            if (p.type == pt_load && loads.size() < max_loads) loads.push_back(p);
             if (p.type == pt_dynamic && !dynamic_pending && p.offset < size) {
                 dynamic = Range{p.offset, std::min(p.filesz, size - p.offset)};
                 want(dynamic);
@@ -436,7 +432,7 @@ struct ElfStream::State {
     // Where the loader would find `address` in the file, and how many bytes
     // of its segment follow.
     std::optional<Range> file_range(std::uint64_t address) const {
-        for (const Load& load : loads) {
+        for (const detail::Segment& load : loads) {
             if (address < load.vaddr || address - load.vaddr >= load.filesz) continue;
             const std::uint64_t delta = address - load.vaddr;
             if (load.offset + delta < load.offset) continue;
@@ -454,14 +450,15 @@ struct ElfStream::State {
         for (std::uint64_t i = 0; i + entry <= dynamic.size; i += entry) {
             const auto [tag, value] = is64 ? dynamic_entry<detail::Elf64Dyn>(table + i)
                                            : dynamic_entry<detail::Elf32Dyn>(table + i);
-            if (tag == 0) break;
-            if (tag == 5)
+            if (tag == detail::dt_null) break;
+            if (tag == detail::dt_strtab)
                 strtab = value;
-            else if (tag == 10)
+            else if (tag == detail::dt_strsz)
                 strsz = value;
-            // DT_SYMTAB, DT_HASH, DT_GNU_HASH, DT_VERDEF, DT_VERNEED: to their segment's end.
-            else if (tag == 6 || tag == 4 || tag == 0x6ffffef5 || tag == 0x6ffffffc ||
-                     tag == 0x6ffffffe)
+            // The tables that run to their segment's end (no size in the dynamic section).
+            else if (tag == detail::dt_symtab || tag == detail::dt_hash ||
+                     tag == detail::dt_gnu_hash || tag == detail::dt_verdef ||
+                     tag == detail::dt_verneed)
                 if (auto range = file_range(value)) want(*range);
         }
         if (strtab) {

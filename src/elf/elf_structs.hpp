@@ -95,6 +95,14 @@ struct Verdef {
 struct Verdaux {
     Le32 name, next;
 };
+// The headers of the symbol hash tables (DT_HASH, DT_GNU_HASH): the same in both classes; what
+// follows a GNU header (its bloom words) is class-sized.
+struct SysvHashHeader {
+    Le32 nbucket, nchain;
+};
+struct GnuHashHeader {
+    Le32 nbuckets, symoffset, bloom_size, bloom_shift;
+};
 
 // A class's structs by one name, for code written once for both.
 struct Elf64 {
@@ -117,6 +125,7 @@ static_assert(sizeof(Elf64Phdr) == 56 && sizeof(Elf32Phdr) == 32);
 static_assert(sizeof(Elf64Shdr) == 64 && sizeof(Elf32Shdr) == 40);
 static_assert(sizeof(Elf64Dyn) == 16 && sizeof(Elf32Dyn) == 8);
 static_assert(sizeof(Elf64Sym) == 24 && sizeof(Elf32Sym) == 16);
+static_assert(sizeof(SysvHashHeader) == 8 && sizeof(GnuHashHeader) == 16);
 static_assert(sizeof(Verneed) == 16 && sizeof(Vernaux) == 16 && sizeof(Verdef) == 20 &&
               sizeof(Verdaux) == 8);
 

@@ -19,9 +19,9 @@ struct SymbolTable {
 std::optional<std::uint64_t> count_from_sysv_hash(const ElfFile& file, std::uint64_t address) {
     auto offset = file.offset_of_address(address);
     if (!offset) return std::nullopt;
-    auto nchain = file.u32(*offset + 4);
-    if (!nchain) return std::nullopt;
-    return *nchain;
+    const auto header = file.read<SysvHashHeader>(*offset);
+    if (!header) return std::nullopt;
+    return std::uint32_t{header->nchain};
 }
 
 // DT_GNU_HASH does not: the count is one past the last symbol of the longest
@@ -29,19 +29,19 @@ std::optional<std::uint64_t> count_from_sysv_hash(const ElfFile& file, std::uint
 std::optional<std::uint64_t> count_from_gnu_hash(const ElfFile& file, std::uint64_t address) {
     auto offset = file.offset_of_address(address);
     if (!offset) return std::nullopt;
-    auto nbuckets = file.u32(*offset), symoffset = file.u32(*offset + 4);
-    auto bloom_size = file.u32(*offset + 8);
-    if (!nbuckets || !symoffset || !bloom_size) return std::nullopt;
-    const std::uint64_t buckets =
-        *offset + 16 + std::uint64_t{*bloom_size} * (file.is_64bit() ? 8 : 4);
-    if (!file.readable(buckets, std::uint64_t{*nbuckets} * 4)) return std::nullopt;
+    const auto header = file.read<GnuHashHeader>(*offset);
+    if (!header) return std::nullopt;
+    const std::uint32_t nbuckets = header->nbuckets, symoffset = header->symoffset;
+    const std::uint64_t buckets = *offset + sizeof(GnuHashHeader) +
+                                  std::uint64_t{header->bloom_size} * (file.is_64bit() ? 8 : 4);
+    if (!file.readable(buckets, std::uint64_t{nbuckets} * 4)) return std::nullopt;
     std::uint32_t last = 0;
-    for (std::uint32_t i = 0; i < *nbuckets; ++i)
+    for (std::uint32_t i = 0; i < nbuckets; ++i)
         last = std::max(last, *file.u32(buckets + 4ull * i));
-    if (last < *symoffset) return *symoffset;
-    const std::uint64_t chains = buckets + std::uint64_t{*nbuckets} * 4;
+    if (last < symoffset) return symoffset;
+    const std::uint64_t chains = buckets + std::uint64_t{nbuckets} * 4;
     for (std::uint64_t index = last;; ++index) {
-        auto value = file.u32(chains + 4 * (index - *symoffset));
+        auto value = file.u32(chains + 4 * (index - symoffset));
         if (!value) return std::nullopt;
         if (*value & 1) return index + 1;
     }

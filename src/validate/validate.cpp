@@ -16,16 +16,17 @@ Scan scan(const std::string& image_path, const Options& options, const rules::Da
         if (db.gpu(gpu) == nullptr)
             fail_usage("--gpu " + gpu +
                        ": not a GPU, sm_XY or compute capability the rules database knows");
-    auto image = image::open_image(image_path, options.open);
+    Scan out;
+    out.image = image::open_image(image_path, options.open);
+    const image::Image& image = *out.image;
     inventory::AnalyzeOptions analyze;
     analyze.workers = options.workers;
     analyze.on_progress = options.on_progress;
     // An ENTRYPOINT outside the bin dirs the scan reads anyway (/opt/app/infer) is a root too.
-    analyze.extra_elf_paths = entry_program_paths(image->info().config);
-    analyze.extra_exec_dirs = entry_program_dirs(image->info().config);
+    analyze.extra_elf_paths = entry_program_paths(image.info().config);
+    analyze.extra_exec_dirs = entry_program_dirs(image.info().config);
     analyze.layer_cache = options.layer_cache;
-    Scan out;
-    out.analysis = std::make_unique<inventory::Analysis>(inventory::analyze(*image, analyze));
+    out.analysis = std::make_unique<inventory::Analysis>(inventory::analyze(image, analyze));
     auto& analysis = *out.analysis;
     // The workload runs with what the entry script exports, and `--env` on top.
     const auto script_env = entry_script_env(analysis);
@@ -54,6 +55,7 @@ Result validate(const std::string& image_path, const Options& options, const rul
                                  options.dockerfile_path, options.dockerfile_text);
     result.summary = checks::stack_summary(stack);
     result.info = analysis.info;
+    if (options.live_check) options.live_check(*scanned.image, result);
     return result;
 }
 

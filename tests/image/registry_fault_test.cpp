@@ -142,3 +142,32 @@ TEST_CASE("429 is retried with backoff, a registry that never relents is one cle
     require_bad_input(gave_up, "HTTP 429");
     CHECK(gave_up.err.find(digest) != std::string::npos);
 }
+
+TEST_CASE("validate --probe fetches a registry image's layers once, and keeps none of them",
+          "[image][registry][probe]") {
+    REQUIRE_REGISTRY_TOOLS();
+    Pushed pushed;
+    const std::string digest = big_layer_digest();
+    std::atomic<int> fetches{0};
+    HttpTestServer proxy(
+        [&](const HttpRequestHead& request) {
+            if (is_blob_request(request, digest)) ++fetches;
+            return HttpAction{};
+        },
+        pushed.registry.port());
+    const auto temp = pushed.tmp / "temp";
+    std::filesystem::create_directories(temp);
+    // No engine on PATH: the live check stops when it starts one, after the scans it plans with
+    // (the static scan's, then its own).
+    auto result = run_cuvet_with(
+        {"PATH=/nonexistent", "TMPDIR=" + temp.string()},
+        {"validate", "--insecure", "--no-cache", "--format", "json", "--probe", "--probe-runtime",
+         "podman", "--container-image", "localhost/none", pushed.url_through(proxy)});
+    INFO("cuvet: " << result.err);
+    CHECK(result.exit_code != 3);
+    CHECK_THAT(result.out, Catch::Contains("\"findings\""));
+    // It got as far as starting the engine, past the scan the live check plans with.
+    CHECK_THAT(result.out, Catch::Contains("CUVG07") && Catch::Contains("cannot run podman"));
+    CHECK(fetches == 1);
+    CHECK(std::filesystem::is_empty(temp));  // the kept blobs went with the image
+}

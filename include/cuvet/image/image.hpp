@@ -89,6 +89,9 @@ struct OpenOptions {
     // --allow-partial (rootfs dirs): an unreadable directory or file is listed
     // in FileTree::unreadable() instead of ending the scan with an error.
     bool allow_partial = false;
+    // Registries only: blobs read whole are kept on disk (a temporary directory the image removes)
+    // so that scanning the open image again does not fetch them again (validate --probe).
+    bool keep_fetched_blobs = false;
 };
 
 // Receives one selected file block by block, in order, as its layer streams

@@ -35,6 +35,10 @@ struct Options {
     std::string dockerfile_path;
     std::string dockerfile_text;
     cache::Store* layer_cache = nullptr;  // layers seen before are not read again
+    // Runs after the checks, on the image this scan opened (validate --probe: the live check), and
+    // adds to the result: the image is not opened again, nor its layers fetched again from a
+    // registry where open.keep_fetched_blobs is set.
+    std::function<void(const image::Image&, struct Result&)> live_check;
 };
 
 struct Result {
@@ -46,6 +50,7 @@ struct Result {
 // What one scan of an image learned, as the checks see it. The Stack borrows the
 // Analysis's ELF facts, so the Analysis lives on the heap and moves with it.
 struct Scan {
+    std::unique_ptr<image::Image> image;  // still open: what a live check reads again
     std::unique_ptr<inventory::Analysis> analysis;
     checks::Stack stack;
 };

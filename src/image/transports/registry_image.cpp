@@ -8,6 +8,7 @@
 #include "image/config/config_parser.hpp"
 #include "image/layers/layered_image.hpp"
 #include "image/registry/registry_client.hpp"
+#include "image/storage/blob_spool.hpp"
 #include "image/storage/sha256.hpp"
 #include "image/transports/formats.hpp"
 
@@ -27,8 +28,10 @@ bool is_index(const std::string& media_type) {
 class RegistryBlobStore : public BlobStore {
 public:
     RegistryBlobStore(std::shared_ptr<RegistryClient> client,
-                      std::map<std::string, std::uint64_t> sizes)
-        : client_(std::move(client)), sizes_(std::move(sizes)) {}
+                      std::map<std::string, std::uint64_t> sizes, bool keep_fetched_blobs)
+        : client_(std::move(client)),
+          sizes_(std::move(sizes)),
+          spool_(keep_fetched_blobs ? std::make_unique<BlobSpool>() : nullptr) {}
 
     std::optional<std::uint64_t> size(const std::string& digest) const override {
         auto it = sizes_.find(digest);
@@ -38,7 +41,9 @@ public:
     std::unique_ptr<ByteSource> open(const std::string& digest) const override {
         auto known = size(digest);
         if (!known) fail_input(describe(digest) + ": not a blob of this image");
-        return client_->open_blob(digest, *known);
+        if (!spool_) return client_->open_blob(digest, *known);
+        if (auto kept = spool_->open_kept(digest)) return kept;
+        return spool_->keep_while_reading(client_->open_blob(digest, *known), digest, *known);
     }
     std::string describe(const std::string& digest) const override {
         return client_->name() + "@" + digest;
@@ -47,6 +52,7 @@ public:
 private:
     std::shared_ptr<RegistryClient> client_;
     std::map<std::string, std::uint64_t> sizes_;
+    std::unique_ptr<BlobSpool> spool_;
 };
 
 struct Fetched {
@@ -163,8 +169,8 @@ std::unique_ptr<Image> open_registry_image(const std::string& reference_text,
     }
     attach_history(info);
     return std::make_unique<LayeredImage>(
-        std::make_unique<RegistryBlobStore>(client, std::move(sizes)), std::move(info),
-        std::move(checks));
+        std::make_unique<RegistryBlobStore>(client, std::move(sizes), options.keep_fetched_blobs),
+        std::move(info), std::move(checks));
 }
 
 }  // namespace cuvet::image
