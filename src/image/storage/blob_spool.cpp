@@ -13,7 +13,7 @@ namespace cuvet::image {
 
 namespace fs = std::filesystem;
 
-// Writes what passes through to `<hex>.part`; at the end, with the size and digest the manifest
+// Writes what passes through to `<hex>.partN`; at the end, with the size and digest the manifest
 // declares, renames it to `<hex>` and tells the spool. Anything less (a scan that stops early, an
 // error) leaves no kept blob.
 class BlobSpool::KeepingSource : public ByteSource {
@@ -22,8 +22,10 @@ public:
                   std::uint64_t size)
         : spool_(spool), inner_(std::move(inner)), digest_(std::move(digest)), size_(size) {
         final_ = spool_.file_for(digest_);
+        // One part file per reader: a manifest may list the same blob twice (empty layers do), and
+        // two workers may read it at once.
         part_ = final_;
-        part_ += ".part";
+        part_ += ".part" + std::to_string(spool_.next_part_++);
         fd_ = UniqueFd(::open(part_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
     }
     ~KeepingSource() override {

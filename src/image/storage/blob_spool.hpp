@@ -4,6 +4,7 @@
 // live check's extraction) reads them from there instead of the network.
 // Only a blob read to its end with its declared size and digest is kept; the
 // directory is the spool's own (mkdtemp) and is removed with it.
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -33,6 +34,7 @@ private:
     std::filesystem::path file_for(const std::string& digest) const;  // creates the directory
     void kept(const std::string& digest);
 
+    std::atomic<unsigned> next_part_{0};
     mutable std::mutex mutex_;
     mutable std::filesystem::path dir_;
     std::set<std::string> kept_;
