@@ -82,6 +82,11 @@ Facts extract_facts(Dockerfile dockerfile, Build build) {
                 p.inherited = true;
                 sf.packages.push_back(std::move(p));
             }
+            // What a copied environment holds came from its stage's installs, the ones the
+            // linter cannot read included (`uv sync` into a venv, `pip install -r` into conda).
+            for (const RequirementsFile& r : facts.stages.at(*source).requirements) {
+                if (r.manager != Manager::apt) sf.requirements.push_back(r);
+            }
         }
         detail::CommandFacts found;
         for (const RunStep& run : stage.runs) {

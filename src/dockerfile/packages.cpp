@@ -72,6 +72,18 @@ std::string normalise_pip_name(std::string name) {
     return name;
 }
 
+// jaxlib's own local versions: +cuda111 (CUDA 11.1), +cuda92, and from 0.1.72
+// +cuda11.cudnn82 / +cuda12.cudnn89, where the digits before ".cudnn" are the major only.
+std::string jaxlib_local_cuda(const std::string& local) {
+    if (!local.starts_with("cuda")) return {};
+    const std::string digits = local.substr(4, local.find('.') == std::string::npos
+                                                    ? std::string::npos
+                                                    : local.find('.') - 4);
+    if (!all_digits(digits) || digits.empty() || digits.size() > 3) return {};
+    if (local.find(".cudnn") != std::string::npos) return digits;
+    return digits.size() < 2 ? std::string{} : cuda_from_tag("cu" + digits);
+}
+
 // The CUDA a pip package name or local version implies.
 void pip_cuda(Package& p) {
     if (auto plus = p.version.find('+'); plus != std::string::npos) {
@@ -84,6 +96,11 @@ void pip_cuda(Package& p) {
         if (local == "cpu") {
             p.cuda = "cpu";
             p.cuda_evidence = "local version +cpu";
+            return;
+        }
+        if (std::string cuda = jaxlib_local_cuda(local); p.name == "jaxlib" && !cuda.empty()) {
+            p.cuda = cuda;
+            p.cuda_evidence = "local version +" + local;
             return;
         }
     }
@@ -146,7 +163,23 @@ bool split_requirement(std::string word, Package& p) {
         ++i;
     }
     if (i == 0) return false;
-    p.name = normalise_pip_name(word.substr(0, i));
+    // bagua-cuda$CUDA_VERSION_BAGUA: a CUDA build whose number the shell fills in.
+    const std::string stem = lower(word.substr(0, i));
+    const std::size_t stem_end = i;
+    if (i < word.size() && word[i] == '$' && (stem.ends_with("-cuda") || stem.ends_with("-cu"))) {
+        std::size_t end = i + 1;
+        if (end < word.size() && word[end] == '{') {
+            end = word.find('}', end);
+            if (end == std::string::npos) return false;
+            ++end;
+        } else {
+            while (end < word.size() &&
+                   (std::isalnum(static_cast<unsigned char>(word[end])) || word[end] == '_'))
+                ++end;
+        }
+        i = end;
+    }
+    p.name = normalise_pip_name(word.substr(0, stem_end)) + word.substr(stem_end, i - stem_end);
     if (i < word.size() && word[i] == '[') {
         auto close = word.find(']', i);
         if (close == std::string::npos) return false;
@@ -524,14 +557,24 @@ void read_tool_run(const std::vector<std::string>& words, const std::string& pro
                    const Package& tmpl, CommandFacts& out);
 
 // A project's own installer run from the build context (`bash install.sh`,
-// `python install.py --onnxruntime cuda-11.8`, `./install.sh`): what it installs is
-// as unreadable as a requirements file. Only the bare project installer (install.sh,
-// install.py): `install_mkl.sh` names what it installs (kaldi's extras), and downloaded
+// `python install.py --onnxruntime cuda-11.8`, `./install.sh`, `./build-vllm.sh cuda`):
+// what it installs is as unreadable as a requirements file. The bare project installer
+// (install.sh, install.py), or a script that says it installs or builds a GPU framework:
+// `install_mkl.sh` names what it installs (kaldi's extras, no framework), and downloaded
 // installers are piped to a shell or named for their vendor (Miniconda3-….sh).
 bool is_install_script(const std::string& word) {
     if (word.find("://") != std::string::npos || word.starts_with("$")) return false;
-    const std::string name = base_name(word);
-    return name == "install.sh" || name == "install.py";
+    const std::string name = lower(base_name(word));
+    if (name == "install.sh" || name == "install.py") return true;
+    if (!name.ends_with(".sh") && !name.ends_with(".bash") && !name.ends_with(".py")) return false;
+    auto has = [&](std::initializer_list<std::string_view> words) {
+        return std::any_of(words.begin(), words.end(), [&](std::string_view w) {
+            return name.find(w) != std::string::npos;
+        });
+    };
+    return has({"install", "build", "setup", "compile"}) &&
+           has({"torch", "tensorflow", "jax", "onnxruntime", "paddle", "tensorrt", "vllm", "cupy",
+                "mxnet"});
 }
 
 // The script a shell or python runs: the first word after the interpreter's options.

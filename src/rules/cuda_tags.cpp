@@ -186,6 +186,29 @@ CudaTagAnswer Database::nvidia_cuda_tag(std::string_view tag) const {
         answer.suggestion = suggest(row.replacement, answer.flavor, answer.os);
         return answer;
     }
+    // "11.1-cudnn8-devel-ubuntu18.04": the x.y spelling of a release whose tags are
+    // x.y.z. NVIDIA deletes a release's tags once an update of it is out, and the lists
+    // of tags that still exist hold no x.y spelling from 11.0 on.
+    if (!published && !deleted_release) {
+        const auto version = Version::parse(answer.cuda);
+        const CudaImageTags* update = nullptr;
+        for (const auto* rows : {&cuda_image_tags_, &deleted_cuda_image_tags_}) {
+            for (const auto& row : *rows) {
+                const auto v = Version::parse(row.cuda);
+                if (!version || version->size() != 2 || !v || v->size() != 3 ||
+                    v->major() != version->major() || v->minor() != version->minor())
+                    continue;
+                if (!update || *v > *Version::parse(update->cuda)) update = &row;
+            }
+        }
+        const auto* policy = form("superseded_by_update");
+        if (update && policy) {
+            answer.status = CudaTagStatus::deleted;
+            answer.provenance = *policy;
+            answer.suggestion = suggest(update->cuda, answer.flavor, answer.os);
+            return answer;
+        }
+    }
     // An OS no listed release has (opensuse15: Dockerfiles exist for 13.x, the tag lists
     // name none) says nothing about what exists.
     auto known_os = [&](const std::vector<CudaImageTags>& rows) {

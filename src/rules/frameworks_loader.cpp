@@ -27,7 +27,7 @@ void expect_known_framework(const JsonNode& node) {
 
 FrameworkBuild read_build(const JsonNode& b, const ProvenanceReader& provenance) {
     b.expect_object({"framework", "version", "until", "variant", "cuda", "cuda_min", "cudnn",
-                     "cudnn_major", "default", "sonames", "package", "index", "requires", "source",
+                     "cudnn_major", "default", "sonames", "package", "selected_by", "index", "requires", "source",
                      "confidence", "note"});
     FrameworkBuild fb;
     expect_known_framework(b.at("framework"));
@@ -52,6 +52,7 @@ FrameworkBuild read_build(const JsonNode& b, const ProvenanceReader& provenance)
     fb.is_default = b.at("default").boolean();
     if (auto sonames = b.get("sonames")) fb.sonames = sonames->string_array();
     fb.package = b.optional_string("package");
+    fb.selected_by = b.optional_string("selected_by");
     fb.index = b.optional_string("index");
     if (auto requires_ = b.get("requires")) fb.requirements = read_requirements(*requires_);
     fb.provenance = provenance(b);

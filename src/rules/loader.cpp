@@ -285,8 +285,9 @@ private:
         for (const auto& e : root_.at("deleted_tag_forms").array()) {
             e.expect_object({"form", "source", "confidence", "note"});
             std::string form = e.at("form").string();
-            if (form != "latest" && form != "without_os") {
-                e.at("form").fail("expected \"latest\" or \"without_os\"");
+            if (form != "latest" && form != "without_os" && form != "superseded_by_update") {
+                e.at("form").fail(
+                    "expected \"latest\", \"without_os\" or \"superseded_by_update\"");
             }
             db_.deleted_cuda_tag_forms_.emplace_back(form, provenance(e));
         }

@@ -26,11 +26,25 @@ TEST_CASE("CUVL11 stub or compat libcuda on the run-time loader path", "[lint][C
 
     found = lint_ids(
         "FROM nvidia/cuda:12.4.1-base-ubuntu22.04\n"
-        "ARG CUDA_VERSION=12.4.1\n"
-        "RUN ldconfig /usr/local/cuda-$(echo $CUDA_VERSION | cut -d. -f1,2)/compat/\n",
+        "RUN echo /usr/local/cuda/compat > /etc/ld.so.conf.d/00-compat.conf && ldconfig\n",
         "CUVL11");
     REQUIRE(found.size() == 1);
     CHECK(found[0].severity == report::Severity::warning);
+
+    // A directory named only on ldconfig's command line is gone at the first plain
+    // ldconfig, and the NVIDIA container toolkit runs one from ld.so.conf at every start:
+    // vLLM's compat workaround, and Horovod's stubs around its build.
+    CHECK(lint_ids("FROM nvidia/cuda:12.4.1-base-ubuntu22.04\n"
+                   "ARG CUDA_VERSION=12.4.1\n"
+                   "RUN ldconfig /usr/local/cuda-$(echo $CUDA_VERSION | cut -d. -f1,2)/compat/\n",
+                   "CUVL11")
+              .empty());
+    CHECK(lint_ids("FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n"
+                   "RUN ldconfig /usr/local/cuda/targets/x86_64-linux/lib/stubs && \\\n"
+                   "    HOROVOD_GPU_OPERATIONS=NCCL pip install --no-cache-dir horovod==0.28.1 && \\\n"
+                   "    ldconfig\n",
+                   "CUVL11")
+              .empty());
 
     // Linking against the stub at build time, or in a builder stage, is what it is for.
     CHECK(lint_ids("FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n"

@@ -25,13 +25,14 @@ bool known_without_cudnn(const dockerfile::BaseFacts& base) {
 }
 
 // The frameworks whose GPU path links or dlopens libcudnn itself: onnxruntime's CUDA
-// provider, TensorFlow and Paddle 2.x. CuPy only loads it for cupy.cudnn, so it is left
+// provider, TensorFlow, Paddle 2.x and JAX builds without NVIDIA wheels. CuPy only loads it for cupy.cudnn, so it is left
 // out; so are an unpinned Paddle (3.x wheels pull nvidia-cudnn in) and `tensorflow`
 // before 2.1, a CPU-only package (its GPU build was tensorflow-gpu).
 bool loads_system_cudnn(const dockerfile::Package& p, const lint::WheelStack& wheel) {
     if (wheel.bundles_libraries || wheel.cpu_only) return false;
     switch (lint::family_of(p)) {
         case lint::Family::onnxruntime:
+        case lint::Family::jax:  // jaxlib+cudaNNN, jax[cudaNN-local]: the system's cuDNN
             return true;
         case lint::Family::paddle:
             return p.pinned;

@@ -2,7 +2,6 @@
 // the cuda-compat forward-compatibility driver) on the run-time loader path, ahead
 // of the driver the NVIDIA container runtime mounts from the host.
 #include <algorithm>
-#include <regex>
 
 #include "checks/lint/lint_support.hpp"
 #include "cuvet/checks/registry.hpp"
@@ -44,23 +43,15 @@ struct Hit {
 };
 
 // RUN commands that make the loader see the stub or compat libcuda system-wide:
-// `ldconfig DIR`, `ln -s …/stubs/libcuda.so …/libcuda.so.1` outside the stub
-// directory, `echo DIR > /etc/ld.so.conf.d/…`.
+// `ln -s …/stubs/libcuda.so …/libcuda.so.1` outside the stub directory, `echo DIR >
+// /etc/ld.so.conf.d/…`. Not `ldconfig DIR` alone: a directory named only on
+// ldconfig's command line lives in /etc/ld.so.cache until the next ldconfig, and
+// the NVIDIA container toolkit runs ldconfig from the image's ld.so.conf at every
+// container start (docs/loader.md), so production never sees it.
 void scan_runs(const dockerfile::Facts& facts, std::size_t stage, std::vector<Hit>& hits) {
     for (const auto& run : facts.build.stages.at(stage).runs) {
         const std::string text = lint::run_text(facts, run);
         const bool conf = text.find("ld.so.conf") != std::string::npos;
-        // `ldconfig /usr/local/cuda-$(echo $V | cut -d. -f1,2)/compat/`: the command
-        // substitution splits the word, so read the directory from the text.
-        static const std::regex ldconfig_dir(
-            R"(ldconfig\s+(/[^\s;&|]*cuda[^\n;&]*?/(compat|stubs))/?(\s|$|;|&))");
-        std::smatch m;
-        if (text.find("ldconfig") != std::string::npos &&
-            std::regex_search(text, m, ldconfig_dir)) {
-            hits.push_back({m[2] == "stubs" ? Kind::stub : Kind::compat, run.start_line,
-                            run.end_line, "ldconfig adds " + m[1].str()});
-            continue;
-        }
         for (const auto& command : run.commands) {
             const auto& w = command.words;
             if (w.empty()) continue;
@@ -69,11 +60,9 @@ void scan_runs(const dockerfile::Facts& facts, std::size_t stage, std::vector<Hi
             for (std::size_t i = 1; i < w.size(); ++i) {
                 const Kind kind = classify(w[i]);
                 if (kind == Kind::none) continue;
-                if (program == "ldconfig" || (program == "echo" && conf)) {
+                if (program == "echo" && conf) {
                     hits.push_back(
-                        {kind, run.start_line, run.end_line,
-                         (program == "ldconfig" ? "ldconfig adds " : "ld.so.conf.d lists ") +
-                             w[i]});
+                        {kind, run.start_line, run.end_line, "ld.so.conf.d lists " + w[i]});
                     break;
                 }
             }

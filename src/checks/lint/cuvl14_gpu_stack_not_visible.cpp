@@ -22,7 +22,8 @@ bool mentions_gpu(std::string text) {
 // not in an unreadable install.
 bool base_names_framework(const dockerfile::BaseFacts& base) {
     if (base.kind != BaseKind::other) return false;
-    std::string name = base.image.repository;
+    // The tag counts too: kernai/refinery-parent-images:v1.19.0-torch-cuda.
+    std::string name = base.image.repository + ":" + base.image.tag;
     for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     for (const char* word : {"paddle", "torch", "tensorflow", "jax", "mxnet", "cntk", "caffe",
                              "vllm", "tritonserver", "tensorrt", "onnxruntime", "chainer"}) {
@@ -91,8 +92,14 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     }
     for (const auto& w : wheels) hidden.push_back(&w);
     if (hidden.empty() || !gpu_image(facts, stage, db)) return out;
-    std::sort(hidden.begin(), hidden.end(),
-              [](const auto* a, const auto* b) { return a->line < b->line; });
+    // Point at the install most likely to bring the framework: a file or project before
+    // a git or URL requirement, which names one project (often not the framework).
+    auto rank = [](const dockerfile::RequirementsFile* r) {
+        return r->kind == "git URL" || r->kind == "URL" ? 1 : 0;
+    };
+    std::sort(hidden.begin(), hidden.end(), [&](const auto* a, const auto* b) {
+        return std::pair(rank(a), a->line) < std::pair(rank(b), b->line);
+    });
     const auto* first = hidden.front();
     auto f = lint::finding(facts, "CUVL14", first->line, first->line);
     f.severity = report::Severity::info;

@@ -17,6 +17,11 @@ std::optional<rules::Version> public_version(const std::string& text) {
     return version(text.substr(0, text.find('+')));
 }
 
+std::string lower_copy(std::string text) {
+    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+}
+
 }  // namespace
 
 BaseStack base_stack(const dockerfile::BaseFacts& base, const rules::Database& db) {
@@ -92,6 +97,7 @@ Family family_of(const dockerfile::Package& p) {
     if (n.starts_with("cupy-cuda") || n == "cupy") return Family::cupy;
     if (n == "paddlepaddle-gpu") return Family::paddle;
     if (n == "tensorrt" || n.starts_with("tensorrt-")) return Family::tensorrt;
+    if (n == "cntk" || n == "cntk-gpu") return Family::cntk;
     if (n.starts_with("nvidia-") &&
         (n.ends_with("-cu11") || n.ends_with("-cu12") || n.ends_with("-cu13"))) {
         return Family::nvidia_lib;
@@ -139,6 +145,7 @@ bool names_cuda_build(std::string_view n) {
     } else {
         return false;
     }
+    if (tail.starts_with('$')) return true;  // bagua-cuda$CUDA_VERSION_BAGUA
     if (tail.ends_with('x')) tail.remove_suffix(1);
     if (tail.size() < 2 || tail.size() > 3) return false;
     return std::all_of(tail.begin(), tail.end(),
@@ -185,6 +192,113 @@ bool same_cuda(const rules::Version& a, const rules::Version& b) {
     return a.minor() == b.minor();
 }
 
+namespace {
+
+// "cuda" among jax's extras, as a whole word: jax[cuda] (not [cuda12], [cuda12_pip]).
+bool plain_cuda_extra(const std::string& extras) {
+    std::size_t start = 0;
+    while (start <= extras.size()) {
+        const std::size_t comma = extras.find(',', start);
+        if (extras.substr(start, comma - start) == "cuda") return true;
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return false;
+}
+
+// cuDNN of a jaxlib local version: +cuda11.cudnn86 → 8.6, +cuda11.cudnn805 → 8.0.5.
+std::optional<rules::Version> jaxlib_local_cudnn(const std::string& version) {
+    const auto pos = version.find(".cudnn");
+    if (pos == std::string::npos) return std::nullopt;
+    const std::string digits = version.substr(pos + 6);
+    if (digits.size() < 2 || digits.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    return rules::Version::parse(digits.substr(0, 1) + "." + digits.substr(1, 1) +
+                                 (digits.size() > 2 ? "." + digits.substr(2) : ""));
+}
+
+// JAX's GPU builds: jax[cudaNN] (NVIDIA wheels), jax[cudaNN-local] (the system's
+// libraries), plain jax[cuda] (per release, rules/frameworks.json `selected_by`) and
+// jaxlib==X+cudaNNN wheels from Google's index (the system's libraries). False: CPU.
+bool jax_stack(const dockerfile::Package& p, const std::optional<rules::Version>& v,
+               const rules::Database& db, WheelStack& out) {
+    out.framework = "jax";
+    if (p.name == "jaxlib" && !p.cuda.empty() && p.cuda != "cpu") {
+        out.cudnn = jaxlib_local_cudnn(p.version);
+        if (out.cudnn) out.cudnn_major = static_cast<int>(out.cudnn->major());
+        return true;
+    }
+    if (p.extras.find("cuda") == std::string::npos) return false;
+    if (!plain_cuda_extra(p.extras)) {
+        out.bundles_libraries = p.extras.find("local") == std::string::npos;
+        return true;
+    }
+    // An unpinned jax[cuda] or a release the table does not reach: its build is unknown.
+    // The releases known last bring their NVIDIA wheels, so none is demanded of the base.
+    out.bundles_libraries = true;
+    if (!v) return true;
+    for (const rules::FrameworkBuild* build : db.framework_builds("jax", *v)) {
+        if (build->selected_by != "jax[cuda]") continue;
+        out.cuda = build->cuda;
+        out.cudnn = build->cudnn;
+        out.cudnn_major = build->cudnn_major;
+        out.bundles_libraries = build->package != "jaxlib";
+        out.evidence = "jax[cuda] " + v->str() + " installs the " +
+                       (build->package == "jaxlib" ? "jaxlib+" + build->variant
+                                                   : build->package + " (" + build->variant + ")") +
+                       " build";
+        break;
+    }
+    return true;
+}
+
+// Hosts that serve a framework's own builds; a wheel URL elsewhere is somebody's rebuild.
+bool third_party_wheel(const dockerfile::Package& p, Family family) {
+    const std::string& url = p.word;
+    const auto scheme = url.find("://");
+    if (scheme == std::string::npos || !url.ends_with(".whl") || family == Family::none)
+        return false;
+    const std::string rest = url.substr(scheme + 3);
+    const std::string host = rest.substr(0, rest.find('/'));
+    for (std::string_view official :
+         {"download.pytorch.org", "files.pythonhosted.org", "pypi.org", "pypi.python.org",
+          "storage.googleapis.com", "paddle-wheel.bj.bcebos.com", "paddle-whl.bj.bcebos.com",
+          "cntk.ai", "pypi.nvidia.com", "developer.download.nvidia.com",
+          "download.onnxruntime.ai", "aiinfra.pkgs.visualstudio.com"}) {
+        if (host == official) return false;
+    }
+    if (host == "github.com") {
+        // github.com/<owner>/<repo>/releases/…: the project's own releases name it.
+        const std::string path = lower_copy(rest.substr(rest.find('/') + 1));
+        const std::string project = path.substr(0, path.find('/', path.find('/') + 1));
+        return project.find(p.name.substr(0, p.name.find('-'))) == std::string::npos;
+    }
+    return true;
+}
+
+// "tf1.4.1-gpu-cuda9" → 9, "cuda-10.0" → 10.0, "cuda100" → 10.0, "cuda92" → 9.2.
+std::optional<rules::Version> cuda_named_in_url(const std::string& url) {
+    const std::string text = lower_copy(url);
+    for (auto pos = text.find("cuda"); pos != std::string::npos; pos = text.find("cuda", pos + 4)) {
+        std::size_t i = pos + 4;
+        if (i < text.size() && (text[i] == '-' || text[i] == '_')) ++i;
+        std::string digits;
+        while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+            digits += text[i++];
+        if (digits.empty() || digits.size() > 3) continue;
+        if (i + 1 < text.size() && text[i] == '.' &&
+            std::isdigit(static_cast<unsigned char>(text[i + 1])))
+            return rules::Version::parse(digits + "." + text.substr(i + 1, 1));
+        if (digits.size() == 3 || (digits.size() == 2 && std::stoi(digits) > 13))
+            return rules::Version::parse(digits.substr(0, digits.size() - 1) + "." +
+                                         digits.substr(digits.size() - 1));
+        return rules::Version::parse(digits);
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules::Database& db) {
     if (p.manager != dockerfile::Manager::pip) return std::nullopt;
     WheelStack out;
@@ -198,7 +312,15 @@ std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules:
         out.cuda = version(p.cuda);
         out.evidence = p.cuda_evidence;
     }
-    auto v = public_version(p.version);
+    // The release tables describe the official builds; a rebuild hosted elsewhere
+    // (github.com/mind/wheels/…/tf1.4.1-gpu-cuda9/tensorflow-1.4.1-….whl) is its own build,
+    // known only by what its URL says.
+    const bool rebuild = third_party_wheel(p, family);
+    if (rebuild && !out.cuda) {
+        out.cuda = cuda_named_in_url(p.word);
+        if (out.cuda) out.evidence = "the wheel's URL names CUDA " + out.cuda->str();
+    }
+    auto v = rebuild ? std::nullopt : public_version(p.version);
     switch (family) {
         case Family::torch: {
             out.framework = "pytorch";
@@ -235,10 +357,7 @@ std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules:
             break;
         }
         case Family::jax:
-            out.framework = "jax";
-            out.bundles_libraries = p.extras.find("cuda") != std::string::npos &&
-                                    p.extras.find("local") == std::string::npos;
-            if (p.extras.find("cuda") == std::string::npos) return std::nullopt;  // CPU jax
+            if (!jax_stack(p, v, db, out)) return std::nullopt;  // CPU jax
             break;
         case Family::onnxruntime: {
             if (p.name != "onnxruntime-gpu") return std::nullopt;
@@ -302,6 +421,23 @@ std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules:
                 out.cuda = build->cuda;
                 out.evidence = "the tensorrt-llm " + v->str() + " wheel is built for CUDA " +
                                build->cuda->str();
+            }
+            break;
+        }
+        case Family::cntk: {
+            out.framework = "cntk";
+            // PyPI's `cntk` is the CPU build; the GPU one is `cntk-gpu` (2.5 on) or, before
+            // that, a wheel from cntk.ai/PythonWheel/GPU/. Either loads the system CUDA.
+            if (p.name != "cntk-gpu" && p.word.find("/GPU/") == std::string::npos) {
+                out.cpu_only = true;
+                break;
+            }
+            const rules::FrameworkBuild* build = v ? db.framework_build("cntk", *v, "gpu") : nullptr;
+            if (build && build->cuda) {
+                out.cuda = build->cuda;
+                out.cudnn = build->cudnn;
+                out.cudnn_major = build->cudnn_major;
+                out.evidence = "the CNTK " + v->str() + " GPU build uses CUDA " + build->cuda->str();
             }
             break;
         }
@@ -372,6 +508,15 @@ std::string join(const std::vector<std::string>& items, const std::string& separ
 
 namespace {
 
+// `nvcc --version`, `gcc -v`: a tool asked what it is compiles nothing.
+bool only_asks_version(const std::vector<std::string>& words) {
+    if (words.size() < 2) return false;
+    return std::all_of(words.begin() + 1, words.end(), [](const std::string& w) {
+        return w == "--version" || w == "-V" || w == "-v" || w == "--help" || w == "-h" ||
+               w == "-dumpversion" || w == "-dumpmachine";
+    });
+}
+
 bool has_word(const std::string& text, std::string_view word) {
     for (std::size_t pos = text.find(word); pos != std::string::npos;
          pos = text.find(word, pos + 1)) {
@@ -427,7 +572,7 @@ bool builds_in(const dockerfile::Facts& facts, std::size_t index, const rules::D
                 w0.substr(w0.rfind('/') == std::string::npos ? 0 : w0.rfind('/') + 1);
             for (std::string_view tool : {"nvcc", "cmake", "make", "ninja", "bazel", "configure",
                                           "gcc", "g++", "cc", "c++"}) {
-                if (program == tool) return true;
+                if (program == tool && !only_asks_version(command.words)) return true;
             }
             for (const auto& w : command.words) {
                 if (w == "-e" || w == "--editable") return true;

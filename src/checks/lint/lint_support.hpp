@@ -26,7 +26,18 @@ struct BaseStack {
 BaseStack base_stack(const dockerfile::BaseFacts& base, const rules::Database& db);
 
 // The GPU framework families whose build decides the CUDA stack.
-enum class Family { none, torch, tensorflow, jax, onnxruntime, cupy, paddle, tensorrt, nvidia_lib };
+enum class Family {
+    none,
+    torch,
+    tensorflow,
+    jax,
+    onnxruntime,
+    cupy,
+    paddle,
+    tensorrt,
+    cntk,
+    nvidia_lib
+};
 Family family_of(const dockerfile::Package& package);
 bool is_framework(const dockerfile::Package& package);
 bool is_cudnn_package(const dockerfile::Package& package);
