@@ -274,7 +274,13 @@ private:
             CopyFrom copy;
             copy.from = lower(from);
             copy.line = ins.start_line;
-            if (!ins.args.empty()) copy.sources.assign(ins.args.begin(), ins.args.end() - 1);
+            // COPY --from=build ${VIRTUAL_ENV} ${VIRTUAL_ENV}: sources name what they copy
+            // only once ARG/ENV are expanded.
+            for (std::size_t i = 0; i + 1 < ins.args.size(); ++i) {
+                copy.sources.push_back(located([&] {
+                    return shell::expand_word(ins.args[i], lookup, {df_.escape, true});
+                }));
+            }
             stage.copy_from.push_back(std::move(copy));
         }
     }

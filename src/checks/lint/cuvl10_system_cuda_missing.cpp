@@ -1,6 +1,7 @@
 // CUVL10: a GPU package that loads the system's CUDA libraries on a base
 // image that has none.
 #include <algorithm>
+#include <set>
 #include <cctype>
 
 #include "checks/lint/lint_support.hpp"
@@ -11,10 +12,20 @@ namespace {
 
 // Bases known to ship no CUDA libraries: Docker official images and the
 // nvidia/cuda "base" flavour (cudart only, no cuBLAS/cuDNN).
+// An unqualified name that is not one of these (`FROM l41-nvidia-base`) is usually an
+// image built beside this one, not Docker Hub's: what it carries is unknown.
 bool known_without_cuda(const dockerfile::BaseFacts& base) {
     if (base.kind == dockerfile::BaseKind::nvidia_cuda) return base.flavor == "base";
-    return base.kind == dockerfile::BaseKind::other && base.image.registry == "docker.io" &&
-           base.image.repository.starts_with("library/");
+    if (base.kind != dockerfile::BaseKind::other || base.image.registry != "docker.io")
+        return false;
+    static const std::set<std::string> official = {
+        "library/ubuntu",     "library/debian",       "library/python",    "library/alpine",
+        "library/centos",     "library/rockylinux",   "library/almalinux", "library/fedora",
+        "library/amazonlinux", "library/oraclelinux", "library/archlinux", "library/busybox",
+        "library/buildpack-deps", "library/pypy",     "library/node",      "library/golang",
+        "library/openjdk",    "library/eclipse-temurin", "library/r-base", "library/julia",
+        "library/gcc"};
+    return official.count(base.image.repository) > 0;
 }
 
 // nvidia/cuda runtime and devel tags without a cudnn token: CUDA's libraries, no cuDNN

@@ -32,6 +32,20 @@ bool base_names_framework(const dockerfile::BaseFacts& base) {
     return false;
 }
 
+// A wheel the Dockerfile builds itself and installs by glob (TensorFlow's
+// build_pip_package writes /opt/tensorflow/pip_pkg/tensorflow_*.whl): its file name says
+// which framework it is, so the framework is visible, built here.
+bool framework_wheel_built_here(const dockerfile::RequirementsFile& r) {
+    if (r.kind != "local wheel") return false;
+    std::string name = r.path.substr(r.path.rfind('/') == std::string::npos ? 0 : r.path.rfind('/') + 1);
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (std::string_view stem : {"tensorflow", "torch", "jax", "onnxruntime", "paddlepaddle",
+                                  "tensorrt", "cupy", "mxnet", "cntk"}) {
+        if (name.starts_with(stem)) return true;
+    }
+    return false;
+}
+
 // A wheel file from the build context (wheel/sglang-0.0.0.dev1+g92e8bb7-py3-none-any.whl)
 // of a package the rules know nothing of: its name and version are readable, but the
 // framework it requires is in the wheel's metadata. A wheel the rules know (torch,
@@ -80,6 +94,9 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
             return out;
         }
     }
+    if (std::any_of(stage.requirements.begin(), stage.requirements.end(),
+                    framework_wheel_built_here))
+        return out;
     std::vector<dockerfile::RequirementsFile> wheels;
     for (const auto& p : stage.packages) {
         if (unknown_local_wheel(p, db)) {

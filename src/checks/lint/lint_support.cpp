@@ -584,7 +584,8 @@ bool builds_in(const dockerfile::Facts& facts, std::size_t index, const rules::D
                 !binary_installer(command.words[1])) {
                 return true;
             }
-            if (w0.starts_with("./") && (w0.ends_with(".sh") || w0.ends_with(".bash")) &&
+            // Run by path: ./build.sh, /tmp/build/setup-build.bash.
+            if (w0.find('/') != std::string::npos && (w0.ends_with(".sh") || w0.ends_with(".bash")) &&
                 !binary_installer(w0)) {
                 return true;
             }
