@@ -260,6 +260,8 @@ bool third_party_wheel(const dockerfile::Package& p, Family family) {
         return false;
     const std::string rest = url.substr(scheme + 3);
     const std::string host = rest.substr(0, rest.find('/'));
+    // PyPI's mirrors keep its file layout (…/packages/xx/yy/<hash>/name.whl): PyPI's own bits.
+    if (rest.find("/packages/") != std::string::npos) return false;
     for (std::string_view official :
          {"download.pytorch.org", "files.pythonhosted.org", "pypi.org", "pypi.python.org",
           "storage.googleapis.com", "paddle-wheel.bj.bcebos.com", "paddle-whl.bj.bcebos.com",
