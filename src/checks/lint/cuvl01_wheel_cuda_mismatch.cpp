@@ -126,6 +126,12 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
                                   " to match the base, or use a base image for CUDA " +
                                   wheel->cuda->truncated(2).str() + ".";
             } else {
+                // Up to CUDA 10.2 each minor had its own sonames (libcudart.so.10.0, .10.1):
+                // there another minor is as missing as another major.
+                const bool runtime_differs =
+                    major_differs || (base.cuda->major() <= 10 && base.cuda->size() >= 2 &&
+                                      wheel->cuda->size() >= 2 &&
+                                      cudart_soname(*base.cuda) != cudart_soname(*wheel->cuda));
                 std::optional<int> system_cudnn = base.cudnn_major;
                 std::string cudnn_from = "the base image";
                 if (!system_cudnn && apt_cudnn) {
@@ -136,11 +142,11 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
                 }
                 const bool system_cudnn_differs =
                     system_cudnn && wheel->cudnn_major && *system_cudnn != *wheel->cudnn_major;
-                if (!major_differs && !system_cudnn_differs) continue;
+                if (!runtime_differs && !system_cudnn_differs) continue;
                 f.severity = report::Severity::error;
                 f.message =
                     what + " and loads the system's libraries, but " +
-                    (major_differs ? "the base image has CUDA " + base.cuda->str() + ": " +
+                    (runtime_differs ? "the base image has CUDA " + base.cuda->str() + ": " +
                                          cudart_soname(*wheel->cuda) + " is missing"
                                    : cudnn_from + " brings cuDNN " + std::to_string(*system_cudnn) +
                                          ": libcudnn.so." + std::to_string(*wheel->cudnn_major) +
@@ -148,12 +154,12 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
                     ", so its GPU code fails to load.";
                 const std::string match =
                     existing_build(db, wheel->framework, q.name, std::nullopt, *base.cuda,
-                                   major_differs ? std::nullopt : system_cudnn);
+                                   runtime_differs ? std::nullopt : system_cudnn);
                 const std::string wanted =
                     "CUDA " + wheel->cuda->truncated(2).str() +
                     (wheel->cudnn_major ? " and cuDNN " + std::to_string(*wheel->cudnn_major) : "");
                 f.fix =
-                    (!major_differs && cudnn_from != "the base image"
+                    (!runtime_differs && cudnn_from != "the base image"
                          ? "Install cuDNN " + std::to_string(*wheel->cudnn_major) + " instead of " +
                                apt_cudnn_word
                          : "Use a base image with " + wanted) +

@@ -32,6 +32,17 @@ bool base_names_framework(const dockerfile::BaseFacts& base) {
     return false;
 }
 
+// A framework named outright: the families lint models and the rules' other GPU
+// frameworks and plugins (mxnet-cu112). An extension named for its CUDA build
+// (bagua-cuda113) is not one: the framework under it may still be hidden.
+bool shows_gpu_framework(const dockerfile::Package& p, const rules::Database& db) {
+    if (lint::is_framework(p)) return true;
+    if (p.manager != dockerfile::Manager::pip && p.manager != dockerfile::Manager::conda)
+        return false;
+    const auto* row = db.python_package(p.name, "pypi");
+    return row && (row->role == "framework" || row->role == "gpu_plugin");
+}
+
 // A wheel the Dockerfile builds itself and installs by glob (TensorFlow's
 // build_pip_package writes /opt/tensorflow/pip_pkg/tensorflow_*.whl): its file name says
 // which framework it is, so the framework is visible, built here.
@@ -88,7 +99,7 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
         // TensorRT containers). A bare libnvinfer or libcudnn is a library some framework
         // may load, not the framework the hidden installs bring (libnvinfer7 beside an
         // environment.yml, the h08 class of bench/lint_corpus/unseen).
-        if (lint::is_framework(p) ||
+        if (shows_gpu_framework(p, db) ||
             (p.manager == dockerfile::Manager::apt &&
              (p.name == "tensorrt" || p.name.starts_with("python3-libnvinfer")))) {
             return out;
