@@ -76,9 +76,8 @@ std::string normalise_pip_name(std::string name) {
 // +cuda11.cudnn82 / +cuda12.cudnn89, where the digits before ".cudnn" are the major only.
 std::string jaxlib_local_cuda(const std::string& local) {
     if (!local.starts_with("cuda")) return {};
-    const std::string digits = local.substr(4, local.find('.') == std::string::npos
-                                                    ? std::string::npos
-                                                    : local.find('.') - 4);
+    const std::string digits = local.substr(
+        4, local.find('.') == std::string::npos ? std::string::npos : local.find('.') - 4);
     if (!all_digits(digits) || digits.empty() || digits.size() > 3) return {};
     if (local.find(".cudnn") != std::string::npos) return digits;
     return digits.size() < 2 ? std::string{} : cuda_from_tag("cu" + digits);
@@ -568,9 +567,8 @@ bool is_install_script(const std::string& word) {
     if (name == "install.sh" || name == "install.py") return true;
     if (!name.ends_with(".sh") && !name.ends_with(".bash") && !name.ends_with(".py")) return false;
     auto has = [&](std::initializer_list<std::string_view> words) {
-        return std::any_of(words.begin(), words.end(), [&](std::string_view w) {
-            return name.find(w) != std::string::npos;
-        });
+        return std::any_of(words.begin(), words.end(),
+                           [&](std::string_view w) { return name.find(w) != std::string::npos; });
     };
     return has({"install", "build", "setup", "compile"}) &&
            has({"torch", "tensorflow", "jax", "onnxruntime", "paddle", "tensorrt", "vllm", "cupy",

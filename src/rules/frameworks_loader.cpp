@@ -27,8 +27,8 @@ void expect_known_framework(const JsonNode& node) {
 
 FrameworkBuild read_build(const JsonNode& b, const ProvenanceReader& provenance) {
     b.expect_object({"framework", "version", "until", "variant", "cuda", "cuda_min", "cudnn",
-                     "cudnn_major", "default", "sonames", "package", "selected_by", "index", "requires", "source",
-                     "confidence", "note"});
+                     "cudnn_major", "default", "sonames", "package", "selected_by", "index",
+                     "requires", "source", "confidence", "note"});
     FrameworkBuild fb;
     expect_known_framework(b.at("framework"));
     fb.framework = b.at("framework").string();

@@ -39,11 +39,12 @@ TEST_CASE("CUVL11 stub or compat libcuda on the run-time loader path", "[lint][C
                    "RUN ldconfig /usr/local/cuda-$(echo $CUDA_VERSION | cut -d. -f1,2)/compat/\n",
                    "CUVL11")
               .empty());
-    CHECK(lint_ids("FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n"
-                   "RUN ldconfig /usr/local/cuda/targets/x86_64-linux/lib/stubs && \\\n"
-                   "    HOROVOD_GPU_OPERATIONS=NCCL pip install --no-cache-dir horovod==0.28.1 && \\\n"
-                   "    ldconfig\n",
-                   "CUVL11")
+    CHECK(lint_ids(
+              "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n"
+              "RUN ldconfig /usr/local/cuda/targets/x86_64-linux/lib/stubs && \\\n"
+              "    HOROVOD_GPU_OPERATIONS=NCCL pip install --no-cache-dir horovod==0.28.1 && \\\n"
+              "    ldconfig\n",
+              "CUVL11")
               .empty());
 
     // Linking against the stub at build time, or in a builder stage, is what it is for.

@@ -52,12 +52,10 @@ TEST_CASE("CUVL03 reports an unpinned horovod", "[lint][CUVL03]") {
     auto found = lint_ids(base + "RUN HOROVOD_GPU_OPERATIONS=NCCL pip install horovod\n", "CUVL03");
     REQUIRE(found.size() == 1);
     CHECK(found[0].locations.at(0).line == 3);
-    CHECK(lint_ids(base + "RUN HOROVOD_GPU_OPERATIONS=NCCL pip install horovod==0.28.1\n",
-                   "CUVL03")
+    CHECK(lint_ids(base + "RUN HOROVOD_GPU_OPERATIONS=NCCL pip install horovod==0.28.1\n", "CUVL03")
               .empty());
     // It compiles CUDA code, so the devel final stage is deliberate.
-    CHECK(lint_ids(base + "RUN HOROVOD_GPU_OPERATIONS=NCCL pip install horovod==0.28.1\n",
-                   "CUVL07")
+    CHECK(lint_ids(base + "RUN HOROVOD_GPU_OPERATIONS=NCCL pip install horovod==0.28.1\n", "CUVL07")
               .empty());
 }
 
@@ -107,8 +105,8 @@ TEST_CASE("plain jax[cuda] installs the build its release names", "[lint][CUVL01
               .size() == 1);
     // From 0.4.30 the plugin brings its NVIDIA wheels; unpinned or a release the rules do not
     // reach is unknown, never a finding.
-    for (const std::string spec : {"jax[cuda]==0.4.30", "jax[cuda]==0.11.0", "jax[cuda]",
-                                   "jax[cuda]==0.12.0"}) {
+    for (const std::string spec :
+         {"jax[cuda]==0.4.30", "jax[cuda]==0.11.0", "jax[cuda]", "jax[cuda]==0.12.0"}) {
         INFO(spec);
         CHECK(lint_ids("FROM nvidia/cuda:12.2.2-runtime-ubuntu22.04\n"
                        "RUN pip install \"" +

@@ -8,8 +8,7 @@
 using namespace cuvet;
 using cuvet::test::lint_ids;
 
-TEST_CASE("CUVL14 reads the installs of a stage whose environment ships",
-          "[lint][facts][CUVL14]") {
+TEST_CASE("CUVL14 reads the installs of a stage whose environment ships", "[lint][facts][CUVL14]") {
     // unseen4 t09 (uv sync into a venv) and t23 (pip -r into a conda env): the final stage
     // only copies the environment the builder stage filled.
     auto found = lint_ids(
@@ -63,7 +62,8 @@ TEST_CASE("a compiler asked for its version compiles nothing", "[lint][CUVL07]")
     // unseen4 t13 (khiemauto/InsightFace): a devel final stage that only prints nvcc's release.
     const std::string from = "FROM nvidia/cuda:11.1.1-cudnn8-devel-ubuntu18.04\n";
     const std::string wheels =
-        "RUN pip install torch==1.7.1+cu110 -f https://download.pytorch.org/whl/torch_stable.html\n";
+        "RUN pip install torch==1.7.1+cu110 -f "
+        "https://download.pytorch.org/whl/torch_stable.html\n";
     CHECK(lint_ids(from + "RUN nvcc --version\nRUN nvcc -V\n" + wheels, "CUVL07").size() == 1);
     CHECK(lint_ids(from + "RUN nvcc -o kernel kernel.cu\n" + wheels, "CUVL07").empty());
 }

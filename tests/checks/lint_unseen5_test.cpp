@@ -15,7 +15,8 @@ TEST_CASE("CUVL01 up to CUDA 10: another minor is another libcudart", "[lint][CU
         "FROM nvidia/cuda:10.0-cudnn7-devel-ubuntu18.04\n"
         "ENV TF_PACKAGE tensorflow-gpu\n"
         "ENV TF_PACKAGE_VERSION 2.3.1\n"
-        "RUN pip install --no-cache-dir ${TF_PACKAGE}${TF_PACKAGE_VERSION:+==${TF_PACKAGE_VERSION}}\n",
+        "RUN pip install --no-cache-dir "
+        "${TF_PACKAGE}${TF_PACKAGE_VERSION:+==${TF_PACKAGE_VERSION}}\n",
         "CUVL01");
     REQUIRE(found.size() == 1);
     CHECK_THAT(found[0].message, Catch::Contains("libcudart.so.10.1"));

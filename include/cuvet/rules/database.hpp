@@ -81,9 +81,9 @@ struct FrameworkBuild {
     std::optional<int> cudnn_major;
     bool is_default = false;
     std::vector<std::string> sonames;
-    std::optional<Version> cuda_min;        // oldest toolkit the build runs with, when stated
-    std::string package;                    // pip distribution of this build: "jax-cuda12-plugin"
-    std::string index;                      // "pypi" or the index URL serving it; "" unknown
+    std::optional<Version> cuda_min;  // oldest toolkit the build runs with, when stated
+    std::string package;              // pip distribution of this build: "jax-cuda12-plugin"
+    std::string index;                // "pypi" or the index URL serving it; "" unknown
     std::string selected_by;  // the requirement that installs this build by default: "jax[cuda]"
     std::vector<Requirement> requirements;  // its Requires-Dist pins (CUDA/cuDNN wheels)
     Provenance provenance;

@@ -147,10 +147,10 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
                 f.message =
                     what + " and loads the system's libraries, but " +
                     (runtime_differs ? "the base image has CUDA " + base.cuda->str() + ": " +
-                                         cudart_soname(*wheel->cuda) + " is missing"
-                                   : cudnn_from + " brings cuDNN " + std::to_string(*system_cudnn) +
-                                         ": libcudnn.so." + std::to_string(*wheel->cudnn_major) +
-                                         " is missing") +
+                                           cudart_soname(*wheel->cuda) + " is missing"
+                                     : cudnn_from + " brings cuDNN " +
+                                           std::to_string(*system_cudnn) + ": libcudnn.so." +
+                                           std::to_string(*wheel->cudnn_major) + " is missing") +
                     ", so its GPU code fails to load.";
                 const std::string match =
                     existing_build(db, wheel->framework, q.name, std::nullopt, *base.cuda,

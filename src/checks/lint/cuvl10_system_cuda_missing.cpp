@@ -1,8 +1,8 @@
 // CUVL10: a GPU package that loads the system's CUDA libraries on a base
 // image that has none.
 #include <algorithm>
-#include <set>
 #include <cctype>
+#include <set>
 
 #include "checks/lint/lint_support.hpp"
 #include "cuvet/checks/registry.hpp"
@@ -19,12 +19,13 @@ bool known_without_cuda(const dockerfile::BaseFacts& base) {
     if (base.kind != dockerfile::BaseKind::other || base.image.registry != "docker.io")
         return false;
     static const std::set<std::string> official = {
-        "library/ubuntu",     "library/debian",       "library/python",    "library/alpine",
-        "library/centos",     "library/rockylinux",   "library/almalinux", "library/fedora",
-        "library/amazonlinux", "library/oraclelinux", "library/archlinux", "library/busybox",
-        "library/buildpack-deps", "library/pypy",     "library/node",      "library/golang",
-        "library/openjdk",    "library/eclipse-temurin", "library/r-base", "library/julia",
-        "library/gcc"};
+        "library/ubuntu",         "library/debian",    "library/python",
+        "library/alpine",         "library/centos",    "library/rockylinux",
+        "library/almalinux",      "library/fedora",    "library/amazonlinux",
+        "library/oraclelinux",    "library/archlinux", "library/busybox",
+        "library/buildpack-deps", "library/pypy",      "library/node",
+        "library/golang",         "library/openjdk",   "library/eclipse-temurin",
+        "library/r-base",         "library/julia",     "library/gcc"};
     return official.count(base.image.repository) > 0;
 }
 
@@ -36,9 +37,9 @@ bool known_without_cudnn(const dockerfile::BaseFacts& base) {
 }
 
 // The frameworks whose GPU path links or dlopens libcudnn itself: onnxruntime's CUDA
-// provider, TensorFlow, Paddle 2.x and JAX builds without NVIDIA wheels. CuPy only loads it for cupy.cudnn, so it is left
-// out; so are an unpinned Paddle (3.x wheels pull nvidia-cudnn in) and `tensorflow`
-// before 2.1, a CPU-only package (its GPU build was tensorflow-gpu).
+// provider, TensorFlow, Paddle 2.x and JAX builds without NVIDIA wheels. CuPy only loads it for
+// cupy.cudnn, so it is left out; so are an unpinned Paddle (3.x wheels pull nvidia-cudnn in) and
+// `tensorflow` before 2.1, a CPU-only package (its GPU build was tensorflow-gpu).
 bool loads_system_cudnn(const dockerfile::Package& p, const lint::WheelStack& wheel) {
     if (wheel.bundles_libraries || wheel.cpu_only) return false;
     switch (lint::family_of(p)) {

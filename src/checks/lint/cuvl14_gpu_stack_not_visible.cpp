@@ -48,7 +48,8 @@ bool shows_gpu_framework(const dockerfile::Package& p, const rules::Database& db
 // which framework it is, so the framework is visible, built here.
 bool framework_wheel_built_here(const dockerfile::RequirementsFile& r) {
     if (r.kind != "local wheel") return false;
-    std::string name = r.path.substr(r.path.rfind('/') == std::string::npos ? 0 : r.path.rfind('/') + 1);
+    std::string name =
+        r.path.substr(r.path.rfind('/') == std::string::npos ? 0 : r.path.rfind('/') + 1);
     for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     for (std::string_view stem : {"tensorflow", "torch", "jax", "onnxruntime", "paddlepaddle",
                                   "tensorrt", "cupy", "mxnet", "cntk"}) {

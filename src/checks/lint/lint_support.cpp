@@ -265,8 +265,8 @@ bool third_party_wheel(const dockerfile::Package& p, Family family) {
     for (std::string_view official :
          {"download.pytorch.org", "files.pythonhosted.org", "pypi.org", "pypi.python.org",
           "storage.googleapis.com", "paddle-wheel.bj.bcebos.com", "paddle-whl.bj.bcebos.com",
-          "cntk.ai", "pypi.nvidia.com", "developer.download.nvidia.com",
-          "download.onnxruntime.ai", "aiinfra.pkgs.visualstudio.com"}) {
+          "cntk.ai", "pypi.nvidia.com", "developer.download.nvidia.com", "download.onnxruntime.ai",
+          "aiinfra.pkgs.visualstudio.com"}) {
         if (host == official) return false;
     }
     if (host == "github.com") {
@@ -434,12 +434,14 @@ std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules:
                 out.cpu_only = true;
                 break;
             }
-            const rules::FrameworkBuild* build = v ? db.framework_build("cntk", *v, "gpu") : nullptr;
+            const rules::FrameworkBuild* build =
+                v ? db.framework_build("cntk", *v, "gpu") : nullptr;
             if (build && build->cuda) {
                 out.cuda = build->cuda;
                 out.cudnn = build->cudnn;
                 out.cudnn_major = build->cudnn_major;
-                out.evidence = "the CNTK " + v->str() + " GPU build uses CUDA " + build->cuda->str();
+                out.evidence =
+                    "the CNTK " + v->str() + " GPU build uses CUDA " + build->cuda->str();
             }
             break;
         }
@@ -587,8 +589,8 @@ bool builds_in(const dockerfile::Facts& facts, std::size_t index, const rules::D
                 return true;
             }
             // Run by path: ./build.sh, /tmp/build/setup-build.bash.
-            if (w0.find('/') != std::string::npos && (w0.ends_with(".sh") || w0.ends_with(".bash")) &&
-                !binary_installer(w0)) {
+            if (w0.find('/') != std::string::npos &&
+                (w0.ends_with(".sh") || w0.ends_with(".bash")) && !binary_installer(w0)) {
                 return true;
             }
         }
