@@ -5,14 +5,27 @@
 
 #include "checks/lint/lint_support.hpp"
 #include "cuvet/checks/registry.hpp"
+#include "cuvet/core/ascii.hpp"
 
 namespace cuvet::checks {
 namespace {
 
 using dockerfile::BaseKind;
 
-bool mentions_gpu(std::string text) {
-    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+// The names that say a GPU framework is inside: an image (paddlepaddle/paddle:2.5.1-gpu,
+// …:v1.19.0-torch-cuda) or a wheel file built here (tensorflow_*.whl).
+bool names_framework(const std::string& name) {
+    const std::string text = ascii_lower(name);
+    for (const char* word :
+         {"paddle", "torch", "tensorflow", "jax", "mxnet", "cntk", "caffe", "vllm", "tritonserver",
+          "tensorrt", "onnxruntime", "chainer", "cupy"}) {
+        if (text.find(word) != std::string::npos) return true;
+    }
+    return false;
+}
+
+bool mentions_gpu(const std::string& name) {
+    const std::string text = ascii_lower(name);
     return text.find("cuda") != std::string::npos || text.find("gpu") != std::string::npos ||
            text.find("nvidia") != std::string::npos;
 }
@@ -23,13 +36,7 @@ bool mentions_gpu(std::string text) {
 bool base_names_framework(const dockerfile::BaseFacts& base) {
     if (base.kind != BaseKind::other) return false;
     // The tag counts too: kernai/refinery-parent-images:v1.19.0-torch-cuda.
-    std::string name = base.image.repository + ":" + base.image.tag;
-    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    for (const char* word : {"paddle", "torch", "tensorflow", "jax", "mxnet", "cntk", "caffe",
-                             "vllm", "tritonserver", "tensorrt", "onnxruntime", "chainer"}) {
-        if (name.find(word) != std::string::npos) return true;
-    }
-    return false;
+    return names_framework(base.image.repository + ":" + base.image.tag);
 }
 
 // A framework named outright: the families lint models and the rules' other GPU
@@ -48,14 +55,9 @@ bool shows_gpu_framework(const dockerfile::Package& p, const rules::Database& db
 // which framework it is, so the framework is visible, built here.
 bool framework_wheel_built_here(const dockerfile::RequirementsFile& r) {
     if (r.kind != "local wheel") return false;
-    std::string name =
-        r.path.substr(r.path.rfind('/') == std::string::npos ? 0 : r.path.rfind('/') + 1);
-    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    for (std::string_view stem : {"tensorflow", "torch", "jax", "onnxruntime", "paddlepaddle",
-                                  "tensorrt", "cupy", "mxnet", "cntk"}) {
-        if (name.starts_with(stem)) return true;
-    }
-    return false;
+    const auto slash = r.path.rfind('/');
+    const std::string file = r.path.substr(slash == std::string::npos ? 0 : slash + 1);
+    return names_framework(file.substr(0, file.find_first_of("-_")));  // the project name
 }
 
 // A wheel file from the build context (wheel/sglang-0.0.0.dev1+g92e8bb7-py3-none-any.whl)

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <string_view>
 
+#include "cuvet/core/ascii.hpp"
+
 namespace cuvet::checks::lint {
 namespace {
 
@@ -15,11 +17,6 @@ std::optional<rules::Version> version(const std::string& text) {
 // torch 2.1.0+cu121 → 2.1.0
 std::optional<rules::Version> public_version(const std::string& text) {
     return version(text.substr(0, text.find('+')));
-}
-
-std::string lower_copy(std::string text) {
-    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return text;
 }
 
 }  // namespace
@@ -271,7 +268,7 @@ bool third_party_wheel(const dockerfile::Package& p, Family family) {
     }
     if (host == "github.com") {
         // github.com/<owner>/<repo>/releases/…: the project's own releases name it.
-        const std::string path = lower_copy(rest.substr(rest.find('/') + 1));
+        const std::string path = ascii_lower(rest.substr(rest.find('/') + 1));
         const std::string project = path.substr(0, path.find('/', path.find('/') + 1));
         return project.find(p.name.substr(0, p.name.find('-'))) == std::string::npos;
     }
@@ -280,7 +277,7 @@ bool third_party_wheel(const dockerfile::Package& p, Family family) {
 
 // "tf1.4.1-gpu-cuda9" → 9, "cuda-10.0" → 10.0, "cuda100" → 10.0, "cuda92" → 9.2.
 std::optional<rules::Version> cuda_named_in_url(const std::string& url) {
-    const std::string text = lower_copy(url);
+    const std::string text = ascii_lower(url);
     for (auto pos = text.find("cuda"); pos != std::string::npos; pos = text.find("cuda", pos + 4)) {
         std::size_t i = pos + 4;
         if (i < text.size() && (text[i] == '-' || text[i] == '_')) ++i;
