@@ -94,7 +94,7 @@ int lines_with(const fs::path& log, const std::string& word) {
 }  // namespace
 
 TEST_CASE("layer cache: docker-daemon: and containers-storage: consult and fill it",
-          "[cache][daemon]") {
+          "[integration][cache][daemon]") {
     if (!PodmanService::available()) {
         CUVET_SKIP("podman or skopeo is not installed");
     }
@@ -155,7 +155,7 @@ TEST_CASE("layer cache: docker-daemon: and containers-storage: consult and fill 
 }
 
 TEST_CASE("layer cache: validate from the daemon reports the same cold, warm and uncached",
-          "[cache][daemon][cli]") {
+          "[integration][cache][daemon][cli]") {
     if (!PodmanService::available()) {
         CUVET_SKIP("podman or skopeo is not installed");
     }

@@ -9,7 +9,7 @@
 using namespace cuvet::test;
 
 TEST_CASE("layer cache: a registry image validated again downloads no cached layer",
-          "[cache][registry]") {
+          "[integration][cache][registry]") {
     REQUIRE_REGISTRY_TOOLS();
     const auto sample = sample_image_tar();
     if (sample.empty()) {

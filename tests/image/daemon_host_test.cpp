@@ -89,7 +89,7 @@ TEST_CASE("the current Docker context names the daemon", "[image][daemon]") {
 }
 
 TEST_CASE("a rootless containers-storage failure shows skopeo's cause, not its last line",
-          "[image][storage]") {
+          "[integration][image][storage]") {
     if (geteuid() != 0 || !test::have_program("setpriv") || !test::have_program("skopeo")) {
         CUVET_SKIP("needs root (to run as nobody), setpriv and skopeo");
     }

@@ -71,7 +71,7 @@ void check_all_credential_sources(const RegistryServer& registry, const std::str
 }  // namespace
 
 TEST_CASE("an htpasswd registry: basic auth from flags, config.json and a credential helper",
-          "[image][registry]") {
+          "[integration][image][registry]") {
     REQUIRE_REGISTRY_TOOLS();
     RegistryServer registry({.user = "alice", .password = "s3cret pass"});
     TempDir tmp;
@@ -81,7 +81,7 @@ TEST_CASE("an htpasswd registry: basic auth from flags, config.json and a creden
 }
 
 TEST_CASE("a token-auth registry: Bearer tokens from the realm in WWW-Authenticate",
-          "[image][registry]") {
+          "[integration][image][registry]") {
     REQUIRE_REGISTRY_TOOLS();
     RegistryServer registry({.user = "alice", .password = "s3cret pass", .token_auth = true});
     TempDir tmp;

@@ -144,7 +144,7 @@ TEST_CASE("429 is retried with backoff, a registry that never relents is one cle
 }
 
 TEST_CASE("validate --probe fetches a registry image's layers once, and keeps none of them",
-          "[image][registry][probe]") {
+          "[integration][image][registry][probe]") {
     REQUIRE_REGISTRY_TOOLS();
     Pushed pushed;
     const std::string digest = big_layer_digest();

@@ -64,7 +64,7 @@ TEST_CASE("which token realms may receive registry credentials", "[image][regist
 }
 
 TEST_CASE("a token realm on another host gets no password unless --cross-host-auth",
-          "[image][registry][auth]") {
+          "[integration][image][registry][auth]") {
     REQUIRE_REGISTRY_TOOLS();
     // The registry is 127.0.0.1; its challenge sends clients to "localhost".
     RegistryServer registry({.user = "alice",

@@ -7,7 +7,7 @@
 using namespace cuvet::test;
 
 TEST_CASE("a plain-HTTP registry serves the same merged view as the OCI layout",
-          "[image][registry]") {
+          "[integration][image][registry]") {
     REQUIRE_REGISTRY_TOOLS();
     RegistryServer registry;
     TempDir tmp;
@@ -26,7 +26,7 @@ TEST_CASE("a plain-HTTP registry serves the same merged view as the OCI layout",
 }
 
 TEST_CASE("a registry image pinned by digest, and a digest that is not there",
-          "[image][registry]") {
+          "[integration][image][registry]") {
     REQUIRE_REGISTRY_TOOLS();
     RegistryServer registry;
     TempDir tmp;
@@ -55,7 +55,7 @@ TEST_CASE("a registry image pinned by digest, and a digest that is not there",
                       "HTTP 404");
 }
 
-TEST_CASE("a multi-arch index in a registry is resolved with --platform", "[image][registry]") {
+TEST_CASE("a multi-arch index in a registry is resolved with --platform", "[integration][image][registry]") {
     REQUIRE_REGISTRY_TOOLS();
     RegistryServer registry;
     TempDir tmp;
@@ -98,7 +98,7 @@ TEST_CASE("a multi-arch index in a registry is resolved with --platform", "[imag
 TEST_CASE(
     "a TLS registry with a private CA: trusted via SSL_CERT_FILE, refused without, --insecure "
     "accepts",
-    "[image][registry]") {
+    "[integration][image][registry]") {
     REQUIRE_REGISTRY_TOOLS();
     RegistryServer registry({.tls = true});
     TempDir tmp;
@@ -120,7 +120,7 @@ TEST_CASE(
 }
 
 TEST_CASE("validate from a registry gives the findings of the same image's tar",
-          "[image][registry]") {
+          "[integration][image][registry]") {
     REQUIRE_REGISTRY_TOOLS();
     const auto sample = sample_image_tar();
     if (sample.empty()) {

@@ -50,7 +50,7 @@ std::vector<Case> cases() {
 
 }  // namespace
 
-TEST_CASE("cuvet and umoci agree on layer edge cases", "[image][oracle]") {
+TEST_CASE("cuvet and umoci agree on layer edge cases", "[integration][image][oracle]") {
     if (!have_program("umoci")) {
         CUVET_SKIP("skipped: umoci is not installed");
     }

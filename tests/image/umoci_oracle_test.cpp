@@ -73,7 +73,7 @@ void build_umoci_image(const fs::path& dir) {
 
 }  // namespace
 
-TEST_CASE("umoci-built images match umoci's own unpacked rootfs", "[image][oracle]") {
+TEST_CASE("umoci-built images match umoci's own unpacked rootfs", "[integration][image][oracle]") {
     if (!have_program("umoci")) {
         CUVET_SKIP("skipped: umoci is not installed");
     }
@@ -124,7 +124,7 @@ TEST_CASE("umoci-built images match umoci's own unpacked rootfs", "[image][oracl
     CHECK(summary["layers"].size() == 3);
 }
 
-TEST_CASE("skopeo accepts every image our writer makes", "[image][oracle]") {
+TEST_CASE("skopeo accepts every image our writer makes", "[integration][image][oracle]") {
     // The writer is checked by an independent reader too, so the other tests
     // cannot pass on an image only cuvet would accept.
     if (!have_program("skopeo")) {

@@ -75,7 +75,7 @@ TEST_CASE("container names are unique within a run", "[sandbox][engine]") {
 }
 
 TEST_CASE("engine runs are strict: no network, read-only, no capabilities, limits",
-          "[sandbox][engine]") {
+          "[integration][sandbox][engine]") {
     sandbox::EngineLimits limits;
     limits.max_pids = 128;
     limits.memory_bytes = 1ULL << 30;
@@ -125,7 +125,7 @@ TEST_CASE("engine runs are strict: no network, read-only, no capabilities, limit
 }
 
 TEST_CASE("a hostile image through podman: the engine's isolation holds and the flood is cut",
-          "[sandbox][engine][podman]") {
+          "[integration][sandbox][engine][podman]") {
     if (::geteuid() != 0 || !have_program("podman") || !have_program("runc")) {
         CUVET_SKIP("needs root, podman and runc");
     }
