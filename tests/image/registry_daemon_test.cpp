@@ -9,7 +9,8 @@
 
 using namespace cuvet::test;
 
-TEST_CASE("docker-daemon: through podman's API socket equals the OCI layout", "[integration][image][daemon]") {
+TEST_CASE("docker-daemon: through podman's API socket equals the OCI layout",
+          "[integration][image][daemon]") {
     if (!PodmanService::available()) {
         CUVET_SKIP("skipped: podman or skopeo is not installed");
     }
@@ -50,7 +51,8 @@ TEST_CASE("docker-daemon: through podman's API socket equals the OCI layout", "[
                       "localhost/cuvet/none:1");
 }
 
-TEST_CASE("validate from the daemon gives the findings of the tar", "[integration][image][daemon]") {
+TEST_CASE("validate from the daemon gives the findings of the tar",
+          "[integration][image][daemon]") {
     if (!PodmanService::available()) {
         CUVET_SKIP("skipped: podman or skopeo is not installed");
     }

@@ -55,7 +55,8 @@ TEST_CASE("a registry image pinned by digest, and a digest that is not there",
                       "HTTP 404");
 }
 
-TEST_CASE("a multi-arch index in a registry is resolved with --platform", "[integration][image][registry]") {
+TEST_CASE("a multi-arch index in a registry is resolved with --platform",
+          "[integration][image][registry]") {
     REQUIRE_REGISTRY_TOOLS();
     RegistryServer registry;
     TempDir tmp;
