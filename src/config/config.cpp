@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/text_input.hpp"
 
 namespace cuvet::config {
 
@@ -148,11 +149,7 @@ Config load_config(const std::optional<std::filesystem::path>& explicit_path,
         std::error_code ec;
         if (!std::filesystem::exists(path, ec)) return Config{};
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) fail_io(path.string() + ": cannot read config file");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_config(text.str(), path.string());
+    return parse_config(read_text_input(path.string()), path.string());
 }
 
 void apply(const Config& config, std::vector<report::Finding>& findings) {
