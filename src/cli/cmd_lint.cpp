@@ -113,7 +113,7 @@ int run_lint(const LintArgs& args) {
     }
     // Nothing was read: the error lines are the whole answer, not an empty report.
     if (targets.empty()) return exit_bad_input;
-    config::apply(config, findings);
+    note_config_effects(setup, config::apply(config, findings), !args.fail_on.empty());
     report::ReportContext context;
     context.tool_version = CUVET_VERSION;
     context.command = "lint";
@@ -161,7 +161,7 @@ void add_lint_command(CLI::App& app, Dispatch& dispatch) {
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     command->add_option("--config", args->config,
-                        "settings file (default: ./.cuvet.yaml when present)");
+                        "settings file (default: ./.cuvet.yaml when present; none: no file)");
     command->add_option("--rules-dir", args->rules_dir,
                         "directory whose *.json replace the built-in rules tables");
     command->add_option("--output,-o", args->output, "write the report to FILE instead of stdout");

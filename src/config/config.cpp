@@ -152,13 +152,18 @@ Config load_config(const std::optional<std::filesystem::path>& explicit_path,
     return parse_config(read_text_input(path.string()), path.string());
 }
 
-void apply(const Config& config, std::vector<report::Finding>& findings) {
-    std::erase_if(findings,
-                  [&](const report::Finding& f) { return config.ignored.count(upper(f.id)) > 0; });
+std::vector<report::Finding> apply(const Config& config, std::vector<report::Finding>& findings) {
+    std::vector<report::Finding> silenced;
+    std::erase_if(findings, [&](const report::Finding& f) {
+        if (config.ignored.count(upper(f.id)) == 0) return false;
+        silenced.push_back(f);
+        return true;
+    });
     for (auto& finding : findings) {
         auto it = config.severity.find(upper(finding.id));
         if (it != config.severity.end()) finding.severity = it->second;
     }
+    return silenced;
 }
 
 }  // namespace cuvet::config

@@ -2,8 +2,9 @@
 // is past the floor: a real zstd stream of zeros, from the real tools.
 #include "image/layers/inflate_guard.hpp"
 
-#include <catch2/catch.hpp>
 #include <fcntl.h>
+
+#include <catch2/catch.hpp>
 #include <filesystem>
 
 #include "cuvet/core/scan_limits.hpp"
@@ -42,8 +43,8 @@ TEST_CASE("inflate-ratio refuses a layer that inflates past the floor at a bomb'
     if (!have_program("zstd")) CUVET_SKIP("no zstd");
     TempDir dir;
     const std::string zeros = shell_quote((dir / "zeros").string());
-    REQUIRE(run_shell("head -c 16777216 /dev/zero > " + zeros + " && zstd -q -19 -k " + zeros).exit_code ==
-            0);
+    REQUIRE(run_shell("head -c 16777216 /dev/zero > " + zeros + " && zstd -q -19 -k " + zeros)
+                .exit_code == 0);
     // 16 MiB of zeros: a few hundred bytes of zstd (1:30000 and more).
     {
         const auto path = dir / "zeros.zst";
