@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "cuvet/core/error.hpp"
 #include "cuvet/core/scan_limits.hpp"
+#include "cuvet/image/registry_stall.hpp"
 
 namespace cuvet::cli {
 
@@ -89,7 +90,7 @@ image::OpenOptions ImageArgs::open_options() const {
     access.username = username;
     access.insecure = insecure;
     access.timeout_seconds = timeout;
-    access.stall_seconds = stall_timeout;
+    image::set_registry_stall_seconds(stall_timeout);
     access.cross_host_auth = cross_host_auth;
     options.allow_partial = allow_partial;
     if (password_stdin && username.empty()) fail_usage("--password-stdin needs --username");

@@ -76,10 +76,6 @@ struct Access {
     // --timeout: seconds one HTTP request may take, headers and body together
     // (a registry trickling bytes is an error, not a wait); 0: no limit.
     unsigned timeout_seconds = 900;
-    // --stall-timeout: seconds a registry connection may carry less than
-    // 1 KiB/s (a silent or trickling registry) before the request fails, and
-    // is not retried: a registry that went silent once does again.
-    unsigned stall_seconds = 30;
     // --cross-host-auth: credentials also go to a token realm on another host
     // (docs/registries.md, "Token realms on another host").
     bool cross_host_auth = false;

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/image/registry_stall.hpp"
 #include "image/registry/token_realm.hpp"
 #include "image/storage/sha256.hpp"
 
@@ -143,7 +144,7 @@ RegistryClient::RegistryClient(RegistryReference reference, const Access& access
       insecure_(access.insecure),
       cross_host_auth_(access.cross_host_auth),
       timeout_seconds_(access.timeout_seconds),
-      stall_seconds_(access.stall_seconds) {
+      stall_seconds_(registry_stall_seconds()) {
     if (!access.username.empty())
         credentials_ = {access.username, access.password, "--username"};
     else
