@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 
 #include "cuvet/core/unique_fd.hpp"
 
@@ -36,6 +37,66 @@ std::string distrust(const struct stat& info, const std::string& path, mode_t fo
         std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(info.st_mode & 07777));
         return path + ": mode " + mode + " lets others " +
                ((forbidden & S_IRGRP) ? "read or write it" : "write it");
+    }
+    return {};
+}
+
+// Why a directory on the way to the cache cannot be trusted (as ssh's
+// StrictModes): another user who owns it or may write it can replace what
+// comes next with a link to a directory of ours, where the cache would write
+// its key and evict "its" files. A sticky directory (/tmp) lets others create
+// names but not replace ours, so what comes next is checked instead.
+std::string distrust_ancestor(const struct stat& info, const std::string& path, bool* sticky) {
+    *sticky = false;
+    if (info.st_uid != 0 && info.st_uid != ::geteuid())
+        return path + ": owned by uid " + std::to_string(info.st_uid) +
+               ", neither by this user nor by root";
+    if ((info.st_mode & (S_IWGRP | S_IWOTH)) == 0) return {};
+    if (info.st_mode & S_ISVTX) {
+        *sticky = true;
+        return {};
+    }
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(info.st_mode & 07777));
+    return path + ": mode " + mode + " lets others write it";
+}
+
+// Checks every directory above `dir` and every link on the way to it (the
+// link's owner, then the directories above what it leads to): empty when
+// none of them lets another user redirect the cache.
+std::string distrust_path(const fs::path& dir, int depth = 0) {
+    if (depth > 8) return dir.string() + ": too many levels of symbolic links";
+    const fs::path absolute = fs::absolute(dir).lexically_normal();
+    fs::path prefix = "/";
+    bool after_sticky = false;
+    for (auto it = std::next(absolute.begin()); it != absolute.end(); ++it) {
+        if (it->empty()) continue;
+        struct stat parent {};
+        if (::stat(prefix.c_str(), &parent) != 0) return prefix.string() + ": " + errno_text();
+        if (auto why = distrust_ancestor(parent, prefix.string(), &after_sticky); !why.empty())
+            return why;
+        prefix /= *it;
+        struct stat info {};
+        if (::lstat(prefix.c_str(), &info) != 0) {
+            if (errno == ENOENT) return {};  // created below by this user
+            return prefix.string() + ": " + errno_text();
+        }
+        const bool ours = info.st_uid == ::geteuid() || info.st_uid == 0;
+        if (after_sticky && !ours)
+            return prefix.string() + ": owned by uid " + std::to_string(info.st_uid) +
+                   " in a directory anyone may write";
+        if (S_ISLNK(info.st_mode)) {
+            if (!ours)
+                return prefix.string() + ": a symbolic link owned by uid " +
+                       std::to_string(info.st_uid) + ", neither by this user nor by root";
+            std::error_code error;
+            const fs::path target = fs::read_symlink(prefix, error);
+            if (error) return prefix.string() + ": " + error.message();
+            fs::path rest;
+            for (auto r = std::next(it); r != absolute.end(); ++r) rest /= *r;
+            const fs::path next = target.is_absolute() ? target : prefix.parent_path() / target;
+            return distrust_path(rest.empty() ? next : next / rest, depth + 1);
+        }
     }
     return {};
 }
@@ -126,6 +187,7 @@ OpenedDir open_cache_dir(const fs::path& dir, const std::optional<std::string>& 
     try {
         if (dir.empty())
             return refuse("no cache directory: neither XDG_CACHE_HOME nor HOME is set");
+        if (auto why = distrust_path(dir); !why.empty()) return refuse(why);
         std::error_code ignored;
         fs::create_directories(dir.parent_path(), ignored);  // ~/.cache, as any tool makes it
         UniqueFd top(-1), layers(-1);

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -89,6 +90,21 @@ bool write_new_file(const fs::path& path, std::string_view bytes) {
 
 bool is_temp(const fs::path& path) {
     return path.filename().string().find(temp_marker) != std::string::npos;
+}
+
+// A name cuvet gives its files: 64 hex digits and ".facts", then for a temp
+// file ".tmp." and more. Anything else in layers/ is not ours, and is neither
+// read nor removed (a cache dir may once have been something else).
+bool named_by_cuvet(const fs::path& path) {
+    const std::string name = path.filename().string();
+    if (name.size() < 64 + entry_suffix.size()) return false;
+    for (std::size_t i = 0; i < 64; ++i)
+        if (!std::isxdigit(static_cast<unsigned char>(name[i])) ||
+            std::isupper(static_cast<unsigned char>(name[i])))
+            return false;
+    const std::string_view rest = std::string_view(name).substr(64);
+    return rest == entry_suffix || (rest.starts_with(entry_suffix) &&
+                                    rest.substr(entry_suffix.size()).starts_with(temp_marker));
 }
 
 }  // namespace
@@ -277,6 +293,7 @@ std::vector<EntryInfo> Store::entries(bool inspect) const {
         // Only regular files are entries: a link, FIFO or directory is never
         // opened, and never removed (eviction unlinks only what it wrote).
         if (!it->is_regular_file(stat_error) || it->is_symlink(stat_error)) continue;
+        if (!named_by_cuvet(info.file)) continue;
         info.bytes = it->file_size(stat_error);
         info.last_used = it->last_write_time(stat_error);
         if (stat_error) continue;

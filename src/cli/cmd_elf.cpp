@@ -5,6 +5,9 @@
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
 
 #include "commands.hpp"
 #include "cuvet/core/error.hpp"
@@ -167,9 +170,7 @@ nlohmann::json deep_json(const elf::DeepView& deep) {
             {"lief_facts", facts_json(deep.facts, true)}};
 }
 
-// Strings from the ELF file (soname, DT_NEEDED, section names) are its
-// author's: each line is escaped before it reaches the terminal.
-[[gnu::format(printf, 1, 2)]] void emit(const char* format, ...) {
+[[gnu::format(printf, 1, 2)]] void emit_layout(const char* format, ...) {
     va_list args;
     va_start(args, format);
     va_list copy;
@@ -180,6 +181,29 @@ nlohmann::json deep_json(const elf::DeepView& deep) {
     std::vsnprintf(text.data(), text.size() + 1, format, args);
     va_end(args);
     std::fputs(printable_lines(text).c_str(), stdout);
+}
+
+// A string argument, escaped whole (its newlines too); numbers pass as they are.
+template <class T>
+auto field(const T& value) {
+    if constexpr (std::is_convertible_v<const T&, std::string_view>)
+        return printable(std::string_view(value));
+    else
+        return value;
+}
+inline const char* vararg(const std::string& text) { return text.c_str(); }
+template <class T>
+T vararg(T value) {
+    return value;
+}
+
+// Strings from the ELF file (soname, DT_NEEDED, section names) are its
+// author's: each one is escaped, newlines included, so that only the format's
+// own newlines start lines in the output.
+template <class... Args>
+void emit(const char* format, const Args&... args) {
+    std::apply([&](const auto&... shown) { emit_layout(format, vararg(shown)...); },
+               std::tuple{field(args)...});
 }
 
 std::string joined(const std::vector<std::string>& items, const char* separator = " ") {

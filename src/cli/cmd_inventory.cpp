@@ -19,28 +19,31 @@ struct InventoryArgs {
 };
 
 std::string text_report(const inventory::Inventory& inv) {
+    // Every field is the image's text: escaped one by one, so that only this
+    // layout's own newlines start lines.
+    const auto f = [](std::string_view text) { return printable(text); };
     std::string out;
     const auto& d = inv.distro;
     if (d.source.empty())
         out += "distro: unknown (no os-release)\n";
     else
-        out += "distro: " + (d.pretty_name.empty() ? d.id + " " + d.version_id : d.pretty_name) +
-               "  (" + d.source + ")\n";
+        out += "distro: " + f(d.pretty_name.empty() ? d.id + " " + d.version_id : d.pretty_name) +
+               "  (" + f(d.source) + ")\n";
     out += "components:\n";
     for (const auto& c : inv.components) {
         char line[512];
-        std::snprintf(line, sizeof line, "  %-16s %-20s %-6s %s\n", c.name.c_str(),
-                      c.version.empty() ? "?" : c.version.c_str(), c.source.c_str(),
-                      c.location.c_str());
-        out += line;
-        for (const auto& [key, value] : c.attributes) out += "      " + key + " = " + value + "\n";
+        std::snprintf(line, sizeof line, "  %-16s %-20s %-6s ", f(c.name).c_str(),
+                      c.version.empty() ? "?" : f(c.version).c_str(), f(c.source).c_str());
+        out += line + f(c.location) + "\n";
+        for (const auto& [key, value] : c.attributes)
+            out += "      " + f(key) + " = " + f(value) + "\n";
         if (!c.versions_agree) out += "      warning: its evidence disagrees on the version\n";
         for (const auto& e : c.evidence)
-            out += "      " + e.kind + ": " + e.path +
-                   (e.version.empty() ? "" : " (" + e.version + ")") + "\n";
+            out += "      " + f(e.kind) + ": " + f(e.path) +
+                   (e.version.empty() ? "" : " (" + f(e.version) + ")") + "\n";
     }
     if (!inv.env.empty()) out += "env:\n";
-    for (const auto& [key, value] : inv.env) out += "  " + key + "=" + value + "\n";
+    for (const auto& [key, value] : inv.env) out += "  " + f(key) + "=" + f(value) + "\n";
     return out;
 }
 

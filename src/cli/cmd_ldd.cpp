@@ -27,15 +27,16 @@ struct LddArgs {
 
 std::string describe(const loader::Resolution& r, const loader::Graph& g) {
     using loader::Status;
-    std::string out = r.name + " => ";
+    std::string out = printable(r.name) + " => ";
     if (r.status == Status::not_found) return out + "not found";
     if (r.status == Status::host_driver)
         out += "host driver (mounted by nvidia-container-toolkit)";
     else
-        out += r.path;
-    if (r.status == Status::error) out += " (" + r.note + ")";
+        out += printable(r.path);
+    if (r.status == Status::error) out += " (" + printable(r.note) + ")";
     out += "  [" + std::string(loader::to_string(r.rule));
-    if (r.rule == loader::Rule::rpath || r.rule == loader::Rule::runpath) out += " of " + r.source;
+    if (r.rule == loader::Rule::rpath || r.rule == loader::Rule::runpath)
+        out += " of " + printable(r.source);
     if (r.rule == loader::Rule::already_loaded && r.object && g.objects[*r.object].interpreter)
         out += ": the dynamic loader";
     return out + "]";
@@ -49,16 +50,17 @@ void print_tree(const loader::Graph& g, std::size_t object, int depth, bool trac
         out += indent + describe(r, g) + "\n";
         if (trace) {
             for (const auto& a : r.trace)
-                out += indent + "    tried " + a.path + " (" +
+                out += indent + "    tried " + printable(a.path) + " (" +
                        std::string(loader::to_string(a.rule)) + ", " +
                        std::string(loader::to_string(a.verdict)) + ")\n";
         }
-        for (const auto& s : r.shadowed) out += indent + "    shadows " + s + "\n";
+        for (const auto& s : r.shadowed) out += indent + "    shadows " + printable(s) + "\n";
         if (!r.image_copy.empty() && r.status == loader::Status::host_driver)
-            out += indent + "    image copy " + r.image_copy + " is replaced by the host's\n";
+            out += indent + "    image copy " + printable(r.image_copy) +
+                   " is replaced by the host's\n";
         else if (!r.image_copy.empty())
-            out +=
-                indent + "    warning: the image's copy hides the host driver's " + r.name + "\n";
+            out += indent + "    warning: the image's copy hides the host driver's " +
+                   printable(r.name) + "\n";
         if (r.object && !expanded[*r.object] && r.rule != loader::Rule::already_loaded) {
             expanded[*r.object] = true;
             print_tree(g, *r.object, depth + 1, trace, expanded, out);
@@ -134,11 +136,11 @@ int run_ldd(const LddArgs& args) {
         out["program"] = args.program;
         std::cout << out.dump(2) << "\n";
     } else {
-        std::string out = args.program + "\n";
+        std::string out = printable(args.program) + "\n";
         std::vector<bool> expanded(graph.objects.size(), false);
         expanded[0] = true;
         print_tree(graph, 0, 1, args.trace, expanded, out);
-        for (const auto& note : graph.notes) out += "note: " + note + "\n";
+        for (const auto& note : graph.notes) out += "note: " + printable(note) + "\n";
         std::cout << printable_lines(out);
     }
     return graph.ok() ? exit_ok : exit_findings;

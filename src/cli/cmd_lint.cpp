@@ -19,6 +19,8 @@
 #include "cuvet/config/config.hpp"
 #include "cuvet/core/error.hpp"
 #include "cuvet/core/printable.hpp"
+#include "cuvet/core/scan_limits.hpp"
+#include "cuvet/core/text_input.hpp"
 #include "cuvet/dockerfile/parser.hpp"
 #include "cuvet/lint/lint.hpp"
 #include "cuvet/report/fail_on.hpp"
@@ -43,24 +45,20 @@ struct LintArgs {
     std::string output;
     bool no_color = false;
     bool dump = false;
+    std::vector<std::string> limits;  // --limit NAME=VALUE (docs/limits.md)
 };
 
 std::string read_input(const std::string& path) {
-    if (path == "-") {
-        return std::string(std::istreambuf_iterator<char>(std::cin),
-                           std::istreambuf_iterator<char>());
-    }
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
+    if (path != "-" && std::filesystem::is_directory(path, ec))
         fail_io(path + ": is a directory, not a Dockerfile");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) fail_io(path + ": cannot open: " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+    return read_text_input(path);
 }
 
 int run_lint(const LintArgs& args) {
+    // Before anything is read: input-bytes bounds the first read.
+    set_scan_limits(ScanLimits{});
+    for (const auto& limit : args.limits) set_scan_limit(limit);
     const std::vector<std::string> files =
         args.files.empty() ? std::vector<std::string>{"Dockerfile"} : args.files;
     if (args.dump) {
@@ -115,7 +113,7 @@ int run_lint(const LintArgs& args) {
     }
     // Nothing was read: the error lines are the whole answer, not an empty report.
     if (targets.empty()) return exit_bad_input;
-    config::apply(config, findings);
+    note_config_effects(setup, config::apply(config, findings), !args.fail_on.empty());
     report::ReportContext context;
     context.tool_version = CUVET_VERSION;
     context.command = "lint";
@@ -163,11 +161,18 @@ void add_lint_command(CLI::App& app, Dispatch& dispatch) {
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     command->add_option("--config", args->config,
-                        "settings file (default: ./.cuvet.yaml when present)");
+                        "settings file (default: ./.cuvet.yaml when present; none: no file)");
     command->add_option("--rules-dir", args->rules_dir,
                         "directory whose *.json replace the built-in rules tables");
     command->add_option("--output,-o", args->output, "write the report to FILE instead of stdout");
     command->add_flag("--no-color", args->no_color, "no ANSI colours (as NO_COLOR=1)");
+    command
+        ->add_option("--limit", args->limits,
+                     "raise or lower a limit, NAME=VALUE, repeatable (docs/limits.md): "
+                     "input-bytes, expansion-bytes, stages")
+        ->type_name("NAME=VALUE")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     command->add_flag("--dump-ast", args->dump,
                       "print BuildKit's normalised parse of each file and exit");
     read_flags_from_env(*command);

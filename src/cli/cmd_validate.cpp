@@ -147,6 +147,7 @@ int run_validate(const ValidateArgs& args) {
     }
     auto result = validate::validate(args.image.path, options, db, config);
     if (progress) progress->finish();
+    note_config_effects(setup, result.silenced, !args.fail_on.empty());
 
     report::ReportContext context;
     context.tool_version = CUVET_VERSION;
@@ -236,7 +237,7 @@ void add_validate_command(CLI::App& app, Dispatch& dispatch) {
     command->add_option("--rules-dir", args->rules_dir,
                         "directory whose *.json replace the built-in rules tables");
     command->add_option("--config", args->config,
-                        "settings file (default: ./.cuvet.yaml when present)");
+                        "settings file (default: ./.cuvet.yaml when present; none: no file)");
     command->add_option("--output,-o", args->output, "write the report to FILE instead of stdout");
     command->add_option("--dockerfile", args->dockerfile,
                         "the Dockerfile the image was built from: findings also point at the line "

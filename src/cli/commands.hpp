@@ -28,8 +28,9 @@ struct ImageArgs {
     std::string username;  // registries: --username, the password from --password-stdin
     bool password_stdin = false;
     bool insecure = false;
-    unsigned timeout = 900;           // --timeout: seconds per HTTP request; 0: none
-    bool cross_host_auth = false;     // --cross-host-auth
+    unsigned timeout = 900;        // --timeout: seconds per HTTP request; 0: none
+    unsigned stall_timeout = 30;   // --stall-timeout: seconds under 1 KiB/s before a request fails
+    bool cross_host_auth = false;  // --cross-host-auth
     std::vector<std::string> limits;  // --limit NAME=VALUE (docs/limits.md)
 
     bool no_cache = false;

@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "cuvet/core/error.hpp"
 #include "cuvet/core/scan_limits.hpp"
+#include "cuvet/image/registry_stall.hpp"
 
 namespace cuvet::cli {
 
@@ -31,6 +32,12 @@ void ImageArgs::add_to(CLI::App& command) {
                 "--timeout", timeout,
                 "seconds one registry request (a manifest, a whole layer) may take; 0: no limit")
             ->default_val(900);
+    command
+        .add_option("--stall-timeout", stall_timeout,
+                    "seconds a registry connection may carry under 1 KiB/s (a silent registry) "
+                    "before the request fails, without retries")
+        ->default_val(30)
+        ->check(CLI::Range(1u, 86400u));
     command.add_flag(
         "--cross-host-auth", cross_host_auth,
         "also send registry credentials to a token service on another host (docs/registries.md)");
@@ -83,6 +90,7 @@ image::OpenOptions ImageArgs::open_options() const {
     access.username = username;
     access.insecure = insecure;
     access.timeout_seconds = timeout;
+    image::set_registry_stall_seconds(stall_timeout);
     access.cross_host_auth = cross_host_auth;
     options.allow_partial = allow_partial;
     if (password_stdin && username.empty()) fail_usage("--password-stdin needs --username");

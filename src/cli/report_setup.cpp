@@ -6,8 +6,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/printable.hpp"
 
 namespace cuvet::cli {
 
@@ -20,8 +22,15 @@ ReportSetup load_report_setup(const std::string& fail_on, const std::string& con
         if (!threshold)
             fail_usage("--fail-on must be error, warning, info or never, not '" + fail_on + "'");
     }
-    config::Config config = config::load_config(
-        config_path.empty() ? std::nullopt : std::optional<std::filesystem::path>(config_path));
+    // "none": no file at all, not even ./.cuvet.yaml (a CI job judging a pull
+    // request whose checkout it does not trust).
+    config::Config config =
+        config_path == "none"
+            ? config::Config{}
+            : config::load_config(config_path.empty()
+                                      ? std::nullopt
+                                      : std::optional<std::filesystem::path>(config_path));
+    std::set<std::string> file_ignored = config.ignored;
     for (const auto& id : ignore) {
         std::string upper = id;
         for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -29,7 +38,30 @@ ReportSetup load_report_setup(const std::string& fail_on, const std::string& con
     }
     rules::Database db = rules::Database::load(
         rules_dir.empty() ? std::nullopt : std::optional<std::filesystem::path>(rules_dir));
-    return ReportSetup{threshold, std::move(config), std::move(db)};
+    return ReportSetup{threshold, std::move(config), std::move(db), std::move(file_ignored)};
+}
+
+void note_config_effects(const ReportSetup& setup, const std::vector<report::Finding>& silenced,
+                         bool fail_on_given) {
+    const std::string& file = setup.config.path;
+    if (file.empty()) return;
+    std::map<std::string, std::size_t> counts;  // id → findings the file silenced
+    for (const auto& finding : silenced)
+        if (setup.file_ignored.count(finding.id) > 0) ++counts[finding.id];
+    if (!counts.empty()) {
+        std::string line;
+        std::size_t total = 0;
+        for (const auto& [id, count] : counts) {
+            line +=
+                (line.empty() ? "" : ", ") + id + (count > 1 ? " x" + std::to_string(count) : "");
+            total += count;
+        }
+        std::cerr << "cuvet: note: " << printable(file) << " silenced " << total
+                  << (total == 1 ? " finding: " : " findings: ") << line << "\n";
+    }
+    if (setup.config.fail_on && !fail_on_given && *setup.config.fail_on != report::FailOn::error)
+        std::cerr << "cuvet: note: " << printable(file)
+                  << " sets fail_on: " << report::to_string(*setup.config.fail_on) << "\n";
 }
 
 void write_report(const report::Renderer& renderer, const std::vector<report::Finding>& findings,

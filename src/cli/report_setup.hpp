@@ -2,6 +2,7 @@
 // What `validate` and `lint` both settle before judging: the --fail-on
 // threshold, .cuvet.yaml plus --ignore, and the rules database.
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,10 +17,19 @@ struct ReportSetup {
     std::optional<report::FailOn> fail_on;  // from --fail-on; nullopt: config or default
     config::Config config;
     rules::Database db;
+    // The ids the config file itself ignores (config.ignored adds --ignore).
+    std::set<std::string> file_ignored;
 };
 
 ReportSetup load_report_setup(const std::string& fail_on, const std::string& config_path,
                               const std::vector<std::string>& ignore, const std::string& rules_dir);
+
+// A config file in a checkout is the pull request's to edit: what it silenced
+// (ignored findings, its fail_on) is said on stderr, one line each, naming the
+// file, so that a red run turned green shows in the log. --config none reads
+// no file (docs/report-formats.md, "Configuration").
+void note_config_effects(const ReportSetup& setup, const std::vector<report::Finding>& silenced,
+                         bool fail_on_given);
 
 // Renders to stdout, or to `output` when not empty (-o FILE; a file that
 // cannot be written is an io error naming it). Colour only for text on a

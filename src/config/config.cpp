@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/text_input.hpp"
 
 namespace cuvet::config {
 
@@ -148,20 +149,21 @@ Config load_config(const std::optional<std::filesystem::path>& explicit_path,
         std::error_code ec;
         if (!std::filesystem::exists(path, ec)) return Config{};
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) fail_io(path.string() + ": cannot read config file");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_config(text.str(), path.string());
+    return parse_config(read_text_input(path.string()), path.string());
 }
 
-void apply(const Config& config, std::vector<report::Finding>& findings) {
-    std::erase_if(findings,
-                  [&](const report::Finding& f) { return config.ignored.count(upper(f.id)) > 0; });
+std::vector<report::Finding> apply(const Config& config, std::vector<report::Finding>& findings) {
+    std::vector<report::Finding> silenced;
+    std::erase_if(findings, [&](const report::Finding& f) {
+        if (config.ignored.count(upper(f.id)) == 0) return false;
+        silenced.push_back(f);
+        return true;
+    });
     for (auto& finding : findings) {
         auto it = config.severity.find(upper(finding.id));
         if (it != config.severity.end()) finding.severity = it->second;
     }
+    return silenced;
 }
 
 }  // namespace cuvet::config

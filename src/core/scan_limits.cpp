@@ -14,7 +14,7 @@ struct Named {
     bool size;  // printed and parsed with K/M/G/T
 };
 
-constexpr std::array<Named, 10> names{{
+constexpr std::array<Named, 16> names{{
     {"file-bytes", &ScanLimits::file_bytes, true},
     {"elf-held", &ScanLimits::elf_held, true},
     {"layer-bytes", &ScanLimits::layer_bytes, true},
@@ -25,6 +25,12 @@ constexpr std::array<Named, 10> names{{
     {"symbols", &ScanLimits::symbols, false},
     {"symbol-bytes", &ScanLimits::symbol_bytes, true},
     {"link-bytes", &ScanLimits::link_bytes, true},
+    {"inflate-ratio", &ScanLimits::inflate_ratio, false},
+    {"path-bytes", &ScanLimits::path_bytes, true},
+    {"path-depth", &ScanLimits::path_depth, false},
+    {"input-bytes", &ScanLimits::input_bytes, true},
+    {"expansion-bytes", &ScanLimits::expansion_bytes, true},
+    {"stages", &ScanLimits::stages, false},
 }};
 
 const Named* find(std::string_view name) {

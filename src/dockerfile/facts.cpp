@@ -1,5 +1,9 @@
 #include "cuvet/dockerfile/facts.hpp"
 
+#include <charconv>
+#include <string>
+#include <unordered_map>
+
 #include "dockerfile/packages.hpp"
 
 namespace cuvet::dockerfile {
@@ -20,12 +24,21 @@ bool copies_environment(const CopyFrom& copy) {
     return false;
 }
 
-std::optional<std::size_t> stage_named(const Build& build, const std::string& name,
-                                       std::size_t before) {
-    for (std::size_t i = 0; i < before && i < build.stages.size(); ++i) {
-        if (build.stages[i].name == name || std::to_string(i) == name) return i;
-    }
-    return std::nullopt;
+// The first stage before `before` that `name` names (its AS name, or its
+// index written in decimal), found through `first_named` (each name's first
+// stage, filled as stages are read): linear in the stage count.
+std::optional<std::size_t> stage_named(
+    const std::unordered_map<std::string, std::size_t>& first_named, const std::string& name,
+    std::size_t before) {
+    std::optional<std::size_t> found;
+    if (auto it = first_named.find(name); it != first_named.end() && it->second < before)
+        found = it->second;
+    std::size_t index = 0;
+    auto [end, error] = std::from_chars(name.data(), name.data() + name.size(), index);
+    if (error == std::errc{} && end == name.data() + name.size() && index < before &&
+        std::to_string(index) == name && (!found || index < *found))
+        found = index;
+    return found;
 }
 
 }  // namespace
@@ -58,7 +71,9 @@ Facts extract_facts(Dockerfile dockerfile, Build build) {
     Facts facts;
     facts.dockerfile = std::move(dockerfile);
     facts.build = std::move(build);
+    std::unordered_map<std::string, std::size_t> first_named;
     for (const Stage& stage : facts.build.stages) {
+        if (!stage.name.empty()) first_named.try_emplace(stage.name, stage.index);
         StageFacts sf;
         sf.stage = stage.index;
         if (stage.base_stage) {
@@ -75,7 +90,7 @@ Facts extract_facts(Dockerfile dockerfile, Build build) {
             sf.base.line = stage.from_line;
         }
         for (const CopyFrom& copy : stage.copy_from) {
-            auto source = stage_named(facts.build, copy.from, stage.index);
+            auto source = stage_named(first_named, copy.from, stage.index);
             if (!source || !copies_environment(copy)) continue;
             for (Package p : facts.stages.at(*source).packages) {
                 if (p.manager == Manager::apt) continue;

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/scan_limits.hpp"
 
 namespace cuvet::dockerfile::shell {
 namespace {
@@ -89,7 +90,10 @@ public:
     // Expands the whole text as one word (Dockerfile mode).
     std::string whole() {
         std::string out;
-        while (pos_ < s_.size()) append_unit(out, nullptr);
+        while (pos_ < s_.size()) {
+            append_unit(out, nullptr);
+            check_size(out);
+        }
         return out;
     }
 
@@ -102,6 +106,7 @@ public:
             bool quoted = false;
             const bool unquoted_expansion = s_[pos_] == '$';
             append_unit(piece, &quoted);
+            check_size(piece);
             if (unquoted_expansion && !quoted) {
                 for (char c : piece) {
                     if (is_ifs(c)) {
@@ -117,6 +122,7 @@ public:
                 cur += piece;
                 has = has || quoted || !piece.empty();
             }
+            check_size(cur);
         }
         if (has) fields.push_back(std::move(cur));
     }
@@ -132,6 +138,14 @@ private:
     }
 
     [[noreturn]] void fail(const std::string& what) const { throw Error(ErrorKind::input, what); }
+
+    // `A1=${A0}${A0}` doubles a value with every line: 1 KB of Dockerfile
+    // would expand to terabytes. Checked after each unit, so a word holds at
+    // most the limit and one variable's value (itself within the limit).
+    static void check_size(const std::string& text) {
+        check_limit(text.size(), scan_limits().expansion_bytes, "expansion-bytes",
+                    "bytes in one expanded word");
+    }
 
     // One syntactic unit: a quoted string, an escape, an expansion or a char.
     void append_unit(std::string& out, bool* quoted) {
@@ -174,6 +188,7 @@ private:
             }
             if (c == '$') {
                 out += dollar();
+                check_size(out);
                 continue;
             }
             if (c == '`' && script_) {

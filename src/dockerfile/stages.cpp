@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
+#include <unordered_map>
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/scan_limits.hpp"
 
 namespace cuvet::dockerfile {
 namespace {
@@ -165,6 +168,10 @@ private:
         stage.end_line = ins.end_line;
         stage.instructions.push_back(index);
         if (ins.args.empty()) fail("FROM requires the name of an image");
+        located([&] {
+            check_limit(build_.stages.size() + 1, scan_limits().stages, "stages",
+                        "build stages (FROM lines)");
+        });
         if (ins.args.size() != 1 && !(ins.args.size() == 3 && lower(ins.args[1]) == "as")) {
             fail("FROM takes an image and an optional 'AS name', got " +
                  std::to_string(ins.args.size()) + " words");
@@ -179,13 +186,14 @@ private:
                     located([&] { return shell::expand_word(flag.substr(11), lookup, keep); });
             }
         }
-        const std::string base_lower = lower(stage.base);
-        for (const Stage& earlier : build_.stages) {
-            if (!earlier.name.empty() && earlier.name == base_lower) {
-                stage.base_stage = earlier.index;
-                stage.env = earlier.env;  // ENV is inherited from the parent stage; ARG is not
-            }
+        // The last earlier stage of that name, found by name: 170k chained
+        // stages must not cost 170k² comparisons.
+        if (auto it = stage_by_name_.find(lower(stage.base)); it != stage_by_name_.end()) {
+            const Stage& earlier = build_.stages[it->second];
+            stage.base_stage = earlier.index;
+            stage.env = earlier.env;  // ENV is inherited from the parent stage; ARG is not
         }
+        if (!stage.name.empty()) stage_by_name_[stage.name] = stage.index;
         build_.stages.push_back(std::move(stage));
     }
 
@@ -292,6 +300,7 @@ private:
     std::vector<Variable> pending_;
     bool foreign_shell_ = false;
     Build build_;
+    std::unordered_map<std::string, std::size_t> stage_by_name_;  // the last stage of each name
 };
 
 }  // namespace

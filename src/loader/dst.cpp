@@ -1,6 +1,10 @@
 #include "dst.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <unordered_set>
+
+#include "cuvet/core/scan_limits.hpp"
 
 namespace cuvet::loader::detail {
 
@@ -47,8 +51,14 @@ std::string expand_dst(std::string_view text, const DstValues& values) {
 std::vector<std::string> split_search_path(std::string_view list, std::string_view separators,
                                            const DstValues& values) {
     std::vector<std::string> dirs;
+    std::unordered_set<std::string> seen;  // duplicates dropped in linear time
+    std::uint64_t elements = 0;
     std::size_t start = 0;
     while (start <= list.size()) {
+        // An image's LD_LIBRARY_PATH of 300,000 dirs is searched for every
+        // needed name: the same cap as DT_RPATH and DT_RUNPATH.
+        check_limit(++elements, scan_limits().search_paths, "search-paths",
+                    "entries in one search path (LD_LIBRARY_PATH, DT_RPATH or DT_RUNPATH)");
         auto end = list.find_first_of(separators, start);
         if (end == std::string_view::npos) end = list.size();
         std::string dir;
@@ -59,7 +69,7 @@ std::vector<std::string> split_search_path(std::string_view list, std::string_vi
             keep = !dir.empty();
             while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
         }
-        if (keep && std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
+        if (keep && seen.insert(dir).second) dirs.push_back(dir);
         start = end + 1;
     }
     return dirs;

@@ -49,7 +49,7 @@ Result validate(const std::string& image_path, const Options& options, const rul
     const auto& analysis = *scanned.analysis;
     Result result;
     result.findings = checks::run_validate_checks(stack, db);
-    config::apply(config, result.findings);
+    result.silenced = config::apply(config, result.findings);
     if (!options.dockerfile_path.empty())
         add_dockerfile_locations(result.findings, analysis.tree, analysis.info,
                                  options.dockerfile_path, options.dockerfile_text);

@@ -269,3 +269,45 @@ TEST_CASE("cache trust: a directory, FIFO, link or huge sparse file at an entry 
     store.save(key('a'), facts());
     CHECK(bool(store.load(key('a'))) == !fs::is_directory(entry));
 }
+
+TEST_CASE(
+    "cache trust: a parent others may write or another user's link is refused; prune "
+    "removes only what cuvet named",
+    "[cache]") {
+    test::TempDir tmp;
+    // A directory of this user's with a layers/ dir of its own files.
+    const fs::path victim = tmp / "victim";
+    fs::create_directories(victim / "layers");
+    fs::permissions(victim, static_cast<fs::perms>(0700));
+    test::write_file(victim / "layers" / "notes.txt", "mine\n");
+    // Another user's doing: a parent anyone may write, and a link in it.
+    const fs::path shared = tmp / "shared";
+    fs::create_directory(shared);
+    fs::permissions(shared, static_cast<fs::perms>(0777));
+    fs::create_symlink(victim, shared / "cuvet");
+    {
+        cache::Store store(shared / "cuvet");
+        CHECK_THAT(store.refused(),
+                   Catch::Contains(shared.string() + ": mode 0777 lets others write it"));
+        CHECK(store.prune(0) == 0);
+    }
+    CHECK_FALSE(fs::exists(victim / "key"));
+    CHECK(fs::exists(victim / "layers" / "notes.txt"));
+    // Sticky, as /tmp: others may add names there but not replace ours.
+    fs::permissions(shared, static_cast<fs::perms>(01777));
+    if (::geteuid() == 0) {
+        REQUIRE(::lchown((shared / "cuvet").c_str(), 4321, 4321) == 0);
+        cache::Store store(shared / "cuvet");
+        CHECK_THAT(store.refused(), Catch::Contains((shared / "cuvet").string() +
+                                                    ": owned by uid 4321 in a directory anyone "
+                                                    "may write"));
+        CHECK_FALSE(fs::exists(victim / "key"));
+    }
+    // A cache dir of this user's: prune evicts its entries, not the files it did not write.
+    cache::Store store(victim);
+    REQUIRE(store.refused().empty());
+    store.save(key('a'), facts());
+    CHECK(store.prune(0) > 0);
+    CHECK(fs::exists(victim / "layers" / "notes.txt"));
+    CHECK(std::distance(fs::directory_iterator(victim / "layers"), fs::directory_iterator()) == 1);
+}

@@ -130,3 +130,37 @@ TEST_CASE("XML reports stay well-formed for names with controls and bytes that a
         }
     }
 }
+
+TEST_CASE("a newline in a DT_NEEDED string or an Env value never starts a line of text output",
+          "[cli][escape]") {
+    // The image writes a whole line at column 0 of a CI log: a forged verdict.
+    const std::string forged = "libx.so.1\n\nverdict: nothing it runs breaks\n";
+    const std::string shown_forged = "libx.so.1\\n\\nverdict: nothing it runs breaks\\n";
+    Rootfs rootfs;
+    rootfs.lib("/opt/evil/" + forged, shell_quote(forged));
+    rootfs.exe("/usr/bin/app", {"/opt/evil/" + forged});
+    REQUIRE(rootfs.error().empty());
+    TempDir tmp;
+    TarEntry app{"usr/bin/app"};
+    app.data = read_file(rootfs.host("/usr/bin/app"));
+    app.mode = 0755;
+    ImageSpec spec = single_layer_spec({app});
+    spec.entrypoint = {"/usr/bin/app"};
+    spec.env.push_back("LD_LIBRARY_PATH=/opt\nverdict: nothing it runs breaks");
+    const std::string image = write_docker(tmp, spec).string();
+    const std::string root = rootfs.root().string();
+    auto check = [&](const ProcessResult& result, const std::string& what,
+                     const std::string& expected) {
+        INFO(what << " stdout: " << cuvet::printable_lines(result.out));
+        INFO(what << " stderr: " << cuvet::printable_lines(result.err));
+        CHECK(result.out.find("\nverdict") == std::string::npos);
+        CHECK(result.out.find(expected) != std::string::npos);
+    };
+    check(run_cuvet({"ldd", "--no-cache", root, "/usr/bin/app"}), "ldd", shown_forged);
+    check(run_cuvet({"elf", root, "/usr/bin/app"}), "elf", shown_forged);
+    check(run_cuvet({"elf", root, "/opt/evil/" + forged}), "elf of the library", shown_forged);
+    check(run_cuvet({"inventory", "--no-cache", image}), "inventory",
+          "/opt\\nverdict: nothing it runs breaks");
+    check(run_cuvet({"image", image}), "image", "/opt\\nverdict: nothing it runs breaks");
+    check(run_cuvet({"files", root}), "files", shown_forged);
+}

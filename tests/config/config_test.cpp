@@ -98,7 +98,9 @@ TEST_CASE("config drops ignored findings and overrides severities", "[config]") 
     findings[1].severity = report::Severity::error;
     findings[2].id = "CUV001";
     findings[2].severity = report::Severity::error;
-    config::apply(config, findings);
+    const auto silenced = config::apply(config, findings);
+    REQUIRE(silenced.size() == 1);  // what was dropped is given back, to be shown
+    CHECK(silenced[0].id == "CUV002");
     REQUIRE(findings.size() == 2);
     CHECK(findings[0].severity == report::Severity::info);
     CHECK(findings[1].severity == report::Severity::error);

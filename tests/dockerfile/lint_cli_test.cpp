@@ -1,11 +1,14 @@
 // `cuvet lint` end to end: the real binary, real files, exit codes, formats.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace cuvet::test;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -146,4 +149,54 @@ TEST_CASE("cuvet lint: an input it cannot read is one error line, not an empty r
     auto report = nlohmann::json::parse(r.out);
     CHECK(report["targets"] == nlohmann::json::array({(dir / "Dockerfile").string()}));
     CHECK_FALSE(report["findings"].empty());
+}
+
+TEST_CASE("cuvet lint: a FIFO, a device, endless stdin: exit 3, one line", "[lint][cli][limits]") {
+    TempDir dir;
+    const std::string fifo = (dir / "Dockerfile").string();
+    REQUIRE(run_shell("mkfifo " + shell_quote(fifo)).exit_code == 0);
+    auto r = run_cuvet({"lint", fifo});
+    CHECK(r.exit_code == 3);
+    CHECK_THAT(r.err, Catch::Contains("not a regular file"));
+    r = run_cuvet({"lint", "/dev/zero"});
+    CHECK(r.exit_code == 3);
+    CHECK_THAT(r.err, Catch::Contains("not a regular file"));
+    // `yes` never ends: only the cap ends the read.
+    r = run_shell("yes 'RUN echo aaaaaaaaaaaaaaaa' | " +
+                  shell_quote(std::string(CUVET_BINARY_PATH)) + " lint --limit input-bytes=64K -");
+    CHECK(r.exit_code == 3);
+    CHECK_THAT(r.err, Catch::Contains("<stdin>: more than 65536 bytes (limit input-bytes=64K"));
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    // .cuvet.yaml as a FIFO in the working directory: refused, not waited on.
+    write_file(dir / "Dockerfile.ok", clean_dockerfile);
+    REQUIRE(run_shell("mkfifo " + shell_quote((dir / ".cuvet.yaml").string())).exit_code == 0);
+    r = run_shell("cd " + shell_quote(dir.path().string()) + " && " +
+                  shell_quote(std::string(CUVET_BINARY_PATH)) + " lint Dockerfile.ok");
+    CHECK(r.exit_code == 3);
+    CHECK_THAT(r.err, Catch::Contains(".cuvet.yaml: not a regular file"));
+}
+
+TEST_CASE("cuvet lint: a Dockerfile or .cuvet.yaml linked out of the working tree is not read",
+          "[lint][cli]") {
+    TempDir dir;
+    fs::create_directories(dir / "checkout");
+    write_file(dir / "secret", "root:$6$SECRET-HASH-VALUE:19000:0:99999:7:::\n");
+    fs::create_symlink(dir / "secret", dir / "checkout" / "Dockerfile");
+    write_file(dir / "checkout" / "Dockerfile.ok", clean_dockerfile);
+    fs::create_symlink("Dockerfile.ok", dir / "checkout" / "Dockerfile.link");
+    const std::string cd = "cd " + shell_quote((dir / "checkout").string()) + " && " +
+                           shell_quote(std::string(CUVET_BINARY_PATH));
+    auto r = run_shell(cd + " lint Dockerfile");
+    CHECK(r.exit_code == 3);
+    CHECK_THAT(r.err, Catch::Contains("Dockerfile: a symbolic link out of the working tree"));
+    CHECK(r.err.find("SECRET") == std::string::npos);
+    CHECK(r.out.find("SECRET") == std::string::npos);
+    // A link inside the tree is followed.
+    CHECK(run_shell(cd + " lint Dockerfile.link").exit_code == 0);
+    fs::remove(dir / "checkout" / "Dockerfile");
+    fs::create_symlink(dir / "secret", dir / "checkout" / ".cuvet.yaml");
+    r = run_shell(cd + " lint Dockerfile.ok");
+    CHECK(r.exit_code == 3);
+    CHECK_THAT(r.err, Catch::Contains(".cuvet.yaml: a symbolic link out of the working tree"));
+    CHECK(r.err.find("SECRET") == std::string::npos);
 }

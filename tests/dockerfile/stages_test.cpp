@@ -1,8 +1,11 @@
 #include "cuvet/dockerfile/stages.hpp"
 
 #include <catch2/catch.hpp>
+#include <chrono>
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/scan_limits.hpp"
+#include "cuvet/dockerfile/facts.hpp"
 
 using namespace cuvet;
 using namespace cuvet::dockerfile;
@@ -80,4 +83,60 @@ TEST_CASE("instructions docker rejects are input errors with the line", "[docker
                Catch::Contains("Dockerfile:2: unbalanced \""));
     CHECK_THAT(message("FROM a\nENV X=\"open\n"), Catch::Contains("Dockerfile:2"));
     CHECK_THAT(message("\x7f\x45LF\x02\x01\n"), Catch::Contains("unknown instruction"));
+}
+
+TEST_CASE("doubling ARG and ENV values stop at expansion-bytes", "[dockerfile][limits]") {
+    // A0 is 16 bytes; A17 would be 2 MiB, A47 2 PiB: the default 1 MiB stops A17.
+    for (const std::string keyword : {"ARG", "ENV"}) {
+        INFO(keyword);
+        std::string text =
+            "FROM nvidia/cuda:12.1.0-runtime-ubuntu22.04\n" + keyword + " A0=xxxxxxxxxxxxxxxx\n";
+        for (int i = 1; i <= 47; ++i)
+            text += keyword + " A" + std::to_string(i) + "=${A" + std::to_string(i - 1) + "}${A" +
+                    std::to_string(i - 1) + "}\n";
+        text += "RUN echo $A47\n";
+        try {
+            analyze(parse(text));
+            FAIL("expanded without a limit");
+        } catch (const Error& e) {
+            CHECK(e.kind() == ErrorKind::input);  // exit 3
+            CHECK_THAT(e.what(), Catch::Contains("Dockerfile:19: more than 1048576 bytes in one "
+                                                 "expanded word (limit expansion-bytes=1M"));
+        }
+    }
+    // A global ARG used in FROM.
+    std::string text = "ARG B0=yyyyyyyyyyyyyyyy\n";
+    for (int i = 1; i <= 30; ++i)
+        text += "ARG B" + std::to_string(i) + "=$B" + std::to_string(i - 1) + "$B" +
+                std::to_string(i - 1) + "\n";
+    text += "FROM $B30\n";
+    CHECK_THROWS_WITH(analyze(parse(text)), Catch::Contains("limit expansion-bytes=1M"));
+}
+
+TEST_CASE("chained stages resolve in linear time; stages caps their count",
+          "[dockerfile][limits]") {
+    // 30,000 stages each FROM the one before and COPY --from it: name lookups
+    // that scan every earlier stage cost 30k² (seconds); by name it is instant.
+    std::string text = "FROM nvidia/cuda:12.1.0-runtime-ubuntu22.04 AS s0\n";
+    for (int i = 1; i < 30000; ++i) {
+        const std::string previous = "s" + std::to_string(i - 1);
+        text += "FROM " + previous + " AS s" + std::to_string(i) + "\nCOPY --from=" + previous +
+                " /opt/conda /opt/conda\n";
+    }
+    ScanLimits limits;
+    limits.stages = 30000;
+    set_scan_limits(limits);
+    const auto start = std::chrono::steady_clock::now();
+    auto build = analyze(parse(text));
+    auto facts = extract_facts(parse(text), std::move(build));
+    const auto took = std::chrono::steady_clock::now() - start;
+    set_scan_limits(ScanLimits{});
+    REQUIRE(facts.build.stages.size() == 30000);
+    CHECK(facts.build.stages.back().base_stage == std::optional<std::size_t>(29998));
+    CHECK(facts.stages.back().parent == std::optional<std::size_t>(29998));
+    CHECK(took < std::chrono::seconds(3));
+    // The default (4096) stops the same file at its 4097th FROM.
+    CHECK_THROWS_WITH(
+        analyze(parse(text)),
+        Catch::Contains("more than 4096 build stages (FROM lines) (limit stages=4096"));
 }

@@ -266,3 +266,32 @@ TEST_CASE("hostile input: --limit is checked before anything is read", "[image][
     CHECK(run.exit_code == 2);
     CHECK(run.err.find("needed=lots") != std::string::npos);
 }
+
+TEST_CASE("hostile input: nesting deeper than path-depth is refused, not resolved cubically",
+          "[image][limits]") {
+    // 600 nested directories (the red team's 10,000 took minutes): each entry's
+    // parent is resolved level by level, so cost grows with depth³.
+    TempDir tmp;
+    std::vector<TarEntry> entries;
+    std::string path;
+    for (int i = 0; i < 600; ++i) entries.push_back(dir(path += "a/"));
+    entries.push_back(file(path + "f", "x"));
+    const fs::path image = write_image(tmp, make_tar(entries), Compression::zstd, "deep.tar");
+    check_one_line(run_cuvet({"files", image.string(), "--no-verify"}),
+                   {"more than 512 directories deep", "path-depth=512"});
+    auto raised = run_cuvet({"files", image.string(), "--no-verify", "--limit", "path-depth=600"});
+    CHECK(raised.exit_code == 0);
+    CHECK(raised.out.find("/a/f") != std::string::npos);
+}
+
+TEST_CASE("hostile input: entry names past path-bytes are refused", "[image][limits]") {
+    // 3,000 names of 1 KB: a few KB compressed, 3 MB of names held.
+    TempDir tmp;
+    auto entries = lib_dirs();
+    const std::string stem = "usr/lib/" + std::string(1000, 'd');
+    for (int i = 0; i < 3000; ++i) entries.push_back(file(stem + std::to_string(i), ""));
+    const fs::path image = write_image(tmp, make_tar(entries), Compression::zstd, "long.tar");
+    check_one_line(run_cuvet({"files", image.string(), "--no-verify", "--limit", "path-bytes=1M"}),
+                   {"more than 1048576 bytes of entry names and link targets", "path-bytes=1M"});
+    CHECK(run_cuvet({"files", image.string(), "--no-verify"}).exit_code == 0);
+}

@@ -36,6 +36,29 @@ TEST_CASE("a registry that trickles a manifest is cut off at --timeout",
     CHECK(seconds < 20);  // generous: the point is that it ends, not how fast
 }
 
+TEST_CASE("a silent registry fails at --stall-timeout, without retries",
+          "[image][registry][timeout]") {
+    // Every answer comes at 2 bytes a second: not one request completes.
+    HttpTestServer silent([&](const HttpRequestHead&) {
+        HttpAction action;
+        action.response = http_response(200, "{}");
+        action.trickle_after = 0;
+        action.trickle_every = std::chrono::milliseconds(500);
+        return action;
+    });
+    const std::string url =
+        "docker://127.0.0.1:" + std::to_string(silent.port()) + "/cuvet/silent:1";
+    const auto start = std::chrono::steady_clock::now();
+    // The default --timeout (900 s) stays: the stall window ends it.
+    auto result = run_cuvet({"files", "--insecure", "--stall-timeout", "2", url});
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    INFO(result.err);
+    require_bad_input(result, "127.0.0.1");
+    // One stall, not five attempts of one (10 s and more).
+    CHECK(seconds < 7);
+}
+
 TEST_CASE("which token realms may receive registry credentials", "[image][registry][auth]") {
     using cuvet::image::credentials_withheld;
     CHECK(credentials_withheld("https://reg.example.com/token", "reg.example.com", false, false)

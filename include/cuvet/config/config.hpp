@@ -41,7 +41,8 @@ Config parse_config(const std::string& text, const std::string& origin);
 Config load_config(const std::optional<std::filesystem::path>& explicit_path,
                    const std::filesystem::path& working_dir = std::filesystem::current_path());
 
-// Drops ignored findings and applies severity overrides.
-void apply(const Config& config, std::vector<report::Finding>& findings);
+// Drops ignored findings and applies severity overrides; returns the
+// findings it dropped, so that what a config silenced is shown, not hidden.
+std::vector<report::Finding> apply(const Config& config, std::vector<report::Finding>& findings);
 
 }  // namespace cuvet::config

@@ -37,6 +37,21 @@ struct ScanLimits {
     // Bytes of paths rebuilt while following symbolic links to place one
     // layer's entries (each entry's parent directory is resolved).
     std::uint64_t link_bytes = 1ull << 30;
+    // How many times its compressed size one layer may inflate to, judged
+    // once it has inflated past 1 GiB (image/layers/inflate_guard.hpp).
+    std::uint64_t inflate_ratio = 1000;
+    // Per layer: bytes of its entry names and link targets, held while the
+    // layer is applied; and how many directories deep one name may go (each
+    // level is resolved again for every entry below it).
+    std::uint64_t path_bytes = 256ull << 20;
+    std::uint64_t path_depth = 512;
+    // Bytes of one text input read whole: a Dockerfile, .cuvet.yaml, stdin.
+    std::uint64_t input_bytes = 16ull << 20;
+    // Bytes one Dockerfile word (an ARG/ENV value, a FROM, a RUN word) may
+    // expand to: `A1=${A0}${A0}` doubles with every line.
+    std::uint64_t expansion_bytes = 1ull << 20;
+    // Build stages (FROM lines) of one Dockerfile.
+    std::uint64_t stages = 4096;
 };
 
 // Linux refuses a symbolic link whose target is longer (PATH_MAX - 1): such a

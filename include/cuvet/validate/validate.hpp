@@ -44,6 +44,7 @@ struct Options {
 struct Result {
     image::ImageInfo info;
     std::vector<report::Finding> findings;  // after config::apply, unsorted
+    std::vector<report::Finding> silenced;  // what config::apply dropped
     std::string summary;                    // checks::stack_summary: what the image runs
 };
 

@@ -119,9 +119,9 @@ HttpResponse::HttpResponse(const HttpRequest& request)
     lib->easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
     lib->easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
     lib->easy_setopt(easy, CURLOPT_CONNECTTIMEOUT, 30L);
-    // A stalled connection (no byte for a minute) is a failure, not a hang.
-    lib->easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    lib->easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, 60L);
+    // A stalled connection is a failure, not a hang.
+    lib->easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, request.stall_bytes);
+    lib->easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, request.stall_seconds);
     lib->easy_setopt(easy, CURLOPT_BUFFERSIZE, 256L * 1024);
     lib->easy_setopt(easy, CURLOPT_USERAGENT, "cuvet/" CUVET_VERSION);
     lib->easy_setopt(easy, CURLOPT_HEADERFUNCTION, &Transfer::on_header);
@@ -167,6 +167,7 @@ bool HttpResponse::pump() {
         if (t.result != CURLE_OK) {
             error_ = t.error_buffer[0] ? t.error_buffer : lib->easy_strerror(t.result);
             tls_failed_ = is_tls_error(t.result);
+            timed_out_ = t.result == CURLE_OPERATION_TIMEDOUT;
         }
     }
     return !t.finished;

@@ -29,6 +29,10 @@ struct HttpRequest {
     // Past it the response throws an io error naming the URL: a server that
     // trickles bytes cannot keep cuvet waiting.
     unsigned timeout_seconds = 0;
+    // Below `stall_bytes` a second for `stall_seconds`, the transfer fails
+    // (timed_out()): a connection that carries (almost) nothing is dead.
+    long stall_seconds = 60;
+    long stall_bytes = 1;
 };
 
 // One response. Construction starts the transfer; status() waits for the
@@ -52,6 +56,8 @@ public:
     // Empty, or curl's reason the transfer failed (also after headers arrived).
     const std::string& transport_error() const { return error_; }
     bool tls_failed() const { return tls_failed_; }
+    // The transfer failed for a stall or the connect timeout, not a refusal.
+    bool timed_out() const { return timed_out_; }
     // The body, whole, for JSON documents and error bodies; nullopt when it
     // is longer than `limit`.
     std::optional<std::string> read_body(std::uint64_t limit);
@@ -67,6 +73,7 @@ private:
     std::chrono::steady_clock::time_point deadline_;
     std::string error_;
     bool tls_failed_ = false;
+    bool timed_out_ = false;
 };
 
 // "Basic base64(user:password)".

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/image/registry_stall.hpp"
 #include "image/registry/token_realm.hpp"
 #include "image/storage/sha256.hpp"
 
@@ -142,7 +143,8 @@ RegistryClient::RegistryClient(RegistryReference reference, const Access& access
     : reference_(std::move(reference)),
       insecure_(access.insecure),
       cross_host_auth_(access.cross_host_auth),
-      timeout_seconds_(access.timeout_seconds) {
+      timeout_seconds_(access.timeout_seconds),
+      stall_seconds_(registry_stall_seconds()) {
     if (!access.username.empty())
         credentials_ = {access.username, access.password, "--username"};
     else
@@ -161,6 +163,7 @@ HttpRequest RegistryClient::request(const std::string& url, const std::vector<st
     request.range_from = range_from;
     request.tls = tls_;
     request.timeout_seconds = timeout_seconds_;
+    stall_limits(request);
     return request;
 }
 
@@ -187,7 +190,7 @@ void RegistryClient::ping() {
                     " (a plain-HTTP or self-signed registry needs --insecure; a private CA goes in "
                     "/etc/docker/certs.d/" +
                     host + "/ca.crt or SSL_CERT_FILE)");
-            if (++attempt < max_attempts) {
+            if (!response.timed_out() && ++attempt < max_attempts) {
                 back_off(attempt, nullptr);
                 continue;
             }
@@ -248,10 +251,12 @@ void RegistryClient::authenticate(const std::string& challenge_header) {
         token_request.url = url;
         token_request.tls = tls_;
         token_request.timeout_seconds = timeout_seconds_;
+        stall_limits(token_request);
         if (!token_basic.empty()) token_request.headers.push_back(token_basic);
         HttpResponse response(token_request);
         long status = response.status();
-        if ((status == 0 || status == 429 || status >= 500) && ++attempt < max_attempts) {
+        if (((status == 0 && !response.timed_out()) || status == 429 || status >= 500) &&
+            ++attempt < max_attempts) {
             back_off(attempt, &response);
             continue;
         }
@@ -286,7 +291,7 @@ std::unique_ptr<HttpResponse> RegistryClient::get(const std::string& path,
             std::make_unique<HttpResponse>(request(base_url_ + path, headers, range_from));
         long status = response->status();
         if (status == 0) {
-            if (++attempt < max_attempts) {
+            if (!response->timed_out() && ++attempt < max_attempts) {
                 back_off(attempt, nullptr);
                 continue;
             }

@@ -56,6 +56,12 @@ private:
     bool insecure_ = false;
     bool cross_host_auth_ = false;
     unsigned timeout_seconds_ = 0;
+    unsigned stall_seconds_ = 30;
+    // A registry request fails once it carries under 1 KiB/s for stall_seconds_.
+    void stall_limits(HttpRequest& request) const {
+        request.stall_seconds = static_cast<long>(stall_seconds_);
+        request.stall_bytes = 1024;
+    }
     // Why the credentials were not sent to the token realm; empty when they were (or none exist).
     std::string withheld_;
     std::string base_url_;  // "https://host:port"
