@@ -277,8 +277,13 @@ bool go_json_key_matches(std::string_view key, std::string_view field) {
 
 json decode_go_image_config(const std::string& text, const std::string& where) {
     ValueBuilder builder;
-    if (!json::sax_parse(text, &builder))
-        fail_input(where + ": bad JSON (byte " + std::to_string(builder.error_byte) + ")");
+    bool parsed = false;
+    try {
+        parsed = json::sax_parse(text, &builder);
+    } catch (const json::exception& e) {
+        fail_input(where + ": bad JSON (" + std::string(e.what()) + ")");
+    }
+    if (!parsed) fail_input(where + ": bad JSON (byte " + std::to_string(builder.error_byte) + ")");
     if (builder.root.kind != Value::Object)
         fail_input(where + ": image config must be a JSON object");
     json out = json::object();
