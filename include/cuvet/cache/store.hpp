@@ -26,8 +26,7 @@ namespace cuvet::cache {
 // Bump whenever the facts a scan collects per layer change (selection, ElfInfo
 // fields, text files): entries of other versions are foreign and never read.
 inline constexpr std::uint32_t format_version =
-    6;  // 2: scripts in bin dirs kept whole; 3: compiler releases; 4: HMAC tags; 5: cuDNN release;
-        // 6: /etc/passwd and /etc/group kept
+    5;  // 2: scripts in bin dirs kept whole; 3: compiler releases; 4: HMAC tags; 5: cuDNN release
 
 // An entry larger than this is never written, and one found is not read:
 // a huge (or sparse) file at an entry path costs nothing.
