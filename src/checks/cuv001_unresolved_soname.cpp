@@ -16,7 +16,7 @@ bool another_dlopen_resolved(const ElfObject& o, const Resolution& missing) {
     // Frameworks carry several dlopen names for one library (libcudnn.so.8 and .9); one is enough.
     auto family = missing.name.substr(0, missing.name.find(".so"));
     for (const auto& r : o.resolutions)
-        if (r.from_dlopen && (!r.path.empty() || r.provided_by_host) &&
+        if (r.from_dlopen && ((!r.path.empty() && !r.error) || r.provided_by_host) &&
             util::starts_with(r.name, family + ".so"))
             return true;
     return false;
@@ -150,15 +150,24 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
         // on its own (an optional transport, libcusolverMg beside the libcusolver torch uses).
         const auto* root = stack.root_of(o.file);
         for (const auto& r : o.resolutions) {
-            if (!r.path.empty() || r.provided_by_host) continue;
+            if ((!r.path.empty() && !r.error) || r.provided_by_host) continue;
             if (r.from_dlopen && another_dlopen_resolved(o, r)) continue;
-            const auto elsewhere = copies_named(stack, r.name);
+            // A file ld.so finds but refuses (empty, text, another byte order) ends the search:
+            // ld.so reports it and stops, it never goes on to a copy elsewhere.
+            const auto elsewhere =
+                r.error ? std::vector<std::string>{} : copies_named(stack, r.name);
+            const std::string refused =
+                r.error ? " but ld.so cannot load " + r.path +
+                              ": it is not an ELF file ld.so accepts (\"invalid ELF header\", "
+                              "\"file too short\"…), and the load stops there"
+                        : "";
             if (root == nullptr) {
                 unloaded.push_back(
                     {o.path,
-                     r.name + (elsewhere.empty() ? ""
-                                                 : " (the image has it at " + elsewhere.front() +
-                                                       ", outside that object's search path)")});
+                     r.name + (!refused.empty()    ? " (" + r.path + " is not a loadable ELF file)"
+                               : elsewhere.empty() ? ""
+                                                   : " (the image has it at " + elsewhere.front() +
+                                                         ", outside that object's search path)")});
                 continue;
             }
             // A dlopen() that may fail apart from a DT_NEEDED that must not: never one finding.
@@ -172,7 +181,8 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
                 f.loaded_by = *root;
                 f.message = r.name + (r.from_dlopen ? " (dlopen()ed)" : "") + " is needed by " +
                             o.path +
-                            (elsewhere.empty()
+                            (!refused.empty() ? refused
+                             : elsewhere.empty()
                                  ? " but nothing in the image provides it"
                                  : " but ld.so does not find it from there: the image has it at " +
                                        elsewhere.front() + ", outside that object's search path") +
@@ -185,6 +195,10 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
                                   util::starts_with(r.name, "libnv") ||
                                   util::starts_with(r.name, "libnccl");
                 f.fix =
+                    (r.error ? "Replace " + r.path +
+                                   " with the real library (a git-lfs pointer, an empty or a "
+                                   "foreign file stands in for it); "
+                             : std::string()) +
                     "Install the package that ships " + r.name +
                     (cuda_stack ? " (the pip wheel " +
                                       util::pip_package(r.name.substr(3, r.name.find(".so") - 3),

@@ -227,6 +227,14 @@ Section ElfFile::section_zero() const {
 }
 
 bool ElfFile::read_segments(std::string* why_not) {
+    // ld.so refuses a program or library whose e_phentsize is not its Phdr size, larger too
+    // ("ELF file's phentsize not the expected size"), before it looks at anything else.
+    constexpr std::uint16_t et_exec = 2, et_dyn = 3;
+    if ((type_ == et_exec || type_ == et_dyn) &&
+        phentsize_ != (is64_ ? sizeof(Elf64Phdr) : sizeof(Elf32Phdr))) {
+        set_reason(why_not, "program header entry size is not the ELF class's (ld.so refuses it)");
+        return false;
+    }
     if (phoff_ == 0 || phnum_ == 0) return true;
     if (phentsize_ < (is64_ ? sizeof(Elf64Phdr) : sizeof(Elf32Phdr))) {
         set_reason(why_not, "program header entry size too small");

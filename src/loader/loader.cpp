@@ -239,6 +239,9 @@ private:
         const auto* entry = files_.data_entry(full(path));
         if (entry == nullptr) return Verdict::not_regular;
         file = entry->path;
+        // ld.so reads a whole ELF header first: a shorter file (empty, a stub the scan never
+        // reads) is "file too short", an error that ends the search.
+        if (entry->size < (root.is_64bit ? 64u : 52u)) return Verdict::not_elf;
         if (files_.elfs != nullptr) {
             auto it = files_.elfs->find(entry->path);
             if (it != files_.elfs->end()) {

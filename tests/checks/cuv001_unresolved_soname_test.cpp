@@ -1,4 +1,6 @@
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <iterator>
 
 #include "support/cuda_image.hpp"
 #include "support/gpu_oracle.hpp"
@@ -187,5 +189,56 @@ TEST_CASE("CUV001: import torch without a library, in the words the real torch p
         else
             CHECK_THAT(cudnn->message,
                        Catch::Contains("import torch raises \"ImportError: " + real + "\""));
+    }
+}
+
+TEST_CASE("CUV001: a file ld.so refuses does not satisfy DT_NEEDED", "[validate][cuv001]") {
+    // What stands in for a gcc-built libcudnn.so.9: ld.so stops with an error on each.
+    std::string real;
+    {
+        Rootfs fs;
+        fs.lib("/l/libcudnn.so.9", "libcudnn.so.9");
+        REQUIRE(fs.error().empty());
+        std::ifstream in(fs.host("/l/libcudnn.so.9"), std::ios::binary);
+        real.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    REQUIRE(real.size() > 64);
+    auto with_phentsize = [&](unsigned value) {
+        auto bytes = real;
+        bytes[54] = static_cast<char>(value & 0xff);  // e_phentsize of an Elf64_Ehdr
+        bytes[55] = static_cast<char>(value >> 8);
+        return bytes;
+    };
+    auto big_endian = real;
+    big_endian[5] = 2;  // EI_DATA: ELFDATA2MSB
+    const std::vector<std::pair<std::string, std::string>> stand_ins = {
+        {"the real library", real},
+        {"empty", ""},
+        {"a git-lfs pointer",
+         "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a2146\nsize 1234\n"},
+        {"big-endian", big_endian},
+        {"e_phentsize 1", with_phentsize(1)},
+        {"e_phentsize 64", with_phentsize(64)},
+    };
+    for (const auto& [what, bytes] : stand_ins) {
+        INFO("libcudnn.so.9 is " << what);
+        CudaImage img;
+        img.glibc();
+        img.fs().lib(lib_dir + "/libcudnn.so.9", "libcudnn.so.9");
+        img.fs().exe("/usr/bin/app", {lib_dir + "/libcudnn.so.9"});
+        img.fs().write(lib_dir + "/libcudnn.so.9", bytes);
+        img.entrypoint = {"/usr/bin/app"};
+        REQUIRE(img.fs().error().empty());
+        auto findings = validate_findings(img.write());
+        INFO(describe_findings(findings));
+        if (what == "the real library") {
+            CHECK(ids_of(findings).count("CUV001") == 0);
+            continue;
+        }
+        REQUIRE(ids_of(findings).count("CUV001") == 1);
+        const auto& f = *std::find_if(findings.begin(), findings.end(),
+                                      [](const auto& x) { return x.id == "CUV001"; });
+        CHECK(f.severity == cuvet::report::Severity::error);
+        CHECK_THAT(f.message, Catch::Contains("ld.so cannot load " + lib_dir + "/libcudnn.so.9"));
     }
 }

@@ -1,6 +1,7 @@
 #include "image/config/config_parser.hpp"
 
 #include "cuvet/core/error.hpp"
+#include "image/config/go_config_decoder.hpp"
 
 namespace cuvet::image {
 
@@ -85,6 +86,10 @@ ImageConfig parse_config(const json& config, const std::string& where) {
     if (auto it = config.find("rootfs"); it != config.end() && it->is_object())
         out.diff_ids = string_list(*it, "diff_ids", where);
     return out;
+}
+
+ImageConfig parse_config_text(const std::string& text, const std::string& where) {
+    return parse_config(decode_go_image_config(text, where), where);
 }
 
 void attach_history(ImageInfo& info) {

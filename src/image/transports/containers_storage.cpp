@@ -160,7 +160,7 @@ std::unique_ptr<Image> open_containers_storage(const std::string& name,
     info.path = where;
     info.reference = name;
     std::string config_text = inspect.all();
-    info.config = parse_config(parse_json(config_text, where + " (config)"), where + " (config)");
+    info.config = parse_config_text(config_text, where + " (config)");
     auto open_export = [where]() -> std::unique_ptr<ByteSource> {
         return std::make_unique<ProcessOutput>(
             std::vector<std::string>{"skopeo", "copy", "--quiet", where,

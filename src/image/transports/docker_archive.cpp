@@ -79,8 +79,7 @@ std::unique_ptr<Image> open_docker_archive(std::unique_ptr<BlobStore> store,
     if (options.verify_digests && !named.empty() && named != info.config_digest)
         fail_input(store->describe(config_path) + ": digest mismatch: expected " + named +
                    ", content is " + info.config_digest);
-    info.config = parse_config(parse_json(config_text, store->describe(config_path)),
-                               store->describe(config_path));
+    info.config = parse_config_text(config_text, store->describe(config_path));
     // One image per entry, no index to choose from: a platform it is not for is refused, as for
     // OCI.
     if (options.platform && !info.config.platform.matches(*options.platform))

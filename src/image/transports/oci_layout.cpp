@@ -178,8 +178,7 @@ std::unique_ptr<Image> open_oci_layout(std::unique_ptr<BlobStore> store, const s
         fail_input(manifest_where + ": missing \"config\"");
     info.config_digest = json_string(*config, "digest", manifest_where, true);
     const std::string config_where = store->describe(blob_path(info.config_digest, manifest_where));
-    info.config = parse_config(parse_json(reader.read_blob(*config, manifest_where), config_where),
-                               config_where);
+    info.config = parse_config_text(reader.read_blob(*config, manifest_where), config_where);
     if (options.platform && !info.config.platform.matches(*options.platform))
         fail_usage(path + ": image is for " + info.config.platform.str() + ", not " +
                    options.platform->str());

@@ -137,7 +137,7 @@ std::unique_ptr<Image> open_registry_image(const std::string& reference_text,
     const std::string config_where = client->name() + "@" + info.config_digest;
     std::string config_text =
         client->small_blob(info.config_digest, json_size(*config, "size", where));
-    info.config = parse_config(parse_json(config_text, config_where), config_where);
+    info.config = parse_config_text(config_text, config_where);
     if (options.platform && !info.config.platform.matches(*options.platform))
         fail_usage(client->name() + ": image is for " + info.config.platform.str() + ", not " +
                    options.platform->str());
