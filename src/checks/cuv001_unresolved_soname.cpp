@@ -22,6 +22,15 @@ bool another_dlopen_resolved(const ElfObject& o, const Resolution& missing) {
     return false;
 }
 
+// cuDNN 9's shim dlopen()s its sub-libraries by name; CUV019 judges those by what they serve.
+bool cudnn_sub_library(const rules::Database& db, const ElfObject& o, const Resolution& r) {
+    for (const auto& set : db.cudnn_soname_sets())
+        if (set.main == o.elf->soname)
+            for (const auto& use : set.sub_library_uses)
+                if (use.soname == r.name) return true;
+    return false;
+}
+
 // Files of the image that carry `name` (as SONAME or file name): the library
 // exists, only not where ld.so looks from this object.
 std::vector<std::string> copies_named(const Stack& stack, const std::string& name) {
@@ -152,6 +161,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
         for (const auto& r : o.resolutions) {
             if (!r.path.empty() || r.provided_by_host) continue;
             if (r.from_dlopen && another_dlopen_resolved(o, r)) continue;
+            if (cudnn_sub_library(db, o, r)) continue;
             const auto elsewhere = copies_named(stack, r.name);
             if (root == nullptr) {
                 unloaded.push_back(

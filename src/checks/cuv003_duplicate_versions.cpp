@@ -11,6 +11,86 @@ namespace cuvet::checks {
 
 namespace {
 
+// One library of `family` in a process, and how it got there.
+struct Mapped {
+    const LibraryCopy* copy;
+    std::string how;  // "LD_PRELOAD", "DT_NEEDED of /opt/app/bin/infer"
+};
+
+// Every main CUDA library one root's process maps: its preloads (LD_PRELOAD, /etc/ld.so.preload)
+// and their DT_NEEDED, then its own DT_NEEDED closure. dlopen() names are left out: a framework
+// carries several majors' names for one library and opens the first that loads.
+std::map<std::string, std::map<int, Mapped>> majors_in_process(const Stack& stack,
+                                                               const ElfObject& root) {
+    std::map<std::string_view, const ElfObject*> by_file;
+    for (const auto& o : stack.objects) by_file.emplace(o.file, &o);
+    std::map<std::string, std::map<int, Mapped>> out;
+    auto add = [&](const std::string& file, const std::string& how) {
+        const auto* copy = stack.library(file);
+        if (copy == nullptr || copy->family.find('_') != std::string::npos || !copy->version)
+            return;
+        out[copy->family].try_emplace(copy->version->major(), Mapped{copy, how});
+    };
+    std::vector<const ElfObject*> preloaded;
+    if (auto it = stack.preloads.find(root.file); it != stack.preloads.end())
+        for (const auto& r : it->second) {
+            add(r.file, r.loaded_by.empty() ? "preloaded" : r.loaded_by);
+            if (auto o = by_file.find(r.file); o != by_file.end()) preloaded.push_back(o->second);
+        }
+    for (const auto& file : util::load_closure(stack, preloaded, false))
+        add(file, "needed by a preloaded library");
+    for (const auto& file : util::load_closure(stack, {&root}, false))
+        add(file, "DT_NEEDED closure of " + root.path);
+    return out;
+}
+
+// Two majors of one library in one process (a preloaded cuDNN 8 ahead of the libcudnn.so.9 a
+// program links): both export the same API names, and ld.so binds each call to the first
+// definition that matches, so one of them runs code of the other major.
+std::vector<report::Finding> majors_mixed(const Stack& stack) {
+    std::map<std::string, report::Finding> by_key;
+    std::vector<std::string> order;
+    for (const auto& o : stack.objects) {
+        const auto* root = stack.root_of(o.file);
+        if (!o.consumer || root == nullptr) continue;
+        for (const auto& [family, majors] : majors_in_process(stack, o)) {
+            if (majors.size() < 2) continue;
+            std::string key = family;
+            for (const auto& [major, m] : majors) key += " " + m.copy->path;
+            auto [it, inserted] = by_key.try_emplace(key);
+            auto& f = it->second;
+            if (inserted) {
+                order.push_back(key);
+                f.id = "CUV003";
+                f.severity = report::Severity::error;
+                f.message = "One process maps " + std::to_string(majors.size()) + " majors of lib" +
+                            family + ":";
+                for (const auto& [major, m] : majors) {
+                    f.message +=
+                        " " + m.copy->path + " (" + std::to_string(major) + ", " + m.how + ");";
+                    f.locations.push_back({m.copy->path});
+                }
+                f.message.back() = '.';
+                f.message +=
+                    " Both export the same API names and ld.so binds each call to the "
+                    "first definition it finds, so code built for one major runs the "
+                    "other.";
+                f.fix =
+                    "Remove the other major from the process: drop it from LD_PRELOAD and "
+                    "/etc/ld.so.preload, or make every consumer use one major.";
+                f.loaded_by = *root;
+            } else if (f.loaded_by != *root) {
+                const std::string also = "also loaded: " + *root;
+                if (std::find(f.evidence.begin(), f.evidence.end(), also) == f.evidence.end())
+                    f.evidence.push_back(also);
+            }
+        }
+    }
+    std::vector<report::Finding> out;
+    for (const auto& key : order) out.push_back(std::move(by_key[key]));
+    return out;
+}
+
 std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
     // Main libraries only: sub-libraries follow their main one (CUV005 judges those).
     std::map<std::string, std::vector<const LibraryCopy*>> by_family;
@@ -77,6 +157,8 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
                 "the package, pip uninstall the wheel), or pin both to the same version.";
         out.push_back(std::move(f));
     }
+    auto mixed = majors_mixed(stack);
+    out.insert(out.end(), mixed.begin(), mixed.end());
     return out;
 }
 

@@ -35,6 +35,14 @@ std::string framework_refusal(const Stack& stack, const rules::Database& db,
            (words ? ": \"" + words->text + "\"" : ".");
 }
 
+// What cuDNN returns when it meets a sub-library of another release (cuDNN 9: each
+// sub-library checks its dependencies' version, cudnn_graph.h).
+std::string refused_with(const rules::CudnnSonames& sonames) {
+    if (sonames.version_mismatch_status.empty()) return "";
+    return " The first call into one of another release returns " +
+           sonames.version_mismatch_status + ".";
+}
+
 void loaded_mix(const Stack& stack, const rules::Database& db, std::vector<report::Finding>& out,
                 std::vector<util::UnloadedProblem>& unloaded) {
     struct Crossing {
@@ -83,6 +91,8 @@ void loaded_mix(const Stack& stack, const rules::Database& db, std::vector<repor
         if (crossings.size() > 4)
             f.message += " and " + std::to_string(crossings.size() - 4) + " more;";
         f.message.back() = '.';
+        if (const auto* sonames = db.cudnn_sonames(crossings.front().loaded->version->major()))
+            f.message += refused_with(*sonames);
         for (const auto& c : crossings)
             if (f.locations.size() < 8) f.locations.push_back({c.object->path});
         // The root that maps this cuDNN is what the mix breaks ("imported by torch").
@@ -140,6 +150,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
                 for (const auto* c : list) f.locations.push_back({c->path});
             }
             f.message.back() = '.';
+            f.message += refused_with(*sonames);
             util::name_roots(f, roots);
             f.evidence.push_back(
                 "cuDNN " + std::to_string(major) +

@@ -127,7 +127,16 @@ std::vector<LibraryCopy> library_copies(const inventory::Analysis& analysis) {
         if (auto it = analysis.elfs.find(path); it != analysis.elfs.end())
             copy.soname = it->second.soname;
         auto from_name = rules::Version::parse(file_version(name));
-        if (from_name && from_name->size() >= 2) {
+        const elf::ElfInfo* elf = nullptr;
+        if (auto it = analysis.elfs.find(path); it != analysis.elfs.end()) elf = &it->second;
+        // cuDNN 9's graph library states its release in .rodata; that is the release cuDNN
+        // checks its sub-libraries against, whatever the file is called.
+        auto constant = elf != nullptr ? rules::Version::parse(elf->cudnn_release) : std::nullopt;
+        if (constant && constant->size() >= 3 &&
+            (!from_name || from_name->major() == constant->major())) {
+            copy.version = constant;
+            copy.provenance.push_back("release constant in .rodata of " + path);
+        } else if (from_name && from_name->size() >= 2) {
             copy.version = from_name;
             copy.provenance.push_back("file name " + path);
         }
@@ -243,6 +252,13 @@ void add_graph(const loader::Graph& graph,
         const auto& o = graph.objects[i];
         if (o.host_provided || o.interpreter) continue;
         if (root_label != nullptr) stack.loaded_by.emplace(o.file, *root_label);
+        if (i == 0 && !stack.preloads.count(o.file))
+            for (auto index : graph.preloads) {
+                const auto& preload = graph.resolutions[index];
+                if (preload.path.empty()) continue;
+                auto& r = stack.preloads[o.file].emplace_back(checks::from_loader(preload, false));
+                r.loaded_by = preload.preload;  // "LD_PRELOAD" or "/etc/ld.so.preload"
+            }
         if (!o.inspected) continue;
         auto elf = analysis.elfs.find(o.file);
         if (elf == analysis.elfs.end()) continue;
@@ -287,11 +303,13 @@ void add_cudnn_dlopens(const inventory::Analysis& analysis, const rules::Databas
             have.insert(added->second.before.begin(), added->second.before.end());
             have.insert(added->second.after.begin(), added->second.after.end());
         }
+        // cuDNN 9's shim opens every sub-library by name when an API needs it, so each is
+        // searched whether or not it sits beside it (a missing one is what CUV019 reports). For
+        // a major without that model, one the install lacks is its packaging's business.
+        const bool every_one = !set->sub_library_uses.empty();
         for (const auto& name : set->libraries) {
-            // The install's own sub-libraries: one it lacks is its packaging's business, not a
-            // load.
             if (name == set->main || have.count(name) ||
-                !analysis.tree.entries().count(dir_name(path) + "/" + name))
+                (!every_one && !analysis.tree.entries().count(dir_name(path) + "/" + name)))
                 continue;
             extra[path].after.push_back(name);
             dlopened[path].insert(name);
