@@ -14,16 +14,35 @@ namespace {
 // One library of `family` in a process, and how it got there.
 struct Mapped {
     const LibraryCopy* copy;
-    std::string how;  // "LD_PRELOAD", "DT_NEEDED of /opt/app/bin/infer"
+    std::string how;  // "LD_PRELOAD", "DT_NEEDED closure of /opt/app/bin/infer"
 };
 
-// Every main CUDA library one root's process maps: its preloads (LD_PRELOAD, /etc/ld.so.preload)
-// and their DT_NEEDED, then its own DT_NEEDED closure. dlopen() names are left out: a framework
-// carries several majors' names for one library and opens the first that loads.
-std::map<std::string, std::map<int, Mapped>> majors_in_process(const Stack& stack,
-                                                               const ElfObject& root) {
-    std::map<std::string_view, const ElfObject*> by_file;
-    for (const auto& o : stack.objects) by_file.emplace(o.file, &o);
+// Objects the loader mapped that no object needs and no framework opens: what LD_PRELOAD and
+// /etc/ld.so.preload put into every process, ahead of its DT_NEEDED (loader::Loader::resolve).
+std::vector<std::pair<const ElfObject*, std::string>> preloaded(const Stack& stack) {
+    std::set<std::string_view> needed;
+    for (const auto& o : stack.objects)
+        for (const auto& r : o.resolutions) needed.insert(r.file);
+    for (const auto& fw : stack.frameworks)
+        for (const auto& load : fw.loads) needed.insert(load.resolution.file);
+    const auto env = stack.env.find("LD_PRELOAD");
+    std::vector<std::pair<const ElfObject*, std::string>> out;
+    for (const auto& o : stack.objects) {
+        if (o.consumer || needed.count(o.file) || stack.root_of(o.file) == nullptr) continue;
+        const bool by_env = env != stack.env.end() &&
+                            (env->second.find(o.path) != std::string::npos ||
+                             env->second.find(util::base_name(o.path)) != std::string::npos);
+        out.emplace_back(&o, by_env ? "LD_PRELOAD" : "/etc/ld.so.preload");
+    }
+    return out;
+}
+
+// Every main CUDA library one root's process maps: the preloads and their DT_NEEDED, then its
+// own DT_NEEDED closure. dlopen() names are left out: a framework carries several majors' names
+// for one library and opens the first that loads.
+std::map<std::string, std::map<int, Mapped>> majors_in_process(
+    const Stack& stack, const ElfObject& root,
+    const std::vector<std::pair<const ElfObject*, std::string>>& preloads) {
     std::map<std::string, std::map<int, Mapped>> out;
     auto add = [&](const std::string& file, const std::string& how) {
         const auto* copy = stack.library(file);
@@ -31,13 +50,12 @@ std::map<std::string, std::map<int, Mapped>> majors_in_process(const Stack& stac
             return;
         out[copy->family].try_emplace(copy->version->major(), Mapped{copy, how});
     };
-    std::vector<const ElfObject*> preloaded;
-    if (auto it = stack.preloads.find(root.file); it != stack.preloads.end())
-        for (const auto& r : it->second) {
-            add(r.file, r.loaded_by.empty() ? "preloaded" : r.loaded_by);
-            if (auto o = by_file.find(r.file); o != by_file.end()) preloaded.push_back(o->second);
-        }
-    for (const auto& file : util::load_closure(stack, preloaded, false))
+    std::vector<const ElfObject*> objects;
+    for (const auto& [object, how] : preloads) {
+        add(object->file, how);
+        objects.push_back(object);
+    }
+    for (const auto& file : util::load_closure(stack, objects, false))
         add(file, "needed by a preloaded library");
     for (const auto& file : util::load_closure(stack, {&root}, false))
         add(file, "DT_NEEDED closure of " + root.path);
@@ -50,10 +68,11 @@ std::map<std::string, std::map<int, Mapped>> majors_in_process(const Stack& stac
 std::vector<report::Finding> majors_mixed(const Stack& stack) {
     std::map<std::string, report::Finding> by_key;
     std::vector<std::string> order;
+    const auto preloads = preloaded(stack);
     for (const auto& o : stack.objects) {
         const auto* root = stack.root_of(o.file);
         if (!o.consumer || root == nullptr) continue;
-        for (const auto& [family, majors] : majors_in_process(stack, o)) {
+        for (const auto& [family, majors] : majors_in_process(stack, o, preloads)) {
             if (majors.size() < 2) continue;
             std::string key = family;
             for (const auto& [major, m] : majors) key += " " + m.copy->path;

@@ -4,6 +4,7 @@
 
 #include "check_util.hpp"
 #include "checks.hpp"
+#include "cuvet/rules/cudnn_sub_libraries.hpp"
 
 namespace cuvet::checks {
 
@@ -49,9 +50,9 @@ struct Missing {
     const rules::CudnnSubLibraryUse* use;
 };
 
-report::Finding finding(const Stack& stack, const rules::CudnnSonames& set, const ElfObject& shim,
-                        const std::vector<Missing>& missing, const std::vector<std::string>& roots,
-                        bool breaks_convolution) {
+report::Finding finding(const Stack& stack, const rules::CudnnSubLibraries& set,
+                        const ElfObject& shim, const std::vector<Missing>& missing,
+                        const std::vector<std::string>& roots, bool breaks_convolution) {
     report::Finding f;
     f.id = "CUV019";
     f.severity = breaks_convolution ? report::Severity::error : report::Severity::warning;
@@ -76,9 +77,10 @@ report::Finding finding(const Stack& stack, const rules::CudnnSonames& set, cons
     }
     f.locations.push_back({shim.path});
     for (const auto& m : missing) {
-        const std::string need = !m.use->convolution.has_value() ? "unknown whether convolution needs it"
-                                  : *m.use->convolution ? "convolution needs it"
-                                                        : "convolution does not need it";
+        const std::string need = !m.use->convolution.has_value()
+                                     ? "unknown whether convolution needs it"
+                                 : *m.use->convolution ? "convolution needs it"
+                                                       : "convolution does not need it";
         f.evidence.push_back(m.resolution->name + " serves " + m.use->serves + " (" + need +
                              "): " + util::cite(m.use->provenance));
     }
@@ -97,15 +99,16 @@ report::Finding finding(const Stack& stack, const rules::CudnnSonames& set, cons
 std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) {
     std::vector<report::Finding> out;
     std::vector<util::UnloadedProblem> unloaded;
+    const auto sets = rules::cudnn_sub_libraries(db);
     for (const auto& shim : stack.objects) {
-        const rules::CudnnSonames* set = nullptr;
-        for (const auto& s : db.cudnn_soname_sets())
-            if (s.main == shim.elf->soname && !s.sub_library_uses.empty()) set = &s;
+        const rules::CudnnSubLibraries* set = nullptr;
+        for (const auto& s : sets)
+            if (s.main == shim.elf->soname) set = &s;
         if (set == nullptr) continue;
         std::vector<Missing> fatal, partial;
         for (const auto& r : shim.resolutions) {
             if (!r.path.empty() && !r.error) continue;
-            for (const auto& use : set->sub_library_uses)
+            for (const auto& use : set->uses)
                 if (use.soname == r.name)
                     (use.convolution.value_or(false) ? fatal : partial).push_back({&r, &use});
         }
@@ -114,7 +117,8 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
         if (roots.empty()) {
             std::string names;
             for (const auto* list : {&fatal, &partial})
-                for (const auto& m : *list) names += (names.empty() ? "" : ", ") + m.resolution->name;
+                for (const auto& m : *list)
+                    names += (names.empty() ? "" : ", ") + m.resolution->name;
             unloaded.push_back({shim.path, "cuDNN without " + names});
             continue;
         }

@@ -114,8 +114,9 @@ report::Finding finding(const Stack& stack, const Problem& p,
     f.severity = runs_on_gpus(stack) ? report::Severity::error : report::Severity::warning;
     std::string users;
     for (std::size_t i = 0; i < roots.size() && i < 4; ++i) users += (i ? ", " : "") + roots[i];
-    f.message = "ENV " + p.variable + "=" + p.value + ": " + p.effect + ". What the image runs on " +
-                "the GPU (" + users + ") falls back to the CPU or fails" +
+    f.message = "ENV " + p.variable + "=" + p.value + ": " + p.effect +
+                ". What the image runs on " + "the GPU (" + users +
+                ") falls back to the CPU or fails" +
                 (runs_on_gpus(stack) ? ", on the GPUs the targets name." : ".") +
                 (p.toolkit ? std::string(" ") + legacy_mode : std::string());
     if (auto origin = stack.env_origin.find(p.variable); origin != stack.env_origin.end())
@@ -163,7 +164,7 @@ std::optional<bool> term_holds(const std::string& term, const rules::Version& dr
         if (key == "cuda" && cuda) have = cuda->cuda.truncated(2);
         if (!want || !have) return std::nullopt;
         const auto a = have->truncated(want->size());
-        bool holds = op == ">=" ? !(a < *want)
+        bool holds = op == ">="   ? !(a < *want)
                      : op == "<=" ? !(*want < a)
                      : op == ">"  ? *want < a
                      : op == "<"  ? a < *want

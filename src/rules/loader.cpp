@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "cudnn_sub_libraries_reader.hpp"
 #include "cuvet/core/error.hpp"
 #include "cuvet/rules/database.hpp"
 #include "cuvet/rules/embedded.hpp"
@@ -14,9 +15,7 @@ namespace cuvet::rules {
 
 using detail::JsonNode;
 
-namespace {
-
-using SourceMap = std::map<std::string, Source>;
+namespace detail {
 
 SourceMap read_sources(const JsonNode& root) {
     SourceMap sources;
@@ -49,6 +48,14 @@ Provenance read_provenance(const JsonNode& fact, const std::string& table,
     p.note = fact.optional_string("note");
     return p;
 }
+
+}  // namespace detail
+
+namespace {
+
+using detail::read_provenance;
+using detail::read_sources;
+using detail::SourceMap;
 
 // Parses a file's text; a syntax error names the line.
 nlohmann::json parse_json(const Database::File& file) {
@@ -120,27 +127,6 @@ private:
         return db_.drivers_.size() + db_.minor_compat_.size() + 1;
     }
 
-    // Optional: what each sub-library serves and the statuses cuDNN reports for them.
-    void cudnn_sub_libraries(const JsonNode& e, CudnnSonames& s) const {
-        if (auto statuses = e.get("statuses")) {
-            statuses->expect_object({"missing", "version_mismatch", "source", "confidence"});
-            s.missing_status = statuses->at("missing").string();
-            s.version_mismatch_status = statuses->at("version_mismatch").string();
-            s.statuses_provenance = provenance(*statuses);
-        }
-        auto uses = e.get("sub_library_uses");
-        if (!uses) return;
-        for (const auto& u : uses->array()) {
-            u.expect_object({"soname", "serves", "convolution", "source", "confidence", "note"});
-            CudnnSubLibraryUse use{u.at("soname").string(), u.at("serves").string(), std::nullopt,
-                                   provenance(u)};
-            if (!u.at("convolution").is_null()) use.convolution = u.at("convolution").boolean();
-            if (std::find(s.libraries.begin(), s.libraries.end(), use.soname) == s.libraries.end())
-                u.at("soname").fail("'" + use.soname + "' is not among /libraries");
-            s.sub_library_uses.push_back(std::move(use));
-        }
-    }
-
     std::size_t cudnn() {
         root_.expect_object({"table", "data_version", "description", "sources", "version_encoding",
                              "sonames", "releases", "notes"});
@@ -158,13 +144,12 @@ private:
         for (const auto& e : root_.at("sonames").array()) {
             e.expect_object({"major", "main", "libraries", "sub_libraries_must_match", "source",
                              "confidence", "note", "statuses", "sub_library_uses"});
-            CudnnSonames s;
-            s.major = e.at("major").integer();
-            s.main = e.at("main").string();
-            s.libraries = e.at("libraries").string_array();
-            s.sub_libraries_must_match = e.at("sub_libraries_must_match").boolean();
-            s.provenance = provenance(e);
-            cudnn_sub_libraries(e, s);
+            CudnnSonames s{e.at("major").integer(), e.at("main").string(),
+                           e.at("libraries").string_array(),
+                           e.at("sub_libraries_must_match").boolean(), provenance(e)};
+            // Validated here; read where they are used (cuvet/rules/cudnn_sub_libraries.hpp).
+            detail::read_cudnn_sub_libraries(
+                e, s.libraries, [this](const JsonNode& fact) { return provenance(fact); });
             if (std::find(s.libraries.begin(), s.libraries.end(), s.main) == s.libraries.end()) {
                 e.at("main").fail("'" + s.main + "' is not among /libraries");
             }

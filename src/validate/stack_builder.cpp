@@ -15,6 +15,7 @@
 #include "cuvet/frameworks/framework.hpp"
 #include "cuvet/loader/driver_libs.hpp"
 #include "cuvet/loader/loader.hpp"
+#include "cuvet/rules/cudnn_sub_libraries.hpp"
 #include "cuvet/rules/database.hpp"
 #include "framework_models.hpp"
 #include "roots.hpp"
@@ -252,13 +253,6 @@ void add_graph(const loader::Graph& graph,
         const auto& o = graph.objects[i];
         if (o.host_provided || o.interpreter) continue;
         if (root_label != nullptr) stack.loaded_by.emplace(o.file, *root_label);
-        if (i == 0 && !stack.preloads.count(o.file))
-            for (auto index : graph.preloads) {
-                const auto& preload = graph.resolutions[index];
-                if (preload.path.empty()) continue;
-                auto& r = stack.preloads[o.file].emplace_back(checks::from_loader(preload, false));
-                r.loaded_by = preload.preload;  // "LD_PRELOAD" or "/etc/ld.so.preload"
-            }
         if (!o.inspected) continue;
         auto elf = analysis.elfs.find(o.file);
         if (elf == analysis.elfs.end()) continue;
@@ -293,6 +287,8 @@ void add_cudnn_dlopens(const inventory::Analysis& analysis, const rules::Databas
                        loader::ExtraNeededByFile& extra,
                        std::map<std::string, std::set<std::string>>& dlopened) {
     const std::set<std::string> resolved(roots.begin(), roots.end());
+    std::set<std::string> modelled;  // main libraries that dlopen() every sub-library
+    for (const auto& set : rules::cudnn_sub_libraries(db)) modelled.insert(set.main);
     for (const auto& [path, elf] : analysis.elfs) {
         const rules::CudnnSonames* set = nullptr;
         for (const auto& s : db.cudnn_soname_sets())
@@ -306,7 +302,7 @@ void add_cudnn_dlopens(const inventory::Analysis& analysis, const rules::Databas
         // cuDNN 9's shim opens every sub-library by name when an API needs it, so each is
         // searched whether or not it sits beside it (a missing one is what CUV019 reports). For
         // a major without that model, one the install lacks is its packaging's business.
-        const bool every_one = !set->sub_library_uses.empty();
+        const bool every_one = modelled.count(set->main) != 0;
         for (const auto& name : set->libraries) {
             if (name == set->main || have.count(name) ||
                 (!every_one && !analysis.tree.entries().count(dir_name(path) + "/" + name)))

@@ -73,8 +73,7 @@ TEST_CASE("CUV020: Env settings that hide the GPU from torch", "[checks][cuv020]
 }
 
 TEST_CASE("CUV020: NVIDIA_REQUIRE_CUDA against the --driver targets", "[checks][cuv020]") {
-    const std::string require =
-        "NVIDIA_REQUIRE_CUDA=cuda>=12.4 brand=tesla,driver>=470,driver<471";
+    const std::string require = "NVIDIA_REQUIRE_CUDA=cuda>=12.4 brand=tesla,driver>=470,driver<471";
     SECTION("no alternative holds on 535: the runtime refuses to start") {
         const auto findings = torch_with({require}, {"535.104.05"});
         INFO(describe_findings(findings));

@@ -35,11 +35,14 @@ std::string header_version() {
 }  // namespace
 
 const std::vector<std::string>& RealCudnn::sonames() {
-    static const std::vector<std::string> names = {
-        "libcudnn.so.9",           "libcudnn_graph.so.9",
-        "libcudnn_engines_precompiled.so.9", "libcudnn_engines_runtime_compiled.so.9",
-        "libcudnn_heuristic.so.9", "libcudnn_ops.so.9",
-        "libcudnn_cnn.so.9",       "libcudnn_adv.so.9"};
+    static const std::vector<std::string> names = {"libcudnn.so.9",
+                                                   "libcudnn_graph.so.9",
+                                                   "libcudnn_engines_precompiled.so.9",
+                                                   "libcudnn_engines_runtime_compiled.so.9",
+                                                   "libcudnn_heuristic.so.9",
+                                                   "libcudnn_ops.so.9",
+                                                   "libcudnn_cnn.so.9",
+                                                   "libcudnn_adv.so.9"};
     return names;
 }
 
@@ -57,7 +60,8 @@ RealCudnn::RealCudnn() {
             unavailable = "no " + real.string();
             return;
         }
-        fs::create_hard_link(fs::canonical(real), rootfs.host(dir + "/" + name + "." + version.substr(2)), ec);
+        fs::create_hard_link(fs::canonical(real),
+                             rootfs.host(dir + "/" + name + "." + version.substr(2)), ec);
         if (ec) {
             unavailable = "cannot hard-link " + real.string() + " into a temp dir: " + ec.message();
             return;
@@ -68,7 +72,7 @@ RealCudnn::RealCudnn() {
 
 void RealCudnn::module(const std::string& package) {
     rootfs.lib(site + "/" + package + "/_C.cpython-310-x86_64-linux-gnu.so", "_C.so",
-           {dir + "/libcudnn.so.9"}, "-Wl,-rpath," + dir);
+               {dir + "/libcudnn.so.9"}, "-Wl,-rpath," + dir);
     if (!rootfs.error().empty() && unavailable.empty()) unavailable = rootfs.error();
 }
 
@@ -82,7 +86,8 @@ std::string RealCudnn::other_release(const std::string& soname) {
     const auto file = rootfs.host(dir + "/" + soname + "." + version.substr(2));
     std::string bytes = read_all(file);
     const std::string major = version.substr(0, version.find('.'));
-    const std::string minor = version.substr(version.find('.') + 1, version.rfind('.') - version.find('.') - 1);
+    const std::string minor =
+        version.substr(version.find('.') + 1, version.rfind('.') - version.find('.') - 1);
     const std::string patch = version.substr(version.rfind('.') + 1);
     // Same length, so the rest of the file stays where it was.
     std::string other = minor;
@@ -103,7 +108,8 @@ void RealCudnn::link_into(const std::string& soname, const std::string& other_di
     std::error_code ec;
     fs::create_hard_link(rootfs.host(dir + "/" + soname + "." + version.substr(2)),
                          rootfs.host(other_dir + "/" + soname), ec);
-    if (ec && unavailable.empty()) unavailable = "hard link into " + other_dir + ": " + ec.message();
+    if (ec && unavailable.empty())
+        unavailable = "hard link into " + other_dir + ": " + ec.message();
 }
 
 }  // namespace cuvet::test

@@ -24,9 +24,6 @@
 //   CUV014 env-contradicts             env, cuda_version, libraries (cudnn)
 //   CUV015 framework-gpu-libraries     frameworks[].loads, gpu_package, libraries (cudart)
 //   CUV016 framework-gpu-compiler      frameworks[].tools
-//   CUV003 (majors in one process)     preloads, objects[].resolutions, libraries (family, version)
-//   CUV019 cudnn-sublibrary-missing    objects[].resolutions of cuDNN's main library (dlopen names)
-//   CUV020 runtime-env-hides-gpu       env, targets, objects[].resolutions (CUDA-stack loads)
 #include <map>
 #include <optional>
 #include <string>
@@ -178,9 +175,6 @@ struct Stack {
     // Data path → the label of the first root whose load closure (DT_NEEDED
     // and known dlopen names, as ld.so resolves them from that root) maps it.
     std::map<std::string, std::string, std::less<>> loaded_by;
-    // Root data path → what LD_PRELOAD and /etc/ld.so.preload map into its process before its
-    // DT_NEEDED, in ld.so's order (not in any object's resolutions: no object needs them).
-    std::map<std::string, std::vector<Resolution>, std::less<>> preloads;
     // What a partial rootfs scan (--allow-partial) could not read.
     std::vector<std::string> unreadable_paths;
 

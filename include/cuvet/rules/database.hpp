@@ -57,25 +57,12 @@ struct CudnnRelease {
     Provenance provenance;
 };
 
-// What one sub-library of a cuDNN major serves, so a missing one is judged by what breaks.
-struct CudnnSubLibraryUse {
-    std::string soname;               // "libcudnn_cnn.so.9"
-    std::string serves;               // the APIs it holds, in words
-    std::optional<bool> convolution;  // needed by a convolution; nullopt: unknown
-    Provenance provenance;
-};
-
 struct CudnnSonames {
     int major = 0;
     std::string main;                    // "libcudnn.so.9"
     std::vector<std::string> libraries;  // main first, then the sub-libraries
     bool sub_libraries_must_match = false;
     Provenance provenance;
-    // Set where the main library dlopen()s every sub-library by name (cuDNN 9): each is needed.
-    std::vector<CudnnSubLibraryUse> sub_library_uses;
-    std::string missing_status;  // the cudnnStatus_t a sub-library that does not load gives
-    std::string version_mismatch_status;  // … one of another release
-    std::optional<Provenance> statuses_provenance;
 };
 
 struct CudnnVersionEncoding {
