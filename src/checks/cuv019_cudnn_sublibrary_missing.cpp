@@ -66,8 +66,7 @@ report::Finding finding(const Stack& stack, const rules::CudnnSubLibraries& set,
                 "LD_LIBRARY_PATH nor the cache finds " +
                 (names.size() == 1 ? "it" : "them") + ". ";
     if (breaks_convolution) {
-        f.message += listed(users) + " fail" + (users.size() == 1 ? "s" : "") +
-                     " at the first convolution with " + status + ".";
+        f.message += "The first convolution fails with " + status + " in " + listed(users) + ".";
     } else {
         std::vector<std::string> apis;
         for (const auto& m : missing) apis.push_back(m.use->serves);
@@ -155,8 +154,9 @@ const ValidateCheck cuv019_cudnn_sublibrary_missing{
             "loads is info. Sub-libraries of another release are CUV005.",
         .failing_example = "/opt/cudnn/lib/libcudnn.so.9\n/opt/cudnn/lib/libcudnn_graph.so.9\n"
                            "# libcudnn_cnn.so.9, libcudnn_ops.so.9, … deleted to save space\n"
-                           "# → CUV019 … cannot load libcudnn_cnn.so.9 … torch 2.11.0 fails at "
-                           "the first convolution with CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED",
+                           "# → CUV019 … cannot load libcudnn_cnn.so.9 …: The first "
+                           "convolution fails with CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED in "
+                           "torch 2.11.0",
         .passing_example = "pip install nvidia-cudnn-cu12==9.1.0.70\n# every sub-library beside "
                            "libcudnn.so.9, found through its RUNPATH $ORIGIN",
         .fix = "Install cuDNN whole (the apt package, the pip wheel nvidia-cudnn-cuXX or NVIDIA's "

@@ -9,14 +9,15 @@ namespace cuvet::checks {
 
 namespace {
 
-// Where the rules below come from (NVIDIA container toolkit docs, CUDA programming guide).
+// Where the rules below come from (NVIDIA container toolkit and CUDA documentation).
 constexpr const char* toolkit_env_doc =
     "NVIDIA Container Toolkit, Specialized Configurations with Docker, Environment variables (OCI "
     "spec): https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/1.20.2/"
     "docker-specialized.html";
 constexpr const char* cuda_env_doc =
-    "CUDA C++ Programming Guide, CUDA Environment Variables (CUDA_VISIBLE_DEVICES): "
-    "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#env-vars";
+    "NVIDIA MPS docs, CUDA_VISIBLE_DEVICES: only the devices whose index or UUID is present in "
+    "the sequence are visible to CUDA applications: "
+    "https://docs.nvidia.com/deploy/topics/topic_5_2_1.html";
 // The runtime mode the toolkit rules assume.
 constexpr const char* legacy_mode =
     "Assumes the NVIDIA runtime reads the image's Env (nvidia-container-runtime in legacy mode, "

@@ -82,8 +82,8 @@ std::vector<CudnnSubLibraries> cudnn_sub_libraries(const Database& db) {
         return detail::read_provenance(fact, "cudnn", sources);
     };
     for (const auto& e : root.at("sonames").array())
-        if (auto set = detail::read_cudnn_sub_libraries(e, e.at("libraries").string_array(),
-                                                        provenance))
+        if (auto set =
+                detail::read_cudnn_sub_libraries(e, e.at("libraries").string_array(), provenance))
             out.push_back(std::move(*set));
     return out;
 }
