@@ -25,10 +25,13 @@ std::vector<std::pair<const ElfObject*, std::string>> preloaded(const Stack& sta
         for (const auto& r : o.resolutions) needed.insert(r.file);
     for (const auto& fw : stack.frameworks)
         for (const auto& load : fw.loads) needed.insert(load.resolution.file);
+    for (const auto& root : stack.roots) needed.insert(root.path);  // what the image runs
     const auto env = stack.env.find("LD_PRELOAD");
     std::vector<std::pair<const ElfObject*, std::string>> out;
     for (const auto& o : stack.objects) {
-        if (o.consumer || needed.count(o.file) || stack.root_of(o.file) == nullptr) continue;
+        // A preloaded main cuDNN is also resolved on its own (a consumer): still a preload.
+        if (needed.count(o.file) || needed.count(o.path) || stack.root_of(o.file) == nullptr)
+            continue;
         const bool by_env = env != stack.env.end() &&
                             (env->second.find(o.path) != std::string::npos ||
                              env->second.find(util::base_name(o.path)) != std::string::npos);
