@@ -197,7 +197,11 @@ const ValidateCheck cuv003_duplicate_versions{
             "with different copies, or the first one loaded wins for both. This is the root of "
             "many \"works in one entrypoint, fails in another\" reports. The finding lists every "
             "copy with its version, which consumer loads which and the root (ENTRYPOINT, "
-            "framework) that maps one; copies nothing the image runs loads are info.",
+            "framework) that maps one; copies nothing the image runs loads are info. Two majors of "
+            "one library in one process (a cuDNN 8 preloaded by LD_PRELOAD or /etc/ld.so.preload "
+            "ahead of the libcudnn.so.9 a program links, or two consumers' DT_NEEDED) are an "
+            "error naming both: they export the same API names and ld.so binds each call to the "
+            "first definition it finds.",
         .failing_example =
             "FROM nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04   # "
             "/usr/lib/x86_64-linux-gnu/libcudnn.so.8 (8.9.0)\nRUN pip install torch==2.1.2         "
