@@ -11,6 +11,108 @@ namespace cuvet::checks {
 
 namespace {
 
+// One library of `family` in a process, and how it got there.
+struct Mapped {
+    const LibraryCopy* copy;
+    std::string how;  // "LD_PRELOAD", "DT_NEEDED closure of /opt/app/bin/infer"
+};
+
+// Objects the loader mapped that no object needs and no framework opens: what LD_PRELOAD and
+// /etc/ld.so.preload put into every process, ahead of its DT_NEEDED (loader::Loader::resolve).
+std::vector<std::pair<const ElfObject*, std::string>> preloaded(const Stack& stack) {
+    std::set<std::string_view> needed;
+    for (const auto& o : stack.objects)
+        for (const auto& r : o.resolutions) needed.insert(r.file);
+    for (const auto& fw : stack.frameworks)
+        for (const auto& load : fw.loads) needed.insert(load.resolution.file);
+    for (const auto& root : stack.roots) needed.insert(root.path);  // what the image runs
+    const auto env = stack.env.find("LD_PRELOAD");
+    std::vector<std::pair<const ElfObject*, std::string>> out;
+    for (const auto& o : stack.objects) {
+        // A preloaded main cuDNN is also resolved on its own (a consumer): still a preload.
+        if (needed.count(o.file) || needed.count(o.path) || stack.root_of(o.file) == nullptr)
+            continue;
+        const bool by_env = env != stack.env.end() &&
+                            (env->second.find(o.path) != std::string::npos ||
+                             env->second.find(util::base_name(o.path)) != std::string::npos);
+        out.emplace_back(&o, by_env ? "LD_PRELOAD" : "/etc/ld.so.preload");
+    }
+    return out;
+}
+
+// Every main CUDA library one root's process maps: the preloads and their DT_NEEDED, then its
+// own DT_NEEDED closure. dlopen() names are left out: a framework carries several majors' names
+// for one library and opens the first that loads.
+std::map<std::string, std::map<int, Mapped>> majors_in_process(
+    const Stack& stack, const ElfObject& root,
+    const std::vector<std::pair<const ElfObject*, std::string>>& preloads) {
+    std::map<std::string, std::map<int, Mapped>> out;
+    auto add = [&](const std::string& file, const std::string& how) {
+        const auto* copy = stack.library(file);
+        if (copy == nullptr || copy->family.find('_') != std::string::npos || !copy->version)
+            return;
+        out[copy->family].try_emplace(copy->version->major(), Mapped{copy, how});
+    };
+    std::vector<const ElfObject*> objects;
+    for (const auto& [object, how] : preloads) {
+        add(object->file, how);
+        objects.push_back(object);
+    }
+    for (const auto& file : util::load_closure(stack, objects, false))
+        add(file, "needed by a preloaded library");
+    for (const auto& file : util::load_closure(stack, {&root}, false))
+        add(file, "DT_NEEDED closure of " + root.path);
+    return out;
+}
+
+// Two majors of one library in one process (a preloaded cuDNN 8 ahead of the libcudnn.so.9 a
+// program links): both export the same API names, and ld.so binds each call to the first
+// definition that matches, so one of them runs code of the other major.
+std::vector<report::Finding> majors_mixed(const Stack& stack) {
+    std::map<std::string, report::Finding> by_key;
+    std::vector<std::string> order;
+    const auto preloads = preloaded(stack);
+    for (const auto& o : stack.objects) {
+        const auto* root = stack.root_of(o.file);
+        if (!o.consumer || root == nullptr) continue;
+        for (const auto& [family, majors] : majors_in_process(stack, o, preloads)) {
+            if (majors.size() < 2) continue;
+            std::string key = family;
+            for (const auto& [major, m] : majors) key += " " + m.copy->path;
+            auto [it, inserted] = by_key.try_emplace(key);
+            auto& f = it->second;
+            if (inserted) {
+                order.push_back(key);
+                f.id = "CUV003";
+                f.severity = report::Severity::error;
+                f.message = "One process maps " + std::to_string(majors.size()) + " majors of lib" +
+                            family + ":";
+                for (const auto& [major, m] : majors) {
+                    f.message +=
+                        " " + m.copy->path + " (" + std::to_string(major) + ", " + m.how + ");";
+                    f.locations.push_back({m.copy->path});
+                }
+                f.message.back() = '.';
+                f.message +=
+                    " Both export the same API names and ld.so binds each call to the "
+                    "first definition it finds, so code built for one major runs the "
+                    "other.";
+                f.fix =
+                    "Remove the other major from the process: drop it from LD_PRELOAD and "
+                    "/etc/ld.so.preload, or make every consumer use one major.";
+                f.loaded_by = *root;
+            } else if (f.loaded_by != *root) {
+                const std::string also = "also loaded: " + *root;
+                if (std::find(f.evidence.begin(), f.evidence.end(), also) == f.evidence.end())
+                    f.evidence.push_back(also);
+            }
+        }
+    }
+    std::vector<report::Finding> out;
+    for (const auto& key : order) out.push_back(std::move(by_key[key]));
+    return out;
+}
+
 std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
     // Main libraries only: sub-libraries follow their main one (CUV005 judges those).
     std::map<std::string, std::vector<const LibraryCopy*>> by_family;
@@ -77,6 +179,8 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
                 "the package, pip uninstall the wheel), or pin both to the same version.";
         out.push_back(std::move(f));
     }
+    auto mixed = majors_mixed(stack);
+    out.insert(out.end(), mixed.begin(), mixed.end());
     return out;
 }
 
@@ -93,7 +197,11 @@ const ValidateCheck cuv003_duplicate_versions{
             "with different copies, or the first one loaded wins for both. This is the root of "
             "many \"works in one entrypoint, fails in another\" reports. The finding lists every "
             "copy with its version, which consumer loads which and the root (ENTRYPOINT, "
-            "framework) that maps one; copies nothing the image runs loads are info.",
+            "framework) that maps one; copies nothing the image runs loads are info. Two majors of "
+            "one library in one process (a cuDNN 8 preloaded by LD_PRELOAD or /etc/ld.so.preload "
+            "ahead of the libcudnn.so.9 a program links, or two consumers' DT_NEEDED) are an "
+            "error naming both: they export the same API names and ld.so binds each call to the "
+            "first definition it finds.",
         .failing_example =
             "FROM nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04   # "
             "/usr/lib/x86_64-linux-gnu/libcudnn.so.8 (8.9.0)\nRUN pip install torch==2.1.2         "

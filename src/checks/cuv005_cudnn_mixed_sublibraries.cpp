@@ -7,6 +7,7 @@
 #include "check_util.hpp"
 #include "checks.hpp"
 #include "cudnn_acceptance.hpp"
+#include "cuvet/rules/cudnn_sub_libraries.hpp"
 
 namespace cuvet::checks {
 
@@ -33,6 +34,16 @@ std::string framework_refusal(const Stack& stack, const rules::Database& db,
     return " " + fw->name + " " + fw->version.str() + " (built with cuDNN " + built->version.str() +
            ") then sees cuDNN " + graph.version->truncated(3).str() + " and refuses it" +
            (words ? ": \"" + words->text + "\"" : ".");
+}
+
+// What cuDNN returns when it meets a sub-library of another release (cuDNN 9: each
+// sub-library checks its dependencies' version, cudnn_graph.h).
+std::string refused_with(const rules::Database& db, int major) {
+    for (const auto& set : rules::cudnn_sub_libraries(db))
+        if (set.major == major && !set.version_mismatch_status.empty())
+            return " The first call into one of another release returns " +
+                   set.version_mismatch_status + ".";
+    return "";
 }
 
 void loaded_mix(const Stack& stack, const rules::Database& db, std::vector<report::Finding>& out,
@@ -83,6 +94,7 @@ void loaded_mix(const Stack& stack, const rules::Database& db, std::vector<repor
         if (crossings.size() > 4)
             f.message += " and " + std::to_string(crossings.size() - 4) + " more;";
         f.message.back() = '.';
+        f.message += refused_with(db, crossings.front().loaded->version->major());
         for (const auto& c : crossings)
             if (f.locations.size() < 8) f.locations.push_back({c.object->path});
         // The root that maps this cuDNN is what the mix breaks ("imported by torch").
@@ -140,6 +152,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
                 for (const auto* c : list) f.locations.push_back({c->path});
             }
             f.message.back() = '.';
+            f.message += refused_with(db, major);
             util::name_roots(f, roots);
             f.evidence.push_back(
                 "cuDNN " + std::to_string(major) +

@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "cudnn_sub_libraries_reader.hpp"
 #include "cuvet/core/error.hpp"
 #include "cuvet/rules/database.hpp"
 #include "cuvet/rules/embedded.hpp"
@@ -14,9 +15,7 @@ namespace cuvet::rules {
 
 using detail::JsonNode;
 
-namespace {
-
-using SourceMap = std::map<std::string, Source>;
+namespace detail {
 
 SourceMap read_sources(const JsonNode& root) {
     SourceMap sources;
@@ -49,6 +48,14 @@ Provenance read_provenance(const JsonNode& fact, const std::string& table,
     p.note = fact.optional_string("note");
     return p;
 }
+
+}  // namespace detail
+
+namespace {
+
+using detail::read_provenance;
+using detail::read_sources;
+using detail::SourceMap;
 
 // Parses a file's text; a syntax error names the line.
 nlohmann::json parse_json(const Database::File& file) {
@@ -136,10 +143,13 @@ private:
         }
         for (const auto& e : root_.at("sonames").array()) {
             e.expect_object({"major", "main", "libraries", "sub_libraries_must_match", "source",
-                             "confidence", "note"});
+                             "confidence", "note", "statuses", "sub_library_uses"});
             CudnnSonames s{e.at("major").integer(), e.at("main").string(),
                            e.at("libraries").string_array(),
                            e.at("sub_libraries_must_match").boolean(), provenance(e)};
+            // Validated here; read where they are used (cuvet/rules/cudnn_sub_libraries.hpp).
+            detail::read_cudnn_sub_libraries(
+                e, s.libraries, [this](const JsonNode& fact) { return provenance(fact); });
             if (std::find(s.libraries.begin(), s.libraries.end(), s.main) == s.libraries.end()) {
                 e.at("main").fail("'" + s.main + "' is not among /libraries");
             }

@@ -15,6 +15,7 @@
 #include "cuvet/frameworks/framework.hpp"
 #include "cuvet/loader/driver_libs.hpp"
 #include "cuvet/loader/loader.hpp"
+#include "cuvet/rules/cudnn_sub_libraries.hpp"
 #include "cuvet/rules/database.hpp"
 #include "framework_models.hpp"
 #include "roots.hpp"
@@ -127,7 +128,16 @@ std::vector<LibraryCopy> library_copies(const inventory::Analysis& analysis) {
         if (auto it = analysis.elfs.find(path); it != analysis.elfs.end())
             copy.soname = it->second.soname;
         auto from_name = rules::Version::parse(file_version(name));
-        if (from_name && from_name->size() >= 2) {
+        const elf::ElfInfo* elf = nullptr;
+        if (auto it = analysis.elfs.find(path); it != analysis.elfs.end()) elf = &it->second;
+        // cuDNN 9's graph library states its release in .rodata; that is the release cuDNN
+        // checks its sub-libraries against, whatever the file is called.
+        auto constant = elf != nullptr ? rules::Version::parse(elf->cudnn_release) : std::nullopt;
+        if (constant && constant->size() >= 3 &&
+            (!from_name || from_name->major() == constant->major())) {
+            copy.version = constant;
+            copy.provenance.push_back("release constant in .rodata of " + path);
+        } else if (from_name && from_name->size() >= 2) {
             copy.version = from_name;
             copy.provenance.push_back("file name " + path);
         }
@@ -277,6 +287,8 @@ void add_cudnn_dlopens(const inventory::Analysis& analysis, const rules::Databas
                        loader::ExtraNeededByFile& extra,
                        std::map<std::string, std::set<std::string>>& dlopened) {
     const std::set<std::string> resolved(roots.begin(), roots.end());
+    std::set<std::string> modelled;  // main libraries that dlopen() every sub-library
+    for (const auto& set : rules::cudnn_sub_libraries(db)) modelled.insert(set.main);
     for (const auto& [path, elf] : analysis.elfs) {
         const rules::CudnnSonames* set = nullptr;
         for (const auto& s : db.cudnn_soname_sets())
@@ -287,11 +299,13 @@ void add_cudnn_dlopens(const inventory::Analysis& analysis, const rules::Databas
             have.insert(added->second.before.begin(), added->second.before.end());
             have.insert(added->second.after.begin(), added->second.after.end());
         }
+        // cuDNN 9's shim opens every sub-library by name when an API needs it, so each is
+        // searched whether or not it sits beside it (a missing one is what CUV019 reports). For
+        // a major without that model, one the install lacks is its packaging's business.
+        const bool every_one = modelled.count(set->main) != 0;
         for (const auto& name : set->libraries) {
-            // The install's own sub-libraries: one it lacks is its packaging's business, not a
-            // load.
             if (name == set->main || have.count(name) ||
-                !analysis.tree.entries().count(dir_name(path) + "/" + name))
+                (!every_one && !analysis.tree.entries().count(dir_name(path) + "/" + name)))
                 continue;
             extra[path].after.push_back(name);
             dlopened[path].insert(name);

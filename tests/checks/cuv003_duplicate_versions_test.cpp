@@ -1,6 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include "cuvet/config/config.hpp"
+#include "cuvet/rules/database.hpp"
+#include "cuvet/validate/validate.hpp"
 #include "support/cuda_image.hpp"
+#include "support/real_cudnn.hpp"
+#include "support/skip.hpp"
 
 using namespace cuvet::test;
 
@@ -53,4 +58,51 @@ TEST_CASE("CUV003: two copies nothing loads are info, one a root loads names the
                   !loaded);
         }
     }
+}
+
+// A cuDNN 8 preloaded (LD_PRELOAD in the Env, or /etc/ld.so.preload) into a process that links the
+// build machine's real libcudnn.so.9: two majors of one library in one process.
+TEST_CASE("CUV003: a preloaded cuDNN 8 ahead of the real libcudnn.so.9 a module links",
+          "[validate][cuv003][real]") {
+    for (bool in_env : {true, false}) {
+        RealCudnn cudnn;
+        cudnn.module("convnet");
+        cudnn.rootfs.lib("/opt/old/libcudnn.so.8.9.7", "libcudnn.so.8");
+        if (!cudnn.unavailable.empty()) CUVET_SKIP("skipped: " << cudnn.unavailable);
+        REQUIRE(cudnn.rootfs.error().empty());
+        cuvet::validate::Options options;
+        if (in_env)
+            options.env_overrides = {"LD_PRELOAD=/opt/old/libcudnn.so.8.9.7"};
+        else
+            cudnn.rootfs.write("/etc/ld.so.preload", "/opt/old/libcudnn.so.8.9.7\n");
+        static const auto db = cuvet::rules::Database::load();
+        const auto findings = cuvet::validate::validate(cudnn.rootfs.root().string(), options, db,
+                                                        cuvet::config::Config{})
+                                  .findings;
+        INFO(describe_findings(findings));
+        const cuvet::report::Finding* mixed = nullptr;
+        for (const auto& f : findings)
+            if (f.id == "CUV003" && f.severity == cuvet::report::Severity::error) mixed = &f;
+        REQUIRE(mixed != nullptr);
+        CHECK(mixed->message.find("/opt/old/libcudnn.so.8.9.7") != std::string::npos);
+        CHECK(mixed->message.find(RealCudnn::dir + "/libcudnn.so.9") != std::string::npos);
+        CHECK(mixed->message.find(in_env ? "LD_PRELOAD" : "/etc/ld.so.preload") !=
+              std::string::npos);
+        CHECK(mixed->loaded_by == "imported by convnet");
+    }
+}
+
+TEST_CASE("CUV003: a preload of the same major is no mix", "[validate][cuv003][real]") {
+    RealCudnn cudnn;
+    cudnn.module("convnet");
+    if (!cudnn.unavailable.empty()) CUVET_SKIP("skipped: " << cudnn.unavailable);
+    cuvet::validate::Options options;
+    options.env_overrides = {"LD_PRELOAD=" + RealCudnn::dir + "/libcudnn.so.9"};
+    static const auto db = cuvet::rules::Database::load();
+    const auto findings = cuvet::validate::validate(cudnn.rootfs.root().string(), options, db,
+                                                    cuvet::config::Config{})
+                              .findings;
+    INFO(describe_findings(findings));
+    for (const auto& f : findings)
+        CHECK_FALSE((f.id == "CUV003" && f.severity == cuvet::report::Severity::error));
 }

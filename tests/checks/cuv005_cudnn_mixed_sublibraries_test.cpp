@@ -1,8 +1,13 @@
 #include <catch2/catch.hpp>
 
+#include "cuvet/config/config.hpp"
+#include "cuvet/rules/database.hpp"
+#include "cuvet/validate/validate.hpp"
 #include "support/cuda_image.hpp"
 #include "support/framework_wheels.hpp"
 #include "support/gpu_oracle.hpp"
+#include "support/real_cudnn.hpp"
+#include "support/skip.hpp"
 
 using namespace cuvet::test;
 
@@ -123,4 +128,28 @@ TEST_CASE("CUV005: LD_LIBRARY_PATH to the dpkg cuDNN mixes the one torch loads, 
             Catch::Contains("pytorch 2.11.0 (built with cuDNN 9.19.0.56) then sees cuDNN 9.14.0") &&
                 Catch::Contains("\"" + real.substr(0, hint) + " …\""));
     }
+}
+
+// The build machine's real cuDNN 9 with a libcudnn_graph whose release constant says another
+// release than the files beside it (its name says nothing: cuDNN checks the constant).
+TEST_CASE("CUV005: a real cuDNN 9 whose graph library is of another release",
+          "[checks][cuv005][real]") {
+    RealCudnn cudnn;
+    cudnn.module("convnet");
+    if (!cudnn.unavailable.empty()) CUVET_SKIP("skipped: " << cudnn.unavailable);
+    const auto other = cudnn.other_release("libcudnn_graph.so.9");
+    REQUIRE(!other.empty());
+    static const auto db = cuvet::rules::Database::load();
+    const auto findings =
+        cuvet::validate::validate(cudnn.rootfs.root().string(), {}, db, cuvet::config::Config{})
+            .findings;
+    INFO(describe_findings(findings));
+    const cuvet::report::Finding* mix = nullptr;
+    for (const auto& f : findings)
+        if (f.id == "CUV005" && f.severity == cuvet::report::Severity::error) mix = &f;
+    REQUIRE(mix != nullptr);
+    CHECK(mix->message.find(other) != std::string::npos);
+    CHECK(mix->message.find(cudnn.version) != std::string::npos);
+    CHECK(mix->message.find("CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH") != std::string::npos);
+    CHECK(mix->loaded_by == "imported by convnet");
 }

@@ -45,6 +45,23 @@ void CudaImage::cuda_toolkit(const std::string& version) {
     fs_.write("/etc/ld.so.conf.d/000_cuda.conf", "/usr/local/cuda/targets/x86_64-linux/lib\n");
 }
 
+namespace {
+
+// Stand-ins for what a cuDNN install holds beside its main library: cuDNN 9's shim dlopen()s
+// all seven sub-libraries (CUV019); the other majors' fixtures keep one.
+std::vector<std::string> sub_libraries(const std::string& major) {
+    if (major != "9") return {"libcudnn_ops_infer"};
+    return {"libcudnn_graph",
+            "libcudnn_engines_precompiled",
+            "libcudnn_engines_runtime_compiled",
+            "libcudnn_heuristic",
+            "libcudnn_ops",
+            "libcudnn_cnn",
+            "libcudnn_adv"};
+}
+
+}  // namespace
+
 void CudaImage::cudnn(const std::string& dir, const std::string& version,
                       const std::string& dpkg_version, const std::string& sub_version,
                       const std::vector<std::string>& needs) {
@@ -52,8 +69,10 @@ void CudaImage::cudnn(const std::string& dir, const std::string& version,
     fs_.lib(dir + "/libcudnn.so." + version, "libcudnn.so." + major, needs);
     fs_.symlink(dir + "/libcudnn.so." + major, "libcudnn.so." + version);
     auto sub = sub_version.empty() ? version : sub_version;
-    fs_.lib(dir + "/libcudnn_ops_infer.so." + sub, "libcudnn_ops_infer.so." + major, needs);
-    fs_.symlink(dir + "/libcudnn_ops_infer.so." + major, "libcudnn_ops_infer.so." + sub);
+    for (const auto& name : sub_libraries(major)) {
+        fs_.lib(dir + "/" + name + ".so." + sub, name + ".so." + major, needs);
+        fs_.symlink(dir + "/" + name + ".so." + major, name + ".so." + sub);
+    }
     if (!dpkg_version.empty()) dpkg("libcudnn" + major, dpkg_version);
 }
 
@@ -61,6 +80,9 @@ void CudaImage::cudnn_wheel(const std::string& version, int cuda_major) {
     auto major = version.substr(0, version.find('.'));
     std::string lib = site_packages + "/nvidia/cudnn/lib";
     fs_.lib(lib + "/libcudnn.so." + major, "libcudnn.so." + major);
+    if (major == "9")
+        for (const auto& name : sub_libraries(major))
+            fs_.lib(lib + "/" + name + ".so.9", name + ".so.9");
     std::string dist = site_packages + "/nvidia_cudnn_cu" + std::to_string(cuda_major) + "-" +
                        version + ".dist-info";
     fs_.write(dist + "/METADATA", "Metadata-Version: 2.1\nName: nvidia-cudnn-cu" +

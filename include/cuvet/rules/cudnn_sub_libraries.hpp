@@ -1,0 +1,34 @@
+#pragma once
+// cuDNN's sub-libraries as its main library loads them (rules/cudnn.json sonames[].statuses and
+// sub_library_uses): which sub-library serves which API, whether a convolution needs it, and the
+// statuses cuDNN returns when one does not load or is of another release.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cuvet/rules/database.hpp"
+
+namespace cuvet::rules {
+
+struct CudnnSubLibraryUse {
+    std::string soname;               // "libcudnn_cnn.so.9"
+    std::string serves;               // the APIs it holds, in words
+    std::optional<bool> convolution;  // a convolution needs it; nullopt: unknown
+    Provenance provenance;
+};
+
+// One cuDNN major whose main library dlopen()s every sub-library by name (cuDNN 9).
+struct CudnnSubLibraries {
+    int major = 0;
+    std::string main;                     // "libcudnn.so.9"
+    std::string missing_status;           // CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED
+    std::string version_mismatch_status;  // CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH
+    std::optional<Provenance> statuses_provenance;
+    std::vector<CudnnSubLibraryUse> uses;
+};
+
+// The majors of the cudnn table `db` was loaded from that model their sub-libraries; empty when
+// that table's text cannot be read again (a Database built from files in memory).
+std::vector<CudnnSubLibraries> cudnn_sub_libraries(const Database& db);
+
+}  // namespace cuvet::rules

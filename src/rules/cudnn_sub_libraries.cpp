@@ -1,0 +1,91 @@
+// cuDNN's sub-library model from cudnn.json (schema: rules/SCHEMA.md, sonames[]).
+#include "cuvet/rules/cudnn_sub_libraries.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cudnn_sub_libraries_reader.hpp"
+#include "cuvet/rules/embedded.hpp"
+
+namespace cuvet::rules {
+
+namespace detail {
+
+std::optional<CudnnSubLibraries> read_cudnn_sub_libraries(
+    const JsonNode& e, const std::vector<std::string>& libraries,
+    const std::function<Provenance(const JsonNode&)>& provenance) {
+    CudnnSubLibraries out;
+    out.major = e.at("major").integer();
+    out.main = e.at("main").string();
+    if (auto statuses = e.get("statuses")) {
+        statuses->expect_object({"missing", "version_mismatch", "source", "confidence"});
+        out.missing_status = statuses->at("missing").string();
+        out.version_mismatch_status = statuses->at("version_mismatch").string();
+        out.statuses_provenance = provenance(*statuses);
+    }
+    auto uses = e.get("sub_library_uses");
+    if (!uses) return std::nullopt;
+    for (const auto& u : uses->array()) {
+        u.expect_object({"soname", "serves", "convolution", "source", "confidence", "note"});
+        CudnnSubLibraryUse use{u.at("soname").string(), u.at("serves").string(), std::nullopt,
+                               provenance(u)};
+        if (!u.at("convolution").is_null()) use.convolution = u.at("convolution").boolean();
+        if (std::find(libraries.begin(), libraries.end(), use.soname) == libraries.end())
+            u.at("soname").fail("'" + use.soname + "' is not among /libraries");
+        out.uses.push_back(std::move(use));
+    }
+    return out;
+}
+
+}  // namespace detail
+
+namespace {
+
+// The cudnn table's text as `db` loaded it: built in, or the --rules-dir file.
+std::optional<std::string> cudnn_text(const Database& db) {
+    for (const auto& table : db.tables()) {
+        if (table.name != "cudnn") continue;
+        if (table.origin.ends_with("(built-in)")) {
+            for (const auto& [name, text] : embedded_rule_files())
+                if (name == "cudnn.json") return std::string(text);
+            return std::nullopt;
+        }
+        std::ifstream in(table.origin, std::ios::binary);
+        if (!in) return std::nullopt;
+        std::ostringstream text;
+        text << in.rdbuf();
+        return text.str();
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+// Read again from the table's text rather than kept in Database: the loader has validated it,
+// and only the checks about cuDNN's loads ask for it.
+std::vector<CudnnSubLibraries> cudnn_sub_libraries(const Database& db) {
+    std::vector<CudnnSubLibraries> out;
+    const auto text = cudnn_text(db);
+    if (!text) return out;
+    nlohmann::json json;
+    try {
+        json = nlohmann::json::parse(*text);
+    } catch (const nlohmann::json::parse_error&) {
+        return out;
+    }
+    static const std::string origin = "rules/cudnn.json";
+    detail::JsonNode root(json, "", origin);
+    const auto sources = detail::read_sources(root);
+    auto provenance = [&sources](const detail::JsonNode& fact) {
+        return detail::read_provenance(fact, "cudnn", sources);
+    };
+    for (const auto& e : root.at("sonames").array())
+        if (auto set =
+                detail::read_cudnn_sub_libraries(e, e.at("libraries").string_array(), provenance))
+            out.push_back(std::move(*set));
+    return out;
+}
+
+}  // namespace cuvet::rules
