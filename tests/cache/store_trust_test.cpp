@@ -271,7 +271,7 @@ TEST_CASE("cache trust: a directory, FIFO, link or huge sparse file at an entry 
 }
 
 TEST_CASE(
-    "cache trust: a parent others may write or another user's link is refused; prune "
+    "cache trust: a parent others may write or another user's link is refused, and prune "
     "removes only what cuvet named",
     "[cache]") {
     test::TempDir tmp;

@@ -113,7 +113,7 @@ TEST_CASE("doubling ARG and ENV values stop at expansion-bytes", "[dockerfile][l
     CHECK_THROWS_WITH(analyze(parse(text)), Catch::Contains("limit expansion-bytes=1M"));
 }
 
-TEST_CASE("chained stages resolve in linear time; stages caps their count",
+TEST_CASE("chained stages resolve in linear time, and stages caps their count",
           "[dockerfile][limits]") {
     // 30,000 stages each FROM the one before and COPY --from it: name lookups
     // that scan every earlier stage cost 30k² (seconds); by name it is instant.
