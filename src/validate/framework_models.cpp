@@ -2,6 +2,7 @@
 #include "framework_models.hpp"
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/scan_limits.hpp"
 
 namespace cuvet::validate {
 
@@ -52,6 +53,8 @@ void model_framework_loads(inventory::Analysis& analysis, const loader::Loader& 
         if (framework == nullptr || framework->model_loads == nullptr) continue;
         try {
             framework->model_loads(analysis, loader, stack.env, fw);
+        } catch (const LimitExceeded&) {
+            throw;  // a limit ends the run (exit 3); skipping would judge a part unread
         } catch (const Error&) {
             // An object the loader cannot start from has nothing to resolve.
         }

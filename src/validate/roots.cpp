@@ -7,6 +7,7 @@
 #include <set>
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/scan_limits.hpp"
 #include "cuvet/dockerfile/shell.hpp"
 #include "cuvet/frameworks/framework.hpp"
 #include "script_exports.hpp"
@@ -284,6 +285,8 @@ public:
         std::vector<dockerfile::shell::Command> commands;
         try {
             commands = dockerfile::shell::split_argv(argv, lookup());
+        } catch (const LimitExceeded&) {
+            throw;  // a limit ends the run (exit 3); skipping would judge a part unread
         } catch (const Error&) {
             return;  // unbalanced quotes: the shell itself fails; nothing more runs
         }
@@ -370,6 +373,8 @@ private:
         std::vector<dockerfile::shell::Command> commands;
         try {
             commands = dockerfile::shell::split_commands(*text, lookup());
+        } catch (const LimitExceeded&) {
+            throw;  // a limit ends the run (exit 3); skipping would judge a part unread
         } catch (const Error&) {
             return;  // the shell would fail on the script's syntax
         }

@@ -1,6 +1,7 @@
 #include "script_exports.hpp"
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/scan_limits.hpp"
 #include "cuvet/dockerfile/shell.hpp"
 
 namespace cuvet::validate {
@@ -88,6 +89,8 @@ std::vector<ScriptAssignment> top_level_exports(std::string_view script,
             auto text = std::string_view(line);
             text.remove_prefix(text.find(words[0]) + (exported ? words[0].size() : 0));
             assignments = dockerfile::shell::expand_words(text, lookup);
+        } catch (const LimitExceeded&) {
+            throw;  // a limit ends the run (exit 3); skipping would judge a part unread
         } catch (const Error&) {
             continue;  // unbalanced quotes: the shell fails on this line
         }

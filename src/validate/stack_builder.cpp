@@ -12,6 +12,7 @@
 #include "cuvet/checks/loader_resolution.hpp"
 #include "cuvet/core/cuda_libraries.hpp"
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/scan_limits.hpp"
 #include "cuvet/frameworks/framework.hpp"
 #include "cuvet/loader/driver_libs.hpp"
 #include "cuvet/loader/loader.hpp"
@@ -351,6 +352,8 @@ void drop_unloaded_alternatives(std::vector<checks::Root>& roots, const loader::
             bool loads = false;
             try {
                 loads = entry != nullptr && loader.resolve(entry->path).ok();
+            } catch (const LimitExceeded&) {
+                throw;  // a limit ends the run (exit 3); skipping would judge a part unread
             } catch (const Error&) {
             }
             if (!loads) failing.push_back(path);
@@ -484,6 +487,8 @@ Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::s
     for (std::size_t i = 0; i < roots.size(); ++i) {
         try {
             add_graph(loader.resolve(roots[i], extra), dlopened, analysis, seen, stack, labels[i]);
+        } catch (const LimitExceeded&) {
+            throw;  // a limit ends the run (exit 3); skipping would judge a part unread
         } catch (const Error&) {
             // A root the loader cannot start from (not an object it can load) has nothing to
             // resolve.
