@@ -14,11 +14,18 @@ namespace {
 
 // A JSON value with every object member kept, in document order, duplicates included
 // (nlohmann's DOM keeps one value per exact key, and not their order).
+struct Member;
 struct Value {
     enum Kind { Null, Bool, Number, String, Object, Array } kind = Null;
     json scalar;
-    std::vector<std::pair<std::string, Value>> members;
+    // Not std::pair<std::string, Value>: with clang, pair's constructor traits need Value
+    // complete inside its own definition.
+    std::vector<Member> members;
     std::vector<Value> items;
+};
+struct Member {
+    std::string first;
+    Value second;
 };
 
 // Deeper than any field of the OCI config; a value below it is kept as its kind only, so
@@ -70,7 +77,7 @@ private:
         Value* parent = stack_.back();
         if (parent == nullptr || stack_.size() > kMaxDepth) return nullptr;
         if (parent->kind == Value::Object) {
-            parent->members.emplace_back(key_, std::move(value));
+            parent->members.push_back(Member{key_, std::move(value)});
             return &parent->members.back().second;
         }
         parent->items.push_back(std::move(value));
