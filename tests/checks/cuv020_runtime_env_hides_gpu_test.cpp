@@ -56,7 +56,8 @@ TEST_CASE("CUV020: Env settings that hide the GPU from torch", "[checks][cuv020]
             CHECK((found.front()->message.find("legacy mode") != std::string::npos) ==
                   c.toolkit_mode);
             // Without a GPU target the image may be meant for CPUs: a warning.
-            const auto untargeted = cuv020(torch_with({c.env}, {}));
+            const auto untargeted_findings = torch_with({c.env}, {});
+            const auto untargeted = cuv020(untargeted_findings);
             REQUIRE(untargeted.size() == 1);
             CHECK(untargeted.front()->severity == Severity::warning);
         }
