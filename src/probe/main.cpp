@@ -341,6 +341,14 @@ private:
 }  // namespace cuvet::probe
 
 #if defined(__SANITIZE_ADDRESS__)
+#define CUVET_PROBE_UNDER_ASAN 1
+#elif defined(__has_feature)  // clang 14 says ASan only through __has_feature
+#if __has_feature(address_sanitizer)
+#define CUVET_PROBE_UNDER_ASAN 1
+#endif
+#endif
+
+#if defined(CUVET_PROBE_UNDER_ASAN)
 // The ASan build (CI) runs inside cuvet's sandbox, whose seccomp filter denies ptrace, which
 // LeakSanitizer's stop-the-world needs: it would turn every clean exit into a fatal error.
 extern "C" int __lsan_is_turned_off() { return 1; }

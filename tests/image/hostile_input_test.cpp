@@ -9,6 +9,7 @@
 #include "cuvet/core/scan_limits.hpp"
 #include "image/image_fixtures.hpp"
 #include "support/elf_fixtures.hpp"
+#include "support/sanitizer.hpp"
 #include "support/skip.hpp"
 
 using namespace cuvet::test;
@@ -181,7 +182,7 @@ TEST_CASE("hostile input: sparse libraries declaring 64 GiB read in kilobytes", 
     CHECK(listing.at("/usr/lib/libpax.so").size == huge);
     // ... and read as the library they hold, its hole never stored.
     for (const std::string lib : {"/usr/lib/libgnu.so", "/usr/lib/libpax.so"}) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(CUVET_TEST_UNDER_ASAN)
         const std::string
             address_limit;  // ASan reserves terabytes of shadow address space up front
 #else
@@ -219,7 +220,7 @@ TEST_CASE("hostile input: a compressed layer of zeros behind ELF magic is read i
                      shell_quote(image.string()) + " >/dev/null 2>&1");
         if (max_rss_kib < 0) CUVET_SKIP("/usr/bin/time is missing (scripts/setup installs it)");
         CHECK((status == 0 || status == 1));
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(CUVET_TEST_UNDER_ASAN)
         CHECK(max_rss_kib < 640 * 1024);  // shadow memory and ASan's quarantine of freed buffers
 #else
         CHECK(max_rss_kib < 128 * 1024);

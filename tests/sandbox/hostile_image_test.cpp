@@ -21,6 +21,7 @@
 #include "cuvet/sandbox/host_driver.hpp"
 #include "cuvet/sandbox/namespaces.hpp"
 #include "support/process.hpp"
+#include "support/sanitizer.hpp"
 #include "support/skip.hpp"
 #include "support/temp_dir.hpp"
 
@@ -230,7 +231,7 @@ TEST_CASE("cuvet probe with a hostile probe: not ok, and cuvet's memory stays bo
     CHECK_THAT(report, Catch::Contains("output limit"));
     // Two streams of at most 16 MiB each, plus cuvet itself: far from the 2 GB it was sent.
     // ASan's shadow memory and 256 MiB quarantine of freed buffers add to that.
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(CUVET_TEST_UNDER_ASAN)
     CHECK(max_rss_kib < 640 * 1024);
 #else
     CHECK(max_rss_kib < 160 * 1024);
