@@ -115,7 +115,7 @@ TEST_CASE("CUV016: CuPy's kernels need the CUDA headers", "[validate][cuv016][cu
 
 TEST_CASE(
     "CUV016: Triton (torch.compile) needs a C compiler on PATH: a warning, as on the H100 roots",
-    "[validate][cuv016][triton]") {
+    "[validate][cuv016][triton][slow]") {
     auto torch_with_triton = [](CudaImage& img) {
         img.glibc();
         img.cuda_toolkit("12.1.105");

@@ -32,7 +32,7 @@ std::vector<const cuvet::report::Finding*> cuv020(
 
 }  // namespace
 
-TEST_CASE("CUV020: Env settings that hide the GPU from torch", "[checks][cuv020]") {
+TEST_CASE("CUV020: Env settings that hide the GPU from torch", "[checks][cuv020][slow]") {
     struct Case {
         std::string env;
         std::string says;

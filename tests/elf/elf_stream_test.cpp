@@ -193,7 +193,7 @@ TEST_CASE("streamed facts equal whole-file facts for every fixture", "[elf][stre
     }
 }
 
-TEST_CASE("streamed facts and fatbin facts of every CUDA library", "[elf][stream][cuda]") {
+TEST_CASE("streamed facts and fatbin facts of every CUDA library", "[elf][stream][cuda][slow]") {
     const fs::path lib64 = "/usr/local/cuda/lib64";
     if (!fs::is_directory(lib64)) {
         CUVET_SKIP("no CUDA toolkit at /usr/local/cuda: skipped");

@@ -168,7 +168,7 @@ std::size_t count(const CliReport& r, const std::string& severity) {
 TEST_CASE(
     "Debian image: the i386 multilib, openmpi and a toolkit's 32-bit helpers are no error, a "
     "missing cuDNN is",
-    "[integration][scenario][validate][debian]") {
+    "[integration][scenario][validate][debian][slow]") {
     std::string why;
     const auto rootfs = debian_rootfs(why);
     if (rootfs.empty()) {

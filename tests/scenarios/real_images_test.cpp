@@ -37,7 +37,7 @@ TEST_CASE("sample image: torch loads the system cuDNN 8.6 (CUDA 11.8) through LD
 }
 
 TEST_CASE("real CUDA install: validate an image of this host's /usr/local/cuda",
-          "[scenario][validate][cuda]") {
+          "[scenario][validate][cuda][slow]") {
     fs::path cuda = "/usr/local/cuda";
     if (!fs::exists(cuda / "lib64")) {
         CUVET_SKIP("skipped: no /usr/local/cuda");
