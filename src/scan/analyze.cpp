@@ -74,7 +74,8 @@ bool wants_text(const image::FileEntry& entry) {
     const std::string& p = entry.path;
     static const std::set<std::string, std::less<>> exact = {
         "/etc/os-release",      "/usr/lib/os-release", "/etc/ld.so.cache",    "/etc/ld.so.conf",
-        "/var/lib/dpkg/status", "/etc/debian_version", "/etc/redhat-release", "/etc/ld.so.preload"};
+        "/var/lib/dpkg/status", "/etc/debian_version", "/etc/redhat-release", "/etc/ld.so.preload",
+        "/etc/passwd",          "/etc/group"};
     if (exact.count(p) != 0) return true;
     if (starts_with(p, "/etc/ld.so.conf.d/") || starts_with(p, "/var/lib/dpkg/status.d/"))
         return true;

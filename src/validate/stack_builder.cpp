@@ -18,6 +18,7 @@
 #include "cuvet/loader/loader.hpp"
 #include "cuvet/rules/cudnn_sub_libraries.hpp"
 #include "cuvet/rules/database.hpp"
+#include "entry_start.hpp"
 #include "framework_models.hpp"
 #include "roots.hpp"
 
@@ -440,6 +441,7 @@ Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::s
     loader::Loader loader(files, options);
 
     stack.roots = find_roots(analysis, stack.frameworks);
+    stack.entry_start = entry_start(analysis);
     drop_unloaded_alternatives(stack.roots, loader, files);
     // What is resolved: the roots (their closures are what loads), then every
     // other CUDA-stack consumer, whose problems are reported as info only.

@@ -132,6 +132,16 @@ struct Root {
         label;  // "ENTRYPOINT /opt/app/bin/infer", "imported by torch", "/usr/bin/python3 on PATH"
 };
 
+// What execve does with the program the ENTRYPOINT (else the CMD) names, as the runtime
+// starts it (src/validate/entry_start.cpp). An image that names no program is given one at
+// `docker run`: nothing to judge then.
+struct EntryStart {
+    std::string source;   // "ENTRYPOINT" or "CMD"; empty when the image names no program
+    std::string program;  // argv[0] as the config writes it
+    std::string path;     // the image path it resolves to, or was looked for at
+    std::string problem;  // why the runtime cannot start it; empty when it can
+};
+
 // Kubernetes nodes with identical GPU labels (--nodes): where a driver and a GPU target came from.
 struct NodePool {
     std::string name;                      // the pool label's value, else the labels that define it
@@ -172,6 +182,7 @@ struct Stack {
     std::vector<LibraryCopy> driver_libraries;  // libcuda.so.1, libnvidia-*.so baked into the image
     Targets targets;
     std::vector<Root> roots;
+    EntryStart entry_start;
     // Data path → the label of the first root whose load closure (DT_NEEDED
     // and known dlopen names, as ld.so resolves them from that root) maps it.
     std::map<std::string, std::string, std::less<>> loaded_by;
