@@ -89,15 +89,18 @@ TEST_CASE("extract_rootfs rebuilds the merged tree and never writes outside it",
                     file("usr/lib/libold.so.1", "old"),
                     file("usr/lib/keep.txt", "v1"),
                     file("bin/tool", "#!/bin/sh\n", 0755),
-                    soft_link("escape", outside.string()),
                     dir("ro/", 0555)};
     Layer top;
+    // A layer's own symlinks are followed when it is extracted (a lower layer's are not there
+    // to follow: the overlay runtimes extract each layer into a directory of its own).
     top.entries = {file("usr/lib/keep.txt", "v2"), whiteout("usr/lib/libold.so.1"),
-                   // Written through the /lib symlink: lands in /usr/lib, as docker does.
+                   soft_link("lib", "usr/lib"),
+                   // Written through this layer's /lib symlink: lands in /usr/lib.
                    file("lib/libnew.so.2", "new"),
-                   hard_link("usr/lib/libnew-link.so.2", "usr/lib/libnew.so.2"),
+                   hard_link("usr/lib/libnew-link.so.2", "lib/libnew.so.2"),
                    // Through a symlink to a host directory: must stay inside the image.
-                   file("escape/pwned", "gotcha"), file("ro/inside", "x")};
+                   soft_link("escape", outside.string()), file("escape/pwned", "gotcha"),
+                   file("ro/inside", "x")};
     spec.layers = {base, top};
     ImageFiles files = docker_archive({spec});
     files.write_tar(tmp / "image.tar");

@@ -7,16 +7,61 @@
 namespace cuvet::image {
 namespace {
 
-// Extraction tools (docker, umoci) resolve the parent directory inside the
-// root before writing, so "lib/x.so" under a "/lib -> usr/lib" symlink lands
-// in /usr/lib. The merged view must agree with what they produce.
-std::string place_in_tree(const FileTree& tree, const std::string& path, const std::string& layer) {
+// Where an extractor puts `path` of layer `layer` (docker's overlay2, containerd's and
+// podman's overlay drivers extract a layer into its own empty upper directory):
+// - a parent that is a directory merges by name;
+// - a symlink the same layer wrote is followed inside the root, so "lib/x.so" under that
+//   layer's "/lib -> usr/lib" lands in /usr/lib;
+// - a symlink or file of a lower layer is not there to follow: the extractor creates a real
+//   directory, and in the merged view that directory hides the lower link.
+std::string place_in_tree(FileTree& tree, const std::string& path, int layer,
+                          const std::string& layer_name) {
+    const auto slash = path.rfind('/');
+    if (slash == 0 || slash == std::string::npos) return path;
+    // Every ancestor of an entry in the tree is a directory, so an existing parent
+    // directory is the common, cheap case.
+    if (const FileEntry* parent = tree.find(std::string_view(path).substr(0, slash));
+        parent && parent->type == FileType::directory)
+        return path;
+    std::string placed;
+    std::size_t begin = 1;
+    for (auto end = path.find('/', begin); end != std::string::npos && end <= slash;
+         begin = end + 1, end = path.find('/', begin)) {
+        placed += path.substr(begin - 1, end - begin + 1);
+        const FileEntry* entry = tree.find(placed);
+        if (!entry) return placed + path.substr(end);  // nothing below it exists either
+        if (entry->type == FileType::directory) continue;
+        if (entry->type == FileType::symlink && entry->layer == layer) {
+            Resolution target = tree.resolve(placed);
+            // An extractor would fail with ELOOP here; the layer cannot be applied.
+            if (target.status == Resolution::Status::loop)
+                fail_input(layer_name + ": '" + path + "' lies under a symlink loop at '" +
+                           target.path + "'");
+            if (target.status != Resolution::Status::ok || !target.entry ||
+                target.entry->type != FileType::directory)
+                return path;
+            placed = target.path == "/" ? "" : target.path;
+            continue;
+        }
+        FileEntry directory;
+        directory.path = placed;
+        directory.type = FileType::directory;
+        directory.mode = 0755;
+        directory.layer = layer;
+        tree.remove_tree(placed);
+        tree.put(std::move(directory));
+    }
+    return placed + path.substr(slash);
+}
+
+// A hard link's target is looked up, never created: the parent is resolved as it stands.
+std::string link_target_in_tree(const FileTree& tree, const std::string& path,
+                                const std::string& layer_name) {
     auto slash = path.rfind('/');
     if (slash == 0) return path;
     Resolution parent = tree.resolve(path.substr(0, slash));
-    // An extractor would fail with ELOOP here; the layer cannot be applied.
     if (parent.status == Resolution::Status::loop)
-        fail_input(layer + ": '" + path + "' lies under a symlink loop at '" + parent.path + "'");
+        fail_input(layer_name + ": '" + path + "' lies under a symlink loop at '" + parent.path + "'");
     if (parent.status != Resolution::Status::ok || !parent.entry ||
         parent.entry->type != FileType::directory)
         return path;
@@ -50,18 +95,18 @@ void apply_layer(FileTree& tree, LayerContents&& layer) {
                 .with_file(layer.name);
     };
     for (const auto& dir : layer.opaque_dirs) {
-        tree.remove_children(place_in_tree(tree, dir, layer.name));
+        tree.remove_children(place_in_tree(tree, dir, layer.index, layer.name));
         check_cost();
     }
     for (const auto& path : layer.whiteouts) {
-        tree.remove_tree(place_in_tree(tree, path, layer.name));
+        tree.remove_tree(place_in_tree(tree, path, layer.index, layer.name));
         check_cost();
     }
     for (auto& item : layer.entries) {
         FileEntry& entry = item.entry;
-        entry.path = place_in_tree(tree, entry.path, layer.name);
+        entry.path = place_in_tree(tree, entry.path, layer.index, layer.name);
         if (entry.type == FileType::hardlink)
-            entry.link_target = place_in_tree(tree, entry.link_target, layer.name);
+            entry.link_target = link_target_in_tree(tree, entry.link_target, layer.name);
         const FileEntry* existing = tree.find(entry.path);
         if (existing && existing->type == FileType::directory) {
             // A directory over a directory merges; anything else replaces the whole subtree.

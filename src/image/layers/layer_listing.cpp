@@ -14,6 +14,7 @@ LayerListing listing_of(const LayerContents& contents) {
 LayerContents contents_of(LayerListing&& listing, std::string name, int layer) {
     LayerContents contents;
     contents.name = std::move(name);
+    contents.index = layer;
     contents.entries.reserve(listing.entries.size());
     for (auto& entry : listing.entries) {
         entry.layer = layer;

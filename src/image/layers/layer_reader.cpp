@@ -9,7 +9,9 @@
 #include "cuvet/core/error.hpp"
 #include "cuvet/core/scan_limits.hpp"
 #include "cuvet/image/read_counter.hpp"
+#include "image/layers/go_tar_stream.hpp"
 #include "image/layers/inflate_guard.hpp"
+#include "image/layers/upper_dir.hpp"
 
 namespace cuvet::image {
 namespace {
@@ -25,6 +27,7 @@ struct StreamContext {
     std::vector<char> buffer = std::vector<char>(1 << 20);
     std::exception_ptr error;
     std::uint64_t total = 0;
+    GoTarStream* go_reading = nullptr;  // sees every byte before libarchive does
 };
 
 la_ssize_t read_callback(struct archive*, void* opaque, const void** out) {
@@ -40,6 +43,7 @@ la_ssize_t read_callback(struct archive*, void* opaque, const void** out) {
                 "decompresses to more than " + std::to_string(scan_limits().layer_bytes) + " bytes",
                 "layer-bytes")
                 .with_file(*context->name);
+        if (context->go_reading) context->go_reading->feed(context->buffer.data(), got);
         *out = context->buffer.data();
         return static_cast<la_ssize_t>(got);
     } catch (...) {
@@ -55,11 +59,12 @@ struct ArchiveDeleter {
 class LayerParser {
 public:
     LayerParser(const std::string& name, int layer_index, const ScanOptions& options)
-        : name_(name), layer_(layer_index), options_(options) {}
+        : name_(name), layer_(layer_index), options_(options), go_reading_(name), upper_(name) {}
 
     void parse(ByteSource& tar, LayerContents& out) {
         context_.source = &tar;
         context_.name = &name_;
+        context_.go_reading = &go_reading_;
         std::unique_ptr<struct archive, ArchiveDeleter> reader(archive_read_new());
         archive_read_support_format_tar(reader.get());
         if (archive_read_open(reader.get(), &context_, nullptr, read_callback, nullptr) !=
@@ -82,6 +87,7 @@ public:
         while (read_callback(nullptr, &context_, &ignored) > 0) {
         }
         if (context_.error) std::rethrow_exception(context_.error);
+        go_reading_.finish();
         out.tar_bytes = context_.total;
     }
 
@@ -106,19 +112,38 @@ private:
         return normal;
     }
 
+    static GoTarStream::Kind kind_of(struct archive_entry* header) {
+        if (archive_entry_hardlink(header)) return GoTarStream::Kind::hardlink;
+        switch (archive_entry_filetype(header)) {
+            case AE_IFREG:
+                return GoTarStream::Kind::regular;
+            case AE_IFDIR:
+                return GoTarStream::Kind::directory;
+            case AE_IFLNK:
+                return GoTarStream::Kind::symlink;
+            default:
+                return GoTarStream::Kind::other;
+        }
+    }
+
     void handle(struct archive* reader, struct archive_entry* header, LayerContents& out) {
-        std::string path = entry_path(archive_entry_pathname(header));
+        const char* raw_path = archive_entry_pathname(header);
+        go_reading_.expect(raw_path ? raw_path : "", kind_of(header));
+        std::string path = entry_path(raw_path);
         if (path == "/") return;
         check_path_cost(path);
         auto slash = path.rfind('/');
         std::string dir = slash == 0 ? "/" : path.substr(0, slash);
         std::string_view base = std::string_view(path).substr(slash + 1);
         if (base.substr(0, whiteout_prefix.size()) == whiteout_prefix) {
-            if (base == opaque_marker) out.opaque_dirs.push_back(dir);
-            // Other ".wh..wh." names are reserved by the spec and carry nothing for us.
-            else if (base.substr(whiteout_prefix.size(), 4) != ".wh.")
+            if (base == opaque_marker) {
+                out.opaque_dirs.push_back(dir);
+            } else if (base.substr(whiteout_prefix.size(), 4) != ".wh.") {
+                // Other ".wh..wh." names are reserved by the spec and carry nothing for us.
                 out.whiteouts.push_back((dir == "/" ? "" : dir) + "/" +
                                         std::string(base.substr(whiteout_prefix.size())));
+                upper_.add_whiteout(out.whiteouts.back());
+            }
             return;
         }
         LayerEntry item;
@@ -157,6 +182,10 @@ private:
                     break;
             }
         }
+        if (entry.type == FileType::hardlink)
+            upper_.add_hard_link(entry.path, entry.link_target);
+        else
+            upper_.add(entry.path);
         path_bytes_ += entry.link_target.size();
         if (entry.type == FileType::regular && options_.select && options_.select(entry))
             item.content = read_content(reader, entry);
@@ -257,6 +286,8 @@ private:
     int layer_;
     const ScanOptions& options_;
     std::uint64_t path_bytes_ = 0;  // entry names and link targets read so far
+    GoTarStream go_reading_;
+    UpperDir upper_;
     StreamContext context_;
     std::string scratch_;
 };
@@ -269,6 +300,7 @@ LayerContents read_layer(std::unique_ptr<ByteSource> blob, const std::string& na
         blob = std::make_unique<VerifyingSource>(std::move(blob), check.blob_digest, name);
     LayerContents out;
     out.name = name;
+    out.index = layer_index;
     auto compressed = std::make_shared<std::uint64_t>(0);
     auto stream = open_decompressed(counting_source(std::move(blob), compressed), name);
     out.compression = stream.compression;

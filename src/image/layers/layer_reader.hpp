@@ -18,6 +18,7 @@ struct LayerEntry {
 
 struct LayerContents {
     std::string name;                      // the blob, for messages
+    int index = 0;                         // its place in the image, bottom layer 0
     std::vector<LayerEntry> entries;       // in archive order
     std::vector<std::string> whiteouts;    // paths removed from lower layers
     std::vector<std::string> opaque_dirs;  // directories whose lower contents vanish

@@ -166,6 +166,7 @@ private:
             } else {
                 // The same layer twice in one image is exported once.
                 results[index] = *results[*first];
+                results[index]->index = static_cast<int>(index);
                 for (auto& item : results[index]->entries)
                     item.entry.layer = static_cast<int>(index);
             }

@@ -13,6 +13,7 @@
 #include "cuvet/core/error.hpp"
 #include "cuvet/image/file_tree.hpp"
 #include "image/storage/blob_store.hpp"
+#include "image/storage/go_tar.hpp"
 
 namespace cuvet::image {
 namespace {
@@ -24,66 +25,6 @@ struct TarMember {
     std::uint64_t size = 0;
     std::string symlink;  // non-empty for symlink members (docker save dedupes layers so)
 };
-
-std::uint64_t parse_number(const char* field, std::size_t width, bool* ok) {
-    // GNU base-256: the high bit of the first byte marks a binary big-endian number.
-    if (static_cast<unsigned char>(field[0]) & 0x80) {
-        std::uint64_t value = 0;
-        for (std::size_t i = 1; i < width; ++i) {
-            if (value >> 56) {
-                *ok = false;
-                return 0;
-            }
-            value = (value << 8) | static_cast<unsigned char>(field[i]);
-        }
-        return value;
-    }
-    std::uint64_t value = 0;
-    std::size_t i = 0;
-    while (i < width && (field[i] == ' ' || field[i] == '\0')) ++i;
-    for (; i < width && field[i] >= '0' && field[i] <= '7'; ++i)
-        value = value * 8 + (field[i] - '0');
-    for (; i < width; ++i)
-        if (field[i] != ' ' && field[i] != '\0') *ok = false;
-    return value;
-}
-
-bool checksum_ok(const char* header) {
-    bool ok = true;
-    std::uint64_t stored = parse_number(header + 148, 8, &ok);
-    std::uint64_t sum = 0;
-    for (std::size_t i = 0; i < block; ++i)
-        sum += (i >= 148 && i < 156) ? ' ' : static_cast<unsigned char>(header[i]);
-    return ok && stored == sum;
-}
-
-std::string field_string(const char* field, std::size_t width) {
-    return std::string(field, strnlen(field, width));
-}
-
-// pax records: "<len> <key>=<value>\n"
-void apply_pax(const std::string& data, std::string* path, std::string* link,
-               std::optional<std::uint64_t>* size) {
-    std::size_t pos = 0;
-    while (pos < data.size()) {
-        std::size_t space = data.find(' ', pos);
-        if (space == std::string::npos) return;
-        std::size_t length = std::strtoull(data.c_str() + pos, nullptr, 10);
-        if (length == 0 || pos + length > data.size()) return;
-        std::string record = data.substr(space + 1, pos + length - space - 2);
-        std::size_t eq = record.find('=');
-        if (eq != std::string::npos) {
-            std::string key = record.substr(0, eq), value = record.substr(eq + 1);
-            if (key == "path")
-                *path = value;
-            else if (key == "linkpath")
-                *link = value;
-            else if (key == "size")
-                *size = std::strtoull(value.c_str(), nullptr, 10);
-        }
-        pos += length;
-    }
-}
 
 class TarStore : public BlobStore {
 public:
@@ -113,6 +54,11 @@ private:
     const TarMember* lookup(const std::string& path) const {
         std::string key = confined_path(path, name_);
         for (int hops = 0; hops < 40; ++hops) {
+            // docker load keeps the last copy, podman and skopeo read the first.
+            if (duplicates_.count(key))
+                fail_input(describe(path) +
+                           ": the archive holds it more than once (docker load reads the last "
+                           "copy, podman and skopeo the first); refusing an ambiguous image");
             auto it = members_.find(key);
             if (it == members_.end()) {
                 if (directories_.count(key))
@@ -137,69 +83,79 @@ private:
         while (have < length) have += source.read(buffer + have, length - have);
     }
 
-// GCC 12 reports pax_size's payload as maybe uninitialized when it inlines
-// std::optional here (GCC bug 80635), a false alarm that -Werror would turn fatal.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+    // Go's archive/tar is what docker load, podman and skopeo read this archive with: its
+    // header rules (go_tar.hpp) decide every name, so cuvet reads the manifest they read.
     void index() {
         if (file_size_ == 0) fail_input(name_ + ": empty file");
         std::uint64_t offset = 0;
-        std::string long_name, long_link;
-        std::string pax_path, pax_link;
-        std::optional<std::uint64_t> pax_size;
+        go_tar::PendingHeaders pending;
         char header[block];
         while (offset + block <= file_size_) {
             read_exact(header, block, offset);
-            if (std::all_of(header, header + block, [](char c) { return c == 0; })) return;
-            if (!checksum_ok(header))
-                fail_input(name_ + ": corrupt tar header at offset " + std::to_string(offset) +
+            go_tar::Block parsed = go_tar::read_block(header);
+            if (parsed.zero) {
+                // Go ends at two zero blocks; a zero block followed by a header is ErrHeader.
+                if (offset + 2 * block <= file_size_) {
+                    read_exact(header, block, offset + block);
+                    if (!go_tar::read_block(header).zero)
+                        fail_input(name_ + ": a header after an end-of-archive block at offset " +
+                                   std::to_string(offset + block) +
+                                   " (docker load and podman refuse the archive)");
+                }
+                return;
+            }
+            if (!parsed.error.empty())
+                fail_input(name_ + ": " + parsed.error + " at offset " + std::to_string(offset) +
                            (offset == 0 ? " (not a tar archive?)" : ""));
-            bool ok = true;
-            std::uint64_t size = parse_number(header + 124, 12, &ok);
-            if (pax_size) size = *pax_size;
-            if (!ok)
-                fail_input(name_ + ": bad size field in tar header at offset " +
-                           std::to_string(offset));
-            std::uint64_t data = offset + block;
+            go_tar::Header& entry = parsed.header;
+            const char type = entry.typeflag;
+            const bool extended = type == 'x' || type == 'g' || type == 'L' || type == 'K';
+            if (!extended) {
+                if (auto error = pending.apply_to(entry); !error.empty())
+                    fail_input(name_ + ": " + error + " at offset " + std::to_string(offset));
+            }
+            if (entry.size < 0 && !go_tar::header_only(type))
+                fail_input(name_ + ": a negative size at offset " + std::to_string(offset));
+            const std::uint64_t size =
+                go_tar::header_only(type) ? 0 : static_cast<std::uint64_t>(entry.size);
+            const std::uint64_t data = offset + block;
             if (size > file_size_ - data)
                 fail_input(name_ + ": tar member at offset " + std::to_string(offset) + " claims " +
                            std::to_string(size) + " bytes, more than the archive holds");
-            char type = header[156];
-            std::string name = field_string(header, 100);
-            std::string prefix = field_string(header + 345, 155);
-            if (std::memcmp(header + 257, "ustar", 5) == 0 && !prefix.empty())
-                name = prefix + "/" + name;
-            std::string link = field_string(header + 157, 100);
-            if (type == 'L' || type == 'K' || type == 'x') {
-                std::string payload(
-                    static_cast<std::size_t>(std::min<std::uint64_t>(size, 1 << 20)), '\0');
+            if (extended) {
+                if (size > go_tar::max_special_file)
+                    fail_input(name_ + ": an extended header of " + std::to_string(size) +
+                               " bytes at offset " + std::to_string(offset) +
+                               " (Go's archive/tar refuses more than 1 MiB)");
+                std::string payload(static_cast<std::size_t>(size), '\0');
                 read_exact(payload.data(), payload.size(), data);
-                if (type == 'L')
-                    long_name = payload.c_str();
-                else if (type == 'K')
-                    long_link = payload.c_str();
-                else
-                    apply_pax(payload, &pax_path, &pax_link, &pax_size);
+                std::string error;
+                if (type == 'x') {
+                    error = pending.add_pax(payload);
+                } else if (type == 'g') {
+                    // A global header is an entry of its own to Go: checked, never applied.
+                    error = go_tar::PendingHeaders{}.add_pax(payload);
+                } else if (type == 'L') {
+                    pending.add_long_name(payload);
+                } else {
+                    pending.add_long_link(payload);
+                }
+                if (!error.empty())
+                    fail_input(name_ + ": " + error + " at offset " + std::to_string(offset));
             } else {
-                if (!long_name.empty()) name = long_name;
-                if (!pax_path.empty()) name = pax_path;
-                if (!long_link.empty()) link = long_link;
-                if (!pax_link.empty()) link = pax_link;
-                record(name, type, data, size, link);
-                long_name.clear(), long_link.clear(), pax_path.clear(), pax_link.clear();
-                pax_size.reset();
+                record(entry.name, type, data, size, entry.linkname);
             }
-            offset = data + (size + block - 1) / block * block;
+            offset = data + go_tar::padded(size);
         }
         if (offset != file_size_ && members_.empty()) fail_input(name_ + ": not a tar archive");
     }
-#pragma GCC diagnostic pop
 
     void record(const std::string& raw_name, char type, std::uint64_t data, std::uint64_t size,
                 const std::string& link) {
         std::string normal = normalize_path(raw_name, false);
         if (normal.empty() || normal == "/") return;  // "./" itself, or names we never look up
         std::string key = normal.substr(1);
+        if (members_.count(key)) duplicates_.insert(key);
         if (type == '5') {
             directories_.insert(key);
         } else if (type == '3' || type == '4' || type == '6') {
@@ -221,6 +177,7 @@ private:
     std::map<std::string, TarMember> members_;
     std::set<std::string> directories_;
     std::set<std::string> specials_;  // FIFOs and devices: named, never readable
+    std::set<std::string> duplicates_;  // named by more than one member
 };
 
 }  // namespace

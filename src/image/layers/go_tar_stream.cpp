@@ -1,0 +1,174 @@
+#include "image/layers/go_tar_stream.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "cuvet/core/error.hpp"
+#include "cuvet/image/file_tree.hpp"
+
+namespace cuvet::image {
+namespace {
+
+// What the runtimes' createTarFile extracts; any other type fails the layer there
+// ("unhandled tar header type"), and a pax global header is skipped.
+GoTarStream::Kind kind_of(char typeflag, bool* extracted) {
+    *extracted = true;
+    switch (typeflag) {
+        case '0':
+            return GoTarStream::Kind::regular;
+        case '1':
+            return GoTarStream::Kind::hardlink;
+        case '2':
+            return GoTarStream::Kind::symlink;
+        case '5':
+            return GoTarStream::Kind::directory;
+        case '3':
+        case '4':
+        case '6':
+            return GoTarStream::Kind::other;
+        default:
+            *extracted = false;
+            return GoTarStream::Kind::other;
+    }
+}
+
+std::string_view kind_name(GoTarStream::Kind kind) {
+    switch (kind) {
+        case GoTarStream::Kind::regular:
+            return "a file";
+        case GoTarStream::Kind::directory:
+            return "a directory";
+        case GoTarStream::Kind::symlink:
+            return "a symbolic link";
+        case GoTarStream::Kind::hardlink:
+            return "a hard link";
+        case GoTarStream::Kind::other:
+            return "a device or FIFO";
+    }
+    return "?";
+}
+
+std::string printable(std::string_view name) {
+    std::string out;
+    for (char c : name.substr(0, 200))
+        out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
+    return out;
+}
+
+}  // namespace
+
+void GoTarStream::refuse(const std::string& why) const {
+    fail_input(layer_ + ": " + why +
+               "; docker, containerd and podman read layers with Go's archive/tar, so cuvet "
+               "refuses a layer they would read differently or not at all");
+}
+
+void GoTarStream::feed(const char* bytes, std::size_t size) {
+    while (size > 0 && state_ != State::end) {
+        std::size_t used = 0;
+        if (state_ == State::data) {
+            used = static_cast<std::size_t>(std::min<std::uint64_t>(skip_, size));
+            skip_ -= used;
+            if (skip_ == 0) state_ = State::header;
+        } else if (state_ == State::extended) {
+            used = static_cast<std::size_t>(std::min<std::uint64_t>(payload_left_, size));
+            payload_.append(bytes, used);
+            payload_left_ -= used;
+            if (payload_left_ == 0) on_extended_payload();
+        } else {
+            used = std::min(go_tar::block_size - block_fill_, size);
+            std::memcpy(block_ + block_fill_, bytes, used);
+            block_fill_ += used;
+            if (block_fill_ == go_tar::block_size) {
+                header_at_ = offset_ + used - go_tar::block_size;
+                block_fill_ = 0;
+                on_block();
+            }
+        }
+        bytes += used, size -= used, offset_ += used;
+    }
+}
+
+void GoTarStream::on_block() {
+    go_tar::Block parsed = go_tar::read_block(block_);
+    const std::string at = " at offset " + std::to_string(header_at_);
+    if (state_ == State::after_zero_block) {
+        // Two zero blocks end the archive; a zero block and then a header is ErrHeader.
+        if (!parsed.zero) refuse("a header after an end-of-archive block" + at);
+        state_ = State::end;
+        return;
+    }
+    if (parsed.zero) {
+        state_ = State::after_zero_block;
+        return;
+    }
+    if (!parsed.error.empty()) refuse(parsed.error + at);
+    go_tar::Header& header = parsed.header;
+    const char type = header.typeflag;
+    if (header.size < 0 && !go_tar::header_only(type)) refuse("a negative size" + at);
+    if (type == 'x' || type == 'g' || type == 'L' || type == 'K') {
+        if (static_cast<std::uint64_t>(header.size) > go_tar::max_special_file)
+            refuse("an extended header of " + std::to_string(header.size) + " bytes" + at +
+                   " (Go's limit is 1 MiB)");
+        extended_type_ = type;
+        payload_.clear();
+        payload_left_ = static_cast<std::uint64_t>(header.size);
+        skip_ = go_tar::padded(payload_left_) - payload_left_;
+        state_ = State::extended;
+        if (payload_left_ == 0) on_extended_payload();
+        return;
+    }
+    if (auto error = pending_.apply_to(header); !error.empty()) refuse(error + at);
+    bool extracted = false;
+    const Kind kind = kind_of(header.typeflag, &extracted);
+    if (!extracted)
+        refuse("'" + printable(header.name) + "' has tar type '" +
+               printable(std::string(1, header.typeflag)) +
+               "', which the runtimes do not extract (\"unhandled tar header type\")");
+    entries_.push_back({header.name, kind});
+    skip_ = go_tar::header_only(header.typeflag)
+                ? 0
+                : go_tar::padded(static_cast<std::uint64_t>(header.size));
+    state_ = skip_ > 0 ? State::data : State::header;
+}
+
+void GoTarStream::on_extended_payload() {
+    std::string error;
+    if (extended_type_ == 'x')
+        error = pending_.add_pax(payload_);
+    else if (extended_type_ == 'g')  // an entry of its own to Go: checked, never applied
+        error = go_tar::PendingHeaders{}.add_pax(payload_);
+    else if (extended_type_ == 'L')
+        pending_.add_long_name(payload_);
+    else
+        pending_.add_long_link(payload_);
+    if (!error.empty()) refuse(error + " at offset " + std::to_string(header_at_));
+    payload_.clear();
+    state_ = skip_ > 0 ? State::data : State::header;
+}
+
+void GoTarStream::expect(std::string_view name, Kind kind) {
+    if (entries_.empty())
+        refuse("libarchive reads an entry '" + printable(name) +
+               "' where Go's archive/tar reads none");
+    Entry go = std::move(entries_.front());
+    entries_.pop_front();
+    if (normalize_path(go.name, false) != normalize_path(name, false))
+        refuse("Go's archive/tar names an entry '" + printable(go.name) + "', libarchive '" +
+               printable(name) + "'");
+    if (go.kind != kind)
+        refuse("'" + printable(go.name) + "' is " + std::string(kind_name(go.kind)) +
+               " to Go's archive/tar and " + std::string(kind_name(kind)) + " to libarchive");
+}
+
+void GoTarStream::finish() {
+    const bool at_boundary = block_fill_ == 0 && (state_ == State::header ||
+                                                  state_ == State::after_zero_block ||
+                                                  state_ == State::end);
+    if (!at_boundary) refuse("the layer ends inside an entry (Go: unexpected EOF)");
+    if (!entries_.empty())
+        refuse("Go's archive/tar reads an entry '" + printable(entries_.front().name) +
+               "' that libarchive does not");
+}
+
+}  // namespace cuvet::image
