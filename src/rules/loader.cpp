@@ -102,6 +102,9 @@ public:
             return detail::load_python_packages(root_, reader, db_.python_packages_);
         if (table_ == "ngc_containers")
             return detail::load_ngc_containers(root_, reader, db_.ngc_containers_);
+        if (table_ == "nccl")
+            return detail::load_nccl(root_, reader, db_.nccl_releases_, db_.nccl_pins_);
+        if (table_ == "triton") return detail::load_triton(root_, reader, db_.triton_releases_);
         return nvidia_cuda_tags();
     }
 
@@ -333,8 +336,8 @@ private:
 
 const std::vector<std::string>& Database::table_names() {
     static const std::vector<std::string> names = {
-        "cuda_drivers",     "cudnn",   "frameworks",      "gpus",
-        "nvidia_cuda_tags", "sonames", "python_packages", "ngc_containers"};
+        "cuda_drivers", "cudnn",           "frameworks",     "gpus", "nvidia_cuda_tags",
+        "sonames",      "python_packages", "ngc_containers", "nccl", "triton"};
     return names;
 }
 

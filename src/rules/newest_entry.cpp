@@ -66,6 +66,14 @@ std::string Database::newest_entry(std::string_view table) const {
             out += (out.empty() ? "" : ", ") + name + " " + newest.at(name).str();
         return out;
     }
+    if (table == "nccl") {
+        return newest_of(nccl_releases_,
+                         [](const NcclRelease& r) { return std::optional(r.version); });
+    }
+    if (table == "triton") {
+        return newest_of(triton_releases_,
+                         [](const TritonRelease& r) { return std::optional(r.version); });
+    }
     if (table == "ngc_containers") {
         // The newest monthly release per image ("YY.MM" compares as a version).
         std::map<std::string, const NgcContainerRelease*> newest;

@@ -1,7 +1,7 @@
 #pragma once
 // Loaders for the tables that live outside loader.cpp: frameworks.json,
-// python_packages.json and ngc_containers.json. Each validates its schema
-// (rules/SCHEMA.md) and returns the number of facts it read.
+// python_packages.json, ngc_containers.json, nccl.json and triton.json. Each
+// validates its schema (rules/SCHEMA.md) and returns the number of facts it read.
 #include <functional>
 #include <vector>
 
@@ -22,6 +22,12 @@ std::size_t load_python_packages(const JsonNode& root, const ProvenanceReader& p
 
 std::size_t load_ngc_containers(const JsonNode& root, const ProvenanceReader& provenance,
                                 std::vector<NgcContainerRelease>& releases);
+
+std::size_t load_nccl(const JsonNode& root, const ProvenanceReader& provenance,
+                      std::vector<NcclRelease>& releases, std::vector<NcclPin>& pins);
+
+std::size_t load_triton(const JsonNode& root, const ProvenanceReader& provenance,
+                        std::vector<TritonRelease>& releases);
 
 // Requires-Dist style pins: [{"name": "nvidia-cudnn-cu12", "spec": ">=9.8,<10.0"}].
 std::vector<Requirement> read_requirements(const JsonNode& array);

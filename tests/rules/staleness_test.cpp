@@ -133,6 +133,23 @@ TEST_CASE("rules staleness: every table was checked within the last 120 days",
     }
 }
 
+TEST_CASE("rules staleness: the NCCL and Triton tables are dated and name their newest release",
+          "[rules][staleness]") {
+    // They have no monthly cadence of their own to check, so the 120-day rule above is what
+    // keeps them current (rules/SCHEMA.md, "How current the tables are").
+    for (const char* name : {"nccl", "triton"}) {
+        INFO(name);
+        bool found = false;
+        for (const auto& table : db().tables()) {
+            if (table.name != name) continue;
+            found = true;
+            CHECK(day_number(table.data_date));
+            CHECK_FALSE(table.newest.empty());
+        }
+        CHECK(found);
+    }
+}
+
 TEST_CASE("rules staleness: each monthly NGC image's newest row is at most 9 months behind",
           "[rules][staleness]") {
     const std::string listing = db().newest_entry("ngc_containers");

@@ -162,6 +162,42 @@ struct ImageEnvFact {
     Provenance provenance;
 };
 
+// One NCCL release and the CUDA releases NVIDIA built it for (nccl.json).
+struct NcclRelease {
+    Version version;            // "2.30.7"
+    std::vector<Version> cuda;  // "12.9"; one component ("12") = some 12.x build
+    bool complete = false;      // `cuda` lists every build; else one not listed is unknown
+    Provenance provenance;
+
+    // Whether NVIDIA built it for that CUDA major: nullopt when the list is partial and
+    // names no build of that major (unknown, not "no").
+    std::optional<bool> built_for_major(int cuda_major) const;
+};
+
+// The NCCL release one framework build ships and pins (nccl.json, framework_pins).
+struct NcclPin {
+    std::string framework;  // "pytorch"
+    Version version;        // framework release; "2.12" covers 2.12.x
+    std::string variant;    // "cu126"
+    Version nccl;           // "2.29.3"
+    Provenance provenance;
+};
+
+// One OpenAI Triton release (triton.json): the torch releases that pin it and the
+// assemblers its wheel bundles (triton/backends/nvidia/bin/).
+struct TritonRelease {
+    Version version;               // "3.6.0"
+    std::optional<Version> ptxas;  // CUDA release of bin/ptxas; nullopt: unknown
+    // CUDA release of bin/ptxas-blackwell, which Triton runs for sm >= 100 where the wheel
+    // ships one. nullopt with blackwell_uses_ptxas: the wheel ships none (bin/ptxas serves
+    // every target); nullopt otherwise: unknown.
+    std::optional<Version> ptxas_blackwell;
+    bool blackwell_uses_ptxas = false;
+    Provenance ptxas_provenance;  // the row's provenance unless the ptxas facts have their own
+    std::vector<Version> torch;   // torch releases pinning it; "2.10" covers 2.10.x
+    Provenance provenance;
+};
+
 // One loaded file, for `cuvet rules`.
 struct TableInfo {
     std::string name;    // "cudnn"
@@ -191,7 +227,8 @@ public:
     const std::vector<TableInfo>& tables() const { return tables_; }
     // The newest entry of a table, so a user sees how current the facts are: the newest
     // CUDA release (cuda_drivers), cuDNN release, compute capability, CUDA major with a
-    // soname, CUDA release with published nvidia/cuda tags; "" for a table without one.
+    // soname, CUDA release with published nvidia/cuda tags, NCCL release, Triton release;
+    // "" for a table without one.
     std::string newest_entry(std::string_view table) const;
 
     // --- CUDA toolkit and driver
@@ -255,6 +292,24 @@ public:
                                              std::string_view release) const;
     const std::vector<NgcContainerRelease>& ngc_containers() const { return ngc_containers_; }
 
+    // --- NCCL (src/rules/nccl_lookups.cpp)
+    // The row of one NCCL release ("2.30.7"); nullptr when the table has none.
+    const NcclRelease* nccl_release(const Version& version) const;
+    // The NCCL the framework build ships and pins; a more specific row ("2.12.1") wins over
+    // a general one ("2.12"). nullptr: unknown.
+    const NcclPin* nccl_pin(std::string_view framework, const Version& version,
+                            std::string_view variant) const;
+    const std::vector<NcclRelease>& nccl_releases() const { return nccl_releases_; }
+    const std::vector<NcclPin>& nccl_pins() const { return nccl_pins_; }
+
+    // --- OpenAI Triton (src/rules/triton_lookups.cpp)
+    // The row of one Triton release ("3.6.0"); nullptr when the table has none.
+    const TritonRelease* triton_release(const Version& version) const;
+    // The Triton release a torch release pins; the most specific torch entry wins ("2.12.1"
+    // over "2.12"). nullptr: unknown.
+    const TritonRelease* triton_for_torch(const Version& torch) const;
+    const std::vector<TritonRelease>& triton_releases() const { return triton_releases_; }
+
     // --- GPUs
     // A product ("H100", "rtx 4090"), "sm_90", "sm_90a", "compute_90", "9.0" or "90".
     const GpuArch* gpu(std::string_view name) const;
@@ -297,6 +352,9 @@ private:
     std::vector<FrameworkErrorText> framework_errors_;
     std::vector<PythonPackage> python_packages_;
     std::vector<NgcContainerRelease> ngc_containers_;
+    std::vector<NcclRelease> nccl_releases_;
+    std::vector<NcclPin> nccl_pins_;
+    std::vector<TritonRelease> triton_releases_;
 };
 
 }  // namespace cuvet::rules

@@ -1,0 +1,165 @@
+// rules/triton.json: the real table's facts and how a bad file is refused.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cuvet/core/error.hpp"
+#include "cuvet/rules/database.hpp"
+#include "cuvet/rules/embedded.hpp"
+
+using cuvet::rules::Database;
+using cuvet::rules::Version;
+
+namespace {
+
+Version v(const char* text) { return *Version::parse(text); }
+
+const Database& db() {
+    static const Database database = Database::load();
+    return database;
+}
+
+nlohmann::json builtin_triton() {
+    for (const auto& [file, text] : cuvet::rules::embedded_rule_files()) {
+        if (file == "triton.json") return nlohmann::json::parse(text);
+    }
+    FAIL("no built-in triton.json");
+    return {};
+}
+
+// The error loading the built-in tables with triton.json replaced by `triton` ("" when it
+// loads).
+std::string load_error(const nlohmann::json& triton) {
+    std::vector<Database::File> files;
+    for (const auto& [file, contents] : cuvet::rules::embedded_rule_files()) {
+        bool replaced = file == "triton.json";
+        files.push_back({std::string(file), replaced ? triton.dump() : std::string(contents),
+                         "rules/" + std::string(file)});
+    }
+    try {
+        Database::from_files(files);
+    } catch (const cuvet::Error& e) {
+        CHECK(e.kind() == cuvet::ErrorKind::input);
+        return e.what();
+    }
+    return "";
+}
+
+// The Triton release a torch release pins, "unknown" when the table does not say.
+std::string triton_of(const char* torch) {
+    const auto* release = db().triton_for_torch(v(torch));
+    return release ? release->version.str() : std::string("unknown");
+}
+
+}  // namespace
+
+TEST_CASE("triton: the release each torch release pins", "[rules][triton]") {
+    CHECK(triton_of("2.4.0") == "3.0.0");
+    CHECK(triton_of("2.5.1") == "3.1.0");
+    CHECK(triton_of("2.6.0") == "3.2.0");
+    CHECK(triton_of("2.7.0") == "3.3.0");
+    CHECK(triton_of("2.7.1") == "3.3.1");
+    CHECK(triton_of("2.8.0") == "3.4.0");
+    CHECK(triton_of("2.9.0") == "3.5.0");
+    CHECK(triton_of("2.9.1") == "3.5.1");
+    CHECK(triton_of("2.10.0") == "3.6.0");
+    CHECK(triton_of("2.11.0") == "3.6.0");
+    // pytorch/pytorch#186814: 3.7.0 for 2.12.0, 3.7.1 for the 2.12.1 patch release.
+    CHECK(triton_of("2.12.0") == "3.7.0");
+    CHECK(triton_of("2.12.1") == "3.7.1");
+    CHECK(triton_of("2.13.0") == "3.7.1");
+    CHECK(triton_of("2.14.0") == "3.8.0");
+    // Releases no source pairs stay unknown rather than borrowing a neighbour's pin.
+    CHECK(triton_of("2.4.1") == "unknown");
+    CHECK(triton_of("2.15.0") == "unknown");
+    CHECK(triton_of("2.3.1") == "unknown");
+
+    const auto* release = db().triton_release(v("3.7.0"));
+    REQUIRE(release);
+    CHECK(release->torch == std::vector<Version>{v("2.12.0")});
+    CHECK(release->provenance.source.url == "https://github.com/pytorch/pytorch/pull/186814");
+    CHECK(db().newest_entry("triton") == "3.9.0");
+}
+
+TEST_CASE("triton: the ptxas each wheel bundles", "[rules][triton]") {
+    // Read from the PyPI wheels (triton-lang/triton#10331): 3.5.0 has one ptxas for every
+    // target, 3.6.0 adds ptxas-blackwell from CUDA 12.9, 3.7.0 moves it to CUDA 13.1.
+    const auto* v350 = db().triton_release(v("3.5.0"));
+    REQUIRE(v350);
+    REQUIRE(v350->ptxas);
+    CHECK(v350->ptxas->str() == "12.8.93");
+    CHECK_FALSE(v350->ptxas_blackwell);
+    CHECK(v350->blackwell_uses_ptxas);
+
+    const auto* v360 = db().triton_release(v("3.6.0"));
+    REQUIRE(v360);
+    REQUIRE(v360->ptxas_blackwell);
+    CHECK(v360->ptxas_blackwell->str() == "12.9.86");
+    CHECK_FALSE(v360->blackwell_uses_ptxas);
+    // The assemblers come from another source than the torch pins, and carry it.
+    CHECK(v360->ptxas_provenance.source.url ==
+          "https://github.com/triton-lang/triton/issues/10331");
+    CHECK(v360->ptxas_provenance.confidence == "secondary");
+
+    const auto* v370 = db().triton_release(v("3.7.0"));
+    REQUIRE(v370);
+    REQUIRE(v370->ptxas_blackwell);
+    CHECK(v370->ptxas_blackwell->major() == 13);
+
+    // Not read from release/3.4.x: unknown, not "none".
+    const auto* v340 = db().triton_release(v("3.4.0"));
+    REQUIRE(v340);
+    CHECK_FALSE(v340->ptxas);
+    CHECK_FALSE(v340->ptxas_blackwell);
+    CHECK_FALSE(v340->blackwell_uses_ptxas);
+
+    // Every bundled ptxas is of a CUDA release the driver table knows.
+    for (const auto& row : db().triton_releases()) {
+        INFO("Triton " << row.version.str());
+        CHECK_FALSE(row.provenance.source.url.empty());
+        for (const auto& ptxas : {row.ptxas, row.ptxas_blackwell}) {
+            if (ptxas) {
+                CHECK(db().min_driver_for(*ptxas));
+            }
+        }
+    }
+}
+
+TEST_CASE("triton: a bad table is refused with a pointer to the fact", "[rules][triton]") {
+    auto triton = builtin_triton();
+    SECTION("an unknown key") {
+        triton["releases"][0]["cuda"] = "12.4";
+        CHECK(load_error(triton) == "rules/triton.json: /releases/0/cuda: unexpected key 'cuda'");
+    }
+    SECTION("a release without a source") {
+        triton["releases"][2].erase("source");
+        CHECK(load_error(triton) ==
+              "rules/triton.json: /releases/2: missing required key 'source'");
+    }
+    SECTION("ptxas evidence without a source") {
+        triton["releases"][0]["ptxas_evidence"] = {{"confidence", "secondary"}};
+        CHECK(load_error(triton) ==
+              "rules/triton.json: /releases/0/ptxas_evidence: missing required key 'source'");
+    }
+    SECTION("an unknown key in the ptxas evidence") {
+        triton["releases"][0]["ptxas_evidence"] = {{"source", "pypi-triton"}, {"url", "x"}};
+        CHECK(load_error(triton) ==
+              "rules/triton.json: /releases/0/ptxas_evidence/url: unexpected key 'url'");
+    }
+    SECTION("a ptxas that is neither a version, \"none\" nor null") {
+        triton["releases"][0]["ptxas_blackwell"] = "absent";
+        CHECK_THAT(load_error(triton),
+                   Catch::StartsWith(
+                       "rules/triton.json: /releases/0/ptxas_blackwell: expected a version"));
+    }
+    SECTION("one torch release pinning two Triton releases") {
+        triton["releases"][1]["torch"].push_back("2.4.0");
+        CHECK(load_error(triton) ==
+              "rules/triton.json: /releases/1/torch/1: torch 2.4.0 already pins Triton 3.0.0");
+    }
+    SECTION("a release listed twice") {
+        triton["releases"].push_back(triton["releases"][0]);
+        CHECK_THAT(load_error(triton), Catch::Contains("is listed twice"));
+    }
+}
