@@ -76,7 +76,7 @@ void octal_times(std::string& block) {
 ProcessResult list_with_layer(const TempDir& tmp, const std::string& layer_tar) {
     ImageSpec spec = two_layer_spec(Compression::gzip);
     Layer raw;
-    raw.raw_blob = compress(layer_tar, Compression::gzip);
+    raw.raw_blob = layer_tar;  // uncompressed: the blob is its own diff_id
     raw.created_by = "RUN crafted";
     spec.layers.push_back(raw);
     auto path = write_docker(tmp, spec);

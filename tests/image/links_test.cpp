@@ -158,8 +158,20 @@ TEST_CASE("a path under a lower layer's symlink makes a directory there, as over
     TempDir own;
     auto followed = list_files(write_docker(
         own, layered_spec({{dir("usr/"), dir("usr/lib/")},
-                           {soft_link("lib", "usr/lib"), file("lib/x.so", "x")}})));
+                           {dir("usr/lib/"), soft_link("lib", "usr/lib"), file("lib/x.so", "x")}})));
+    INFO(followed.result.err);
     REQUIRE(followed.result.exit_code == 0);
     CHECK(followed.at("/lib").type == "symlink");
     CHECK(followed.has("/usr/lib/x.so"));
+}
+
+TEST_CASE("a path through the layer's own symlink into a directory it does not hold is refused",
+          "[image][links]") {
+    // The extractor sees only the layer's own directory, where usr/lib does not exist.
+    TempDir tmp;
+    auto listing = list_files(write_docker(
+        tmp, layered_spec({{dir("usr/"), dir("usr/lib/")},
+                           {soft_link("lib", "usr/lib"), file("lib/x.so", "x")}})));
+    CHECK(listing.result.exit_code == 3);
+    CHECK(listing.result.err.find("\"no such file or directory\"") != std::string::npos);
 }

@@ -68,7 +68,11 @@ TEST_CASE("cuvet's merged view is podman's overlay view", "[integration][image][
         REQUIRE(mount.exit_code == 0);
         INFO("cuvet: " << listing.result.err);
         REQUIRE(listing.result.exit_code == 0);
-        CHECK(diff_views(walk_rootfs(last_line(mount.out)), comparable(listing)) == "");
+        auto merged = walk_rootfs(last_line(mount.out));
+        // A whiteout in a directory no lower layer merges with is listed by readdir, but no
+        // lookup finds it (lstat fails: mode "?"): nothing is there.
+        std::erase_if(merged, [](const auto& item) { return item.second.mode == "?"; });
+        CHECK(diff_views(merged, comparable(listing)) == "");
         store.podman("image umount --force " + tag);
         store.podman("rmi --force " + tag);
     }

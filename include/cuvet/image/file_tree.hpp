@@ -50,6 +50,7 @@ public:
     void put(FileEntry entry, std::shared_ptr<const std::string> content = nullptr);
     void remove_tree(std::string_view path);      // the path and everything below it
     void remove_children(std::string_view path);  // everything below it (opaque directory)
+    void set_mode(std::string_view path, std::uint32_t mode);  // a hard link's chmod
 
     // Paths a rootfs scan could not read (--allow-partial): the tree lacks
     // whatever lies below them, so no verdict on it is complete.

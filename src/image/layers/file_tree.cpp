@@ -137,6 +137,10 @@ std::shared_ptr<const std::string> FileTree::content(std::string_view path) cons
     return nullptr;
 }
 
+void FileTree::set_mode(std::string_view path, std::uint32_t mode) {
+    if (auto it = entries_.find(path); it != entries_.end()) it->second.mode = mode;
+}
+
 void FileTree::put(FileEntry entry, std::shared_ptr<const std::string> content) {
     std::string key = entry.path;
     if (content)

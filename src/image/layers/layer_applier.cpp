@@ -3,6 +3,7 @@
 #include "cuvet/core/error.hpp"
 #include "cuvet/core/scan_limits.hpp"
 #include "image/layers/resolve_cost.hpp"
+#include "image/layers/upper_dir.hpp"
 
 namespace cuvet::image {
 namespace {
@@ -11,11 +12,12 @@ namespace {
 // podman's overlay drivers extract a layer into its own empty upper directory):
 // - a parent that is a directory merges by name;
 // - a symlink the same layer wrote is followed inside the root, so "lib/x.so" under that
-//   layer's "/lib -> usr/lib" lands in /usr/lib;
+//   layer's "/lib -> usr/lib" lands in /usr/lib, when the layer itself holds usr/lib (the
+//   extractor sees only this layer's directory: elsewhere it fails, "no such file");
 // - a symlink or file of a lower layer is not there to follow: the extractor creates a real
 //   directory, and in the merged view that directory hides the lower link.
 std::string place_in_tree(FileTree& tree, const std::string& path, int layer,
-                          const std::string& layer_name) {
+                          const UpperDir& upper, const std::string& layer_name) {
     const auto slash = path.rfind('/');
     if (slash == 0 || slash == std::string::npos) return path;
     // Every ancestor of an entry in the tree is a directory, so an existing parent
@@ -40,6 +42,11 @@ std::string place_in_tree(FileTree& tree, const std::string& path, int layer,
             if (target.status != Resolution::Status::ok || !target.entry ||
                 target.entry->type != FileType::directory)
                 return path;
+            if (target.path != "/" && !upper.holds(target.path))
+                fail_input(layer_name + ": '" + path + "' is written through the layer's own "
+                           "symlink " + placed + " into " + target.path + ", which the layer "
+                           "does not hold; the overlay runtimes extract a layer into its own "
+                           "directory and fail with \"no such file or directory\"");
             placed = target.path == "/" ? "" : target.path;
             continue;
         }
@@ -94,17 +101,20 @@ void apply_layer(FileTree& tree, LayerContents&& layer) {
                                 "link-bytes")
                 .with_file(layer.name);
     };
+    UpperDir upper(layer.name);
+    for (const auto& item : layer.entries) upper.add(item.entry.path);
+    for (const auto& path : layer.whiteouts) upper.add(path);
     for (const auto& dir : layer.opaque_dirs) {
-        tree.remove_children(place_in_tree(tree, dir, layer.index, layer.name));
+        tree.remove_children(place_in_tree(tree, dir, layer.index, upper, layer.name));
         check_cost();
     }
     for (const auto& path : layer.whiteouts) {
-        tree.remove_tree(place_in_tree(tree, path, layer.index, layer.name));
+        tree.remove_tree(place_in_tree(tree, path, layer.index, upper, layer.name));
         check_cost();
     }
     for (auto& item : layer.entries) {
         FileEntry& entry = item.entry;
-        entry.path = place_in_tree(tree, entry.path, layer.index, layer.name);
+        entry.path = place_in_tree(tree, entry.path, layer.index, upper, layer.name);
         if (entry.type == FileType::hardlink)
             entry.link_target = link_target_in_tree(tree, entry.link_target, layer.name);
         const FileEntry* existing = tree.find(entry.path);
@@ -113,6 +123,11 @@ void apply_layer(FileTree& tree, LayerContents&& layer) {
             if (entry.type != FileType::directory) tree.remove_tree(entry.path);
         }
         add_missing_parents(tree, entry.path, entry.layer);
+        // The runtimes chmod a hard link to its header's mode, and the file shares the inode.
+        if (entry.type == FileType::hardlink) {
+            const FileEntry* data = tree.find(entry.link_target);
+            if (data && data->type == FileType::regular) tree.set_mode(entry.link_target, entry.mode);
+        }
         tree.put(std::move(entry), std::move(item.content));
         check_cost();
     }

@@ -43,4 +43,6 @@ void UpperDir::add_whiteout(const std::string& hidden_path) {
     present_.insert(hash);
 }
 
+bool UpperDir::holds(const std::string& path) const { return present_.count(hash_of(path)) != 0; }
+
 }  // namespace cuvet::image
