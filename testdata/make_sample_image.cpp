@@ -195,9 +195,15 @@ Layer torch_layer(const fs::path& libdir) {
         "Summary: cuDNN runtime libraries\nRequires-Python: >=3\nRequires-Dist: "
         "nvidia-cublas-cu12\n";
     layer.entries = {
+        dir("usr/"),
+        dir("usr/bin/"),
+        file("usr/bin/python3.10", slurp(libdir / "python3.10"), 0755),
+        soft_link("usr/bin/python3", "python3.10"),
         dir("opt/"),
         dir("opt/venv/"),
         dir("opt/venv/bin/"),
+        soft_link("opt/venv/bin/python3", "/usr/bin/python3"),
+        soft_link("opt/venv/bin/python", "python3"),
         dir("opt/venv/lib/"),
         dir("opt/venv/lib/python3.10/"),
         dir(sp),

@@ -113,8 +113,8 @@ TEST_CASE("layer cache: cold and warm analyses equal the analysis without cache"
     REQUIRE(plain.analysis.texts.count("/var/lib/dpkg/status") == 1);
     REQUIRE(plain.analysis.tree.find("/etc/old.conf") == nullptr);
     REQUIRE(plain.analysis.tree.find("/opt/conda/keep.txt") == nullptr);
-    REQUIRE(plain.analysis.tree.find("/usr/lib/librun.so") !=
-            nullptr);  // placed through the lib link
+    // Under the base layer's lib -> usr/lib: overlay makes /lib a directory of the top layer.
+    REQUIRE(plain.analysis.tree.find("/lib/librun.so") != nullptr);
 
     Run cold = analyze(image, &store);
     CHECK(cold.stats.misses == 3);

@@ -69,7 +69,8 @@ TEST_CASE("inspect agrees with LIEF on the compiled fixtures", "[elf][lief]") {
     }
 }
 
-TEST_CASE("inspect agrees with LIEF on every library under /usr/local/cuda", "[elf][lief][cuda][slow]") {
+TEST_CASE("inspect agrees with LIEF on every library under /usr/local/cuda",
+          "[elf][lief][cuda][slow]") {
     const fs::path dir = "/usr/local/cuda/lib64";
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) {

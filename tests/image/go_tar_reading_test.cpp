@@ -11,7 +11,10 @@ using namespace cuvet::test;
 
 namespace {
 
-constexpr std::string_view ustar_magic{"ustar\0" "00", 8};
+constexpr std::string_view ustar_magic{
+    "ustar\0"
+    "00",
+    8};
 constexpr std::string_view gnu_magic{"ustar  \0", 8};
 
 void put_octal(std::string& block, std::size_t at, std::size_t width, std::uint64_t value) {
@@ -106,8 +109,7 @@ void require_refused(const ProcessResult& result, const std::string& why) {
 
 }  // namespace
 
-TEST_CASE("layer: a GNU header's text atime is a path prefix to Go: refused",
-          "[image][go-tar]") {
+TEST_CASE("layer: a GNU header's text atime is a path prefix to Go: refused", "[image][go-tar]") {
     TempDir tmp;
     auto decoy = [](std::string& block) { block.replace(345, 5, "decoy"); };
     require_refused(list_with_layer(tmp, member("usr/lib/libx.so", "abc", '0', gnu_magic, decoy) +
@@ -125,8 +127,9 @@ TEST_CASE("layer: a GNU header's text atime is a path prefix to Go: refused",
 TEST_CASE("layer: what the runtimes do not extract is refused", "[image][go-tar]") {
     TempDir tmp;
     SECTION("typeflag 7 (contiguous file)") {
-        require_refused(list_with_layer(tmp, member("usr/lib/libx.so", "abc", '7') + end_of_archive),
-                        "tar type '7'");
+        require_refused(
+            list_with_layer(tmp, member("usr/lib/libx.so", "abc", '7') + end_of_archive),
+            "tar type '7'");
     }
     SECTION("a NUL inside a pax path") {
         require_refused(list_with_layer(tmp, pax("path", std::string("usr/lib/libx.so\0.x", 18)) +
@@ -139,21 +142,21 @@ TEST_CASE("layer: what the runtimes do not extract is refused", "[image][go-tar]
                         "a header after an end-of-archive block");
     }
     SECTION("a hard link to a later entry of the layer") {
-        require_refused(list_with_layer(tmp, header("usr/lib/libx.so", 0, '1', ustar_magic,
-                                                    "usr/lib/libx.so.1") +
-                                                 member("usr/lib/libx.so.1", "abc") +
-                                                 end_of_archive),
-                        "no such file or directory");
+        require_refused(
+            list_with_layer(tmp,
+                            header("usr/lib/libx.so", 0, '1', ustar_magic, "usr/lib/libx.so.1") +
+                                member("usr/lib/libx.so.1", "abc") + end_of_archive),
+            "no such file or directory");
     }
     SECTION("a hard link whose size field hides a header from Go") {
         // Go gives a hard link no data, so the block after it is a header to Go.
         // libarchive gives a pax-format hard link the data its size field claims.
         std::string hidden = member("usr/lib/hidden.so", "");
-        require_refused(list_with_layer(tmp, member("a", "1") + pax("path", "usr/lib/link") +
-                                                 header("usr/lib/link", hidden.size(), '1',
-                                                        ustar_magic, "a") +
-                                                 hidden + end_of_archive),
-                        "read layers with Go's archive/tar");
+        require_refused(
+            list_with_layer(tmp, member("a", "1") + pax("path", "usr/lib/link") +
+                                     header("usr/lib/link", hidden.size(), '1', ustar_magic, "a") +
+                                     hidden + end_of_archive),
+            "read layers with Go's archive/tar");
     }
 }
 

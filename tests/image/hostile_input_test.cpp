@@ -170,18 +170,24 @@ TEST_CASE("hostile input: sparse libraries declaring 64 GiB read in kilobytes", 
     const std::vector<Region> regions = {{0, user}, {huge - 512, std::string(512, 'x')}};
     auto entries = lib_dirs();
     entries.push_back(file("usr/lib/libbase.so.1", read_file(fixtures.base), 0755));
-    const std::string tar = layer_tar(entries, gnu_sparse("usr/lib/libgnu.so", huge, regions) +
-                                                   pax_sparse("usr/lib/libpax.so", huge, regions));
+    // An old-GNU sparse entry (type 'S') is refused: the runtimes do not extract that type
+    // ("unhandled tar header type 83", podman 4.3), so a verdict on it would be on nothing.
+    const fs::path gnu =
+        write_image(tmp, layer_tar(entries, gnu_sparse("usr/lib/libgnu.so", huge, regions)),
+                    Compression::gzip, "gnu-sparse.tar");
+    auto refused = list_files(gnu, {"--no-verify"});
+    CHECK(refused.result.exit_code == 3);
+    CHECK(refused.result.err.find("tar type 'S'") != std::string::npos);
+    const std::string tar = layer_tar(entries, pax_sparse("usr/lib/libpax.so", huge, regions));
     const fs::path image = write_image(tmp, tar, Compression::gzip, "sparse.tar");
     INFO("layer of " << tar.size() << " bytes");
 
-    // Both are listed at the size they declare ...
+    // The pax one is listed at the size it declares ...
     auto listing = list_files(image, {"--no-verify"});
     REQUIRE(listing.result.exit_code == 0);
-    CHECK(listing.at("/usr/lib/libgnu.so").size == huge);
     CHECK(listing.at("/usr/lib/libpax.so").size == huge);
     // ... and read as the library they hold, its hole never stored.
-    for (const std::string lib : {"/usr/lib/libgnu.so", "/usr/lib/libpax.so"}) {
+    for (const std::string lib : {"/usr/lib/libpax.so"}) {
 #if defined(CUVET_TEST_UNDER_ASAN)
         const std::string
             address_limit;  // ASan reserves terabytes of shadow address space up front

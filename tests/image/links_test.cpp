@@ -94,11 +94,11 @@ TEST_CASE("a path through a regular file is not a directory", "[image][links]") 
 // (podman_overlay_differential_test.cpp).
 TEST_CASE("hard links point at their data", "[image][links]") {
     TempDir tmp;
-    auto spec = layered_spec({{dir("usr/"), dir("usr/bin/")},
-                              {file("usr/bin/perl", "#!perl", 0755),
-                               hard_link("usr/bin/perl5.34", "usr/bin/perl"),
-                               hard_link("./usr/bin/p2", "./usr/bin/perl")}},
-                             Compression::zstd);
+    auto spec = layered_spec(
+        {{dir("usr/"), dir("usr/bin/")},
+         {file("usr/bin/perl", "#!perl", 0755), hard_link("usr/bin/perl5.34", "usr/bin/perl"),
+          hard_link("./usr/bin/p2", "./usr/bin/perl")}},
+        Compression::zstd);
     auto path = write_docker(tmp, spec);
     auto listing = list_files(path);
     REQUIRE(listing.result.exit_code == 0);
@@ -144,10 +144,10 @@ TEST_CASE("a path under a lower layer's symlink makes a directory there, as over
     // The overlay runtimes extract a layer into a directory of its own, where the lower
     // layer's "lib -> usr/lib" is not there to follow: lib becomes a directory and hides it.
     TempDir tmp;
-    auto listing = list_files(write_docker(
-        tmp, layered_spec({{dir("usr/"), dir("usr/lib/"), file("usr/lib/base.so", "b"),
-                            soft_link("lib", "usr/lib")},
-                           {file("lib/x.so", "x")}})));
+    auto listing = list_files(
+        write_docker(tmp, layered_spec({{dir("usr/"), dir("usr/lib/"), file("usr/lib/base.so", "b"),
+                                         soft_link("lib", "usr/lib")},
+                                        {file("lib/x.so", "x")}})));
     INFO(listing.result.err);
     REQUIRE(listing.result.exit_code == 0);
     CHECK(listing.at("/lib").type == "dir");
@@ -157,8 +157,9 @@ TEST_CASE("a path under a lower layer's symlink makes a directory there, as over
     // A symlink of the layer itself is followed.
     TempDir own;
     auto followed = list_files(write_docker(
-        own, layered_spec({{dir("usr/"), dir("usr/lib/")},
-                           {dir("usr/lib/"), soft_link("lib", "usr/lib"), file("lib/x.so", "x")}})));
+        own,
+        layered_spec({{dir("usr/"), dir("usr/lib/")},
+                      {dir("usr/lib/"), soft_link("lib", "usr/lib"), file("lib/x.so", "x")}})));
     INFO(followed.result.err);
     REQUIRE(followed.result.exit_code == 0);
     CHECK(followed.at("/lib").type == "symlink");
@@ -169,9 +170,9 @@ TEST_CASE("a path through the layer's own symlink into a directory it does not h
           "[image][links]") {
     // The extractor sees only the layer's own directory, where usr/lib does not exist.
     TempDir tmp;
-    auto listing = list_files(write_docker(
-        tmp, layered_spec({{dir("usr/"), dir("usr/lib/")},
-                           {soft_link("lib", "usr/lib"), file("lib/x.so", "x")}})));
+    auto listing = list_files(
+        write_docker(tmp, layered_spec({{dir("usr/"), dir("usr/lib/")},
+                                        {soft_link("lib", "usr/lib"), file("lib/x.so", "x")}})));
     CHECK(listing.result.exit_code == 3);
     CHECK(listing.result.err.find("\"no such file or directory\"") != std::string::npos);
 }

@@ -25,8 +25,8 @@ public:
         return run_shell("env -u LD_LIBRARY_PATH CONTAINERS_CONF=" +
                          shell_quote((dir_ / "containers.conf").string()) + " podman --root " +
                          shell_quote((dir_ / "root").string()) + " --runroot " +
-                         shell_quote((dir_ / "run").string()) +
-                         " --storage-driver overlay " + args);
+                         shell_quote((dir_ / "run").string()) + " --storage-driver overlay " +
+                         args);
     }
 
 private:

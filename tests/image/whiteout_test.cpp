@@ -109,7 +109,8 @@ TEST_CASE("names with ./ prefixes and long pax names are normalised", "[image][w
 TEST_CASE("a whiteout after a file of its own layer is refused, as overlay refuses it",
           "[image][whiteout]") {
     TempDir tmp;
-    auto path = write_docker(tmp, layered_spec({{file("f", "low")}, {file("f", "x"), whiteout("f")}}));
+    auto path =
+        write_docker(tmp, layered_spec({{file("f", "low")}, {file("f", "x"), whiteout("f")}}));
     auto listing = list_files(path);
     CHECK(listing.result.exit_code == 3);
     CHECK(listing.result.err.find("\"file exists\"") != std::string::npos);

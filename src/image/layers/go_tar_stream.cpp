@@ -162,9 +162,9 @@ void GoTarStream::expect(std::string_view name, Kind kind) {
 }
 
 void GoTarStream::finish() {
-    const bool at_boundary = block_fill_ == 0 && (state_ == State::header ||
-                                                  state_ == State::after_zero_block ||
-                                                  state_ == State::end);
+    const bool at_boundary =
+        block_fill_ == 0 &&
+        (state_ == State::header || state_ == State::after_zero_block || state_ == State::end);
     if (!at_boundary) refuse("the layer ends inside an entry (Go: unexpected EOF)");
     if (!entries_.empty())
         refuse("Go's archive/tar reads an entry '" + printable(entries_.front().name) +

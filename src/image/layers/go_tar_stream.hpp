@@ -43,14 +43,14 @@ private:
     State state_ = State::header;
     char block_[go_tar::block_size] = {};
     std::size_t block_fill_ = 0;
-    std::uint64_t offset_ = 0;      // of the next byte fed
-    std::uint64_t header_at_ = 0;   // offset of the header being handled
-    std::uint64_t skip_ = 0;        // data and padding still to pass
+    std::uint64_t offset_ = 0;     // of the next byte fed
+    std::uint64_t header_at_ = 0;  // offset of the header being handled
+    std::uint64_t skip_ = 0;       // data and padding still to pass
     char extended_type_ = 0;
     std::string payload_;
     std::uint64_t payload_left_ = 0;
     go_tar::PendingHeaders pending_;
-    std::deque<Entry> entries_;     // Go's entries libarchive has not reached yet
+    std::deque<Entry> entries_;  // Go's entries libarchive has not reached yet
 };
 
 }  // namespace cuvet::image

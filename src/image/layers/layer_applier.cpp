@@ -16,8 +16,8 @@ namespace {
 //   extractor sees only this layer's directory: elsewhere it fails, "no such file");
 // - a symlink or file of a lower layer is not there to follow: the extractor creates a real
 //   directory, and in the merged view that directory hides the lower link.
-std::string place_in_tree(FileTree& tree, const std::string& path, int layer,
-                          const UpperDir& upper, const std::string& layer_name) {
+std::string place_in_tree(FileTree& tree, const std::string& path, int layer, const UpperDir& upper,
+                          const std::string& layer_name) {
     const auto slash = path.rfind('/');
     if (slash == 0 || slash == std::string::npos) return path;
     // Every ancestor of an entry in the tree is a directory, so an existing parent
@@ -43,8 +43,11 @@ std::string place_in_tree(FileTree& tree, const std::string& path, int layer,
                 target.entry->type != FileType::directory)
                 return path;
             if (target.path != "/" && !upper.holds(target.path))
-                fail_input(layer_name + ": '" + path + "' is written through the layer's own "
-                           "symlink " + placed + " into " + target.path + ", which the layer "
+                fail_input(layer_name + ": '" + path +
+                           "' is written through the layer's own "
+                           "symlink " +
+                           placed + " into " + target.path +
+                           ", which the layer "
                            "does not hold; the overlay runtimes extract a layer into its own "
                            "directory and fail with \"no such file or directory\"");
             placed = target.path == "/" ? "" : target.path;
@@ -68,7 +71,8 @@ std::string link_target_in_tree(const FileTree& tree, const std::string& path,
     if (slash == 0) return path;
     Resolution parent = tree.resolve(path.substr(0, slash));
     if (parent.status == Resolution::Status::loop)
-        fail_input(layer_name + ": '" + path + "' lies under a symlink loop at '" + parent.path + "'");
+        fail_input(layer_name + ": '" + path + "' lies under a symlink loop at '" + parent.path +
+                   "'");
     if (parent.status != Resolution::Status::ok || !parent.entry ||
         parent.entry->type != FileType::directory)
         return path;
@@ -126,7 +130,8 @@ void apply_layer(FileTree& tree, LayerContents&& layer) {
         // The runtimes chmod a hard link to its header's mode, and the file shares the inode.
         if (entry.type == FileType::hardlink) {
             const FileEntry* data = tree.find(entry.link_target);
-            if (data && data->type == FileType::regular) tree.set_mode(entry.link_target, entry.mode);
+            if (data && data->type == FileType::regular)
+                tree.set_mode(entry.link_target, entry.mode);
         }
         tree.put(std::move(entry), std::move(item.content));
         check_cost();

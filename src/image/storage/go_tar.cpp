@@ -33,8 +33,8 @@ struct Parser {
             if (value > (UINT64_MAX - digit) / base) return false;
             value = value * base + digit;
         }
-        const std::uint64_t limit = allow_sign ? (negative ? (1ull << 63) : (1ull << 63) - 1)
-                                               : UINT64_MAX;
+        const std::uint64_t limit =
+            allow_sign ? (negative ? (1ull << 63) : (1ull << 63) - 1) : UINT64_MAX;
         if (value > limit) return false;
         *out = negative ? static_cast<std::int64_t>(0 - value) : static_cast<std::int64_t>(value);
         return true;
@@ -101,8 +101,7 @@ Format format_of(const char* block) {
         signed_sum += in_field ? ' ' : static_cast<signed char>(block[i]);
     }
     if (p.failed || (stored != unsigned_sum && stored != signed_sum)) return Format::unknown;
-    const std::string_view magic(block + 257, 6), version(block + 263, 2),
-        trailer(block + 508, 4);
+    const std::string_view magic(block + 257, 6), version(block + 263, 2), trailer(block + 508, 4);
     if (magic == std::string_view("ustar\0", 6))
         return trailer == std::string_view("tar\0", 4) ? Format::star : Format::ustar;
     if (magic == "ustar " && version == std::string_view(" \0", 2)) return Format::gnu;
@@ -152,9 +151,9 @@ Block read_block(const char* block) {
     header.name = Parser::string_of(block, 100);
     header.linkname = Parser::string_of(block + 157, 100);
     header.size = p.numeric(block + 124, 12);
-    p.numeric(block + 100, 8);  // mode
-    p.numeric(block + 108, 8);  // uid
-    p.numeric(block + 116, 8);  // gid
+    p.numeric(block + 100, 8);   // mode
+    p.numeric(block + 108, 8);   // uid
+    p.numeric(block + 116, 8);   // gid
     p.numeric(block + 136, 12);  // mtime
     std::string prefix;
     if (format != Format::v7) {
@@ -179,8 +178,9 @@ Block read_block(const char* block) {
         }
     }
     if (!prefix.empty()) header.name = prefix + "/" + header.name;
-    if (p.failed) result.error = "a numeric field that is not a number in the header of '" +
-                                 header.name + "'";
+    if (p.failed)
+        result.error =
+            "a numeric field that is not a number in the header of '" + header.name + "'";
     return result;
 }
 
@@ -202,8 +202,18 @@ std::string PendingHeaders::add_pax(std::string_view payload) {
         if (!valid_pax_record(key, value))
             return "a pax record with a NUL or an empty key ('" + std::string(key.substr(0, 64)) +
                    "')";
-        if (key.substr(0, 11) == "GNU.sparse.")
-            return "a GNU sparse file in pax form (not modelled)";
+        // GNU's sparse format 0.0 writes offset/numbytes pairs, which must alternate.
+        if (key == "GNU.sparse.offset" || key == "GNU.sparse.numbytes") {
+            const bool offset_due = sparse_pairs_ % 2 == 0;
+            if (offset_due != (key == "GNU.sparse.offset") ||
+                value.find(',') != std::string_view::npos)
+                return "GNU sparse offsets and sizes out of order";
+            ++sparse_pairs_;
+        }
+        if (key == "GNU.sparse.major") sparse_major_ = value;
+        if (key == "GNU.sparse.minor") sparse_minor_ = value;
+        if (key == "GNU.sparse.name") sparse_name_ = value;
+        if (key == "GNU.sparse.map") has_sparse_map_ = !value.empty();
         std::string_view number = value;
         if ((key == "uid" || key == "gid") && !value.empty()) {
             std::int64_t ignored = 0;
@@ -238,6 +248,13 @@ std::string PendingHeaders::apply_to(Header& header) {
         error = "a pax size that is not a number";
     if (!long_name_.empty()) header.name = long_name_;
     if (!long_link_.empty()) header.linkname = long_link_;
+    // readGNUSparsePAXHeaders: a sparse file of a known version takes GNU.sparse.name, after
+    // the long names.
+    const bool sparse =
+        (sparse_major_ == "0" && (sparse_minor_ == "0" || sparse_minor_ == "1")) ||
+        (sparse_major_ == "1" && sparse_minor_ == "0") ||
+        (sparse_major_.empty() && sparse_minor_.empty() && (has_sparse_map_ || sparse_pairs_ > 0));
+    if (sparse && !sparse_name_.empty()) header.name = sparse_name_;
     if (header.typeflag == '\0')
         header.typeflag = !header.name.empty() && header.name.back() == '/' ? '5' : '0';
     if (error.empty() && header.size < 0 && !header_only(header.typeflag))

@@ -21,9 +21,9 @@ struct Header {
 };
 
 struct Block {
-    bool zero = false;   // an all-zero block: end of archive (with the one after it)
-    std::string error;   // why Go's reader returns ErrHeader for this block; empty when none
-    Header header;       // valid when neither
+    bool zero = false;  // an all-zero block: end of archive (with the one after it)
+    std::string error;  // why Go's reader returns ErrHeader for this block; empty when none
+    Header header;      // valid when neither
 };
 
 // One 512-byte header block: checksum (unsigned or signed), format by magic (V7, USTAR/pax,
@@ -53,6 +53,9 @@ private:
     std::string pax_path_, pax_link_, pax_size_;
     bool has_pax_path_ = false, has_pax_link_ = false, has_pax_size_ = false;
     std::string long_name_, long_link_;
+    std::string sparse_major_, sparse_minor_, sparse_name_;  // GNU sparse files in pax form
+    bool has_sparse_map_ = false;
+    int sparse_pairs_ = 0;
 };
 
 }  // namespace cuvet::image::go_tar

@@ -176,7 +176,7 @@ private:
     std::uint64_t file_size_ = 0;
     std::map<std::string, TarMember> members_;
     std::set<std::string> directories_;
-    std::set<std::string> specials_;  // FIFOs and devices: named, never readable
+    std::set<std::string> specials_;    // FIFOs and devices: named, never readable
     std::set<std::string> duplicates_;  // named by more than one member
 };
 
