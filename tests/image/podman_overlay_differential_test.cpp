@@ -57,6 +57,9 @@ TEST_CASE("cuvet's merged view is podman's overlay view", "[integration][image][
         auto listing = list_files(image);
         auto load = store.podman("load -q -i " + shell_quote(image.string()));
         INFO("podman load: " << load.out << load.err);
+        // The first case is an ordinary image: podman refusing it means no overlay storage here.
+        if (load.exit_code != 0 && index == 1)
+            CUVET_SKIP("skipped: podman cannot use overlay storage here: " << load.err);
         if (load.exit_code != 0) {
             INFO("cuvet: " << listing.result.err);
             CHECK(listing.result.exit_code == 3);
