@@ -5,17 +5,12 @@
 #include <set>
 
 #include "cuvet/rules/embedded.hpp"
+#include "rules/rules_fixtures.hpp"
 
 using cuvet::rules::Database;
 using cuvet::rules::Version;
 
-namespace {
-Version v(const char* text) { return *Version::parse(text); }
-const Database& db() {
-    static const Database database = Database::load();
-    return database;
-}
-}  // namespace
+using namespace cuvet::test;
 
 TEST_CASE("every compiled-in rules file loads and is a known table", "[rules]") {
     std::set<std::string> embedded;

@@ -4,20 +4,13 @@
 #include "cuvet/core/error.hpp"
 #include "cuvet/rules/database.hpp"
 #include "cuvet/rules/embedded.hpp"
+#include "rules/rules_fixtures.hpp"
 #include "support/temp_dir.hpp"
 
 using cuvet::rules::Database;
 using cuvet::test::TempDir;
 
 namespace {
-
-nlohmann::json builtin(const std::string& name) {
-    for (const auto& [file, text] : cuvet::rules::embedded_rule_files()) {
-        if (file == name) return nlohmann::json::parse(text);
-    }
-    FAIL("no built-in " << name);
-    return {};
-}
 
 // The error message loading `dir` produces (empty when it loads).
 std::string load_error(const TempDir& dir) {
@@ -34,7 +27,7 @@ std::string load_error(const TempDir& dir) {
 
 TEST_CASE("rules-dir overrides one table and keeps the others built in", "[rules][loader]") {
     TempDir dir;
-    auto gpus = builtin("gpus.json");
+    auto gpus = cuvet::test::builtin_table("gpus.json");
     gpus["data_version"] = "test-override";
     cuvet::test::write_file(dir / "gpus.json", gpus.dump());
     auto db = Database::load(dir.path());
@@ -51,7 +44,7 @@ TEST_CASE("rules-dir overrides one table and keeps the others built in", "[rules
 TEST_CASE("a bad rules file names its path and the JSON pointer", "[rules][loader]") {
     TempDir dir;
     std::string path = (dir / "cuda_drivers.json").string();
-    auto drivers = builtin("cuda_drivers.json");
+    auto drivers = cuvet::test::builtin_table("cuda_drivers.json");
 
     SECTION("wrong type") {
         drivers["entries"][3]["min_driver"] = 5;
@@ -104,7 +97,7 @@ TEST_CASE("a bad rules file names its path and the JSON pointer", "[rules][loade
 TEST_CASE("deeper pointers in nested tables", "[rules][loader]") {
     TempDir dir;
     std::string path = (dir / "cudnn.json").string();
-    auto cudnn = builtin("cudnn.json");
+    auto cudnn = cuvet::test::builtin_table("cudnn.json");
     cudnn["releases"][1]["builds"][0]["cuda"][1] = "12.4";  // 9.17.0's CUDA 13 build
     cuvet::test::write_file(path, cudnn.dump());
     CHECK(load_error(dir) == path + ": /releases/1/builds/0/cuda/1: CUDA 12.4 is not of major 13");
@@ -128,7 +121,7 @@ TEST_CASE("a missing --rules-dir is an io error", "[rules][loader]") {
 TEST_CASE("error_texts: version_format and ld_library_path_hint are checked", "[rules][loader]") {
     TempDir dir;
     std::string path = (dir / "frameworks.json").string();
-    auto frameworks = builtin("frameworks.json");
+    auto frameworks = cuvet::test::builtin_table("frameworks.json");
     SECTION("an unknown number format") {
         frameworks["error_texts"][0]["version_format"] = "roman";
         cuvet::test::write_file(path, frameworks.dump());

@@ -1,51 +1,12 @@
 // rules/nccl.json: the real table's facts and how a bad file is refused.
-#include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "cuvet/core/error.hpp"
-#include "cuvet/rules/database.hpp"
-#include "cuvet/rules/embedded.hpp"
+#include "rules/rules_fixtures.hpp"
 
 using cuvet::rules::Database;
 using cuvet::rules::Version;
-
-namespace {
-
-Version v(const char* text) { return *Version::parse(text); }
-
-const Database& db() {
-    static const Database database = Database::load();
-    return database;
-}
-
-nlohmann::json builtin_nccl() {
-    for (const auto& [file, text] : cuvet::rules::embedded_rule_files()) {
-        if (file == "nccl.json") return nlohmann::json::parse(text);
-    }
-    FAIL("no built-in nccl.json");
-    return {};
-}
-
-// The error loading the built-in tables with nccl.json replaced by `nccl` ("" when it loads).
-std::string load_error(const nlohmann::json& nccl) {
-    std::vector<Database::File> files;
-    for (const auto& [file, contents] : cuvet::rules::embedded_rule_files()) {
-        bool replaced = file == "nccl.json";
-        files.push_back({std::string(file), replaced ? nccl.dump() : std::string(contents),
-                         "rules/" + std::string(file)});
-    }
-    try {
-        Database::from_files(files);
-    } catch (const cuvet::Error& e) {
-        CHECK(e.kind() == cuvet::ErrorKind::input);
-        return e.what();
-    }
-    return "";
-}
-
-}  // namespace
+using namespace cuvet::test;
 
 TEST_CASE("nccl: NVIDIA's builds per release", "[rules][nccl]") {
     // NVIDIA's download index for 2.30.7 holds a CUDA 12.9 and a CUDA 13.3 build, nothing else.
@@ -108,42 +69,44 @@ TEST_CASE("nccl: the NCCL each PyTorch CUDA variant pins", "[rules][nccl]") {
 }
 
 TEST_CASE("nccl: a bad table is refused with a pointer to the fact", "[rules][nccl]") {
-    auto nccl = builtin_nccl();
+    auto nccl = builtin_table("nccl.json");
     SECTION("an unknown key") {
         nccl["releases"][0]["cuda_majors"] = {12};
-        CHECK(load_error(nccl) ==
+        CHECK(load_error_with("nccl.json", nccl) ==
               "rules/nccl.json: /releases/0/cuda_majors: unexpected key 'cuda_majors'");
     }
     SECTION("an unknown top-level array") {
         nccl["pins"] = nlohmann::json::array();
-        CHECK(load_error(nccl) == "rules/nccl.json: /pins: unexpected key 'pins'");
+        CHECK(load_error_with("nccl.json", nccl) ==
+              "rules/nccl.json: /pins: unexpected key 'pins'");
     }
     SECTION("a release without a source") {
         nccl["releases"][1].erase("source");
-        CHECK(load_error(nccl) == "rules/nccl.json: /releases/1: missing required key 'source'");
+        CHECK(load_error_with("nccl.json", nccl) ==
+              "rules/nccl.json: /releases/1: missing required key 'source'");
     }
     SECTION("a pin without a source") {
         nccl["framework_pins"][0].erase("source");
-        CHECK(load_error(nccl) ==
+        CHECK(load_error_with("nccl.json", nccl) ==
               "rules/nccl.json: /framework_pins/0: missing required key 'source'");
     }
     SECTION("a source that names nothing") {
         nccl["framework_pins"][2]["source"] = "nowhere";
-        CHECK(load_error(nccl) ==
+        CHECK(load_error_with("nccl.json", nccl) ==
               "rules/nccl.json: /framework_pins/2/source: unknown source "
               "'nowhere' (not in /sources)");
     }
     SECTION("a release with no build") {
         nccl["releases"][0]["cuda"] = nlohmann::json::array();
-        CHECK(load_error(nccl) ==
+        CHECK(load_error_with("nccl.json", nccl) ==
               "rules/nccl.json: /releases/0/cuda: expected at least one CUDA release");
     }
     SECTION("a release listed twice") {
         nccl["releases"].push_back(nccl["releases"][0]);
-        CHECK_THAT(load_error(nccl), Catch::Contains("is listed twice"));
+        CHECK_THAT(load_error_with("nccl.json", nccl), Catch::Contains("is listed twice"));
     }
     SECTION("one build pinned twice") {
         nccl["framework_pins"].push_back(nccl["framework_pins"][0]);
-        CHECK_THAT(load_error(nccl), Catch::Contains("is listed twice"));
+        CHECK_THAT(load_error_with("nccl.json", nccl), Catch::Contains("is listed twice"));
     }
 }

@@ -1,43 +1,10 @@
-#include <catch2/catch.hpp>
 #include <string>
 
-#include "cuvet/core/error.hpp"
-#include "cuvet/rules/database.hpp"
-#include "cuvet/rules/embedded.hpp"
+#include "rules/rules_fixtures.hpp"
 
 using cuvet::rules::Database;
 using cuvet::rules::Version;
-
-namespace {
-
-Version v(const char* text) { return *Version::parse(text); }
-
-const Database& db() {
-    static const Database database = Database::load();
-    return database;
-}
-
-// The built-in files with one of them replaced, for schema-error tests.
-std::vector<Database::File> files_with(const std::string& name, const std::string& text) {
-    std::vector<Database::File> files;
-    for (const auto& [file, contents] : cuvet::rules::embedded_rule_files()) {
-        files.push_back({std::string(file),
-                         std::string(file) == name ? text : std::string(contents),
-                         "rules/" + std::string(file)});
-    }
-    return files;
-}
-
-std::string load_error(const std::string& name, const std::string& text) {
-    try {
-        Database::from_files(files_with(name, text));
-    } catch (const cuvet::Error& e) {
-        return e.what();
-    }
-    return "";
-}
-
-}  // namespace
+using namespace cuvet::test;
 
 TEST_CASE(
     "plain jax is CPU-only, jax[cuda12] and jax[cuda13] are separate builds with their own pins",
@@ -306,7 +273,7 @@ TEST_CASE("the new tables reject bad rows with a pointer to them", "[rules]") {
         "packages": [{"name": "Jax_Cuda12", "ecosystem": "pypi", "role": "gpu_plugin", "framework": "jax",
                       "variant": "cuda12", "cuda_major": 12, "cudnn_major": 9, "index": "pypi", "source": "s"}]})";
     CHECK_THAT(
-        load_error("python_packages.json", packages),
+        load_error_with("python_packages.json", packages),
         Catch::Contains("/packages/0/name: expected the PEP 503 normalized name 'jax-cuda12'"));
 
     std::string ngc = R"({"table": "ngc_containers", "data_version": "x", "description": "d",
@@ -314,7 +281,7 @@ TEST_CASE("the new tables reject bad rows with a pointer to them", "[rules]") {
         "releases": [{"image": "pytorch", "release": "2405", "framework_version": null, "cuda": null,
                       "cudnn": null, "tensorrt": null, "min_driver_branch": null, "datacenter_drivers": [],
                       "ubuntu": null, "source": "s"}]})";
-    CHECK_THAT(load_error("ngc_containers.json", ngc),
+    CHECK_THAT(load_error_with("ngc_containers.json", ngc),
                Catch::Contains("/releases/0/release: expected a YY.MM release"));
 
     std::string frameworks = R"({"table": "frameworks", "data_version": "x", "description": "d",
@@ -322,6 +289,6 @@ TEST_CASE("the new tables reject bad rows with a pointer to them", "[rules]") {
         "builds": [{"framework": "jax", "version": "0.6.0", "until": "0.5.0", "variant": "cuda12", "cuda": "12",
                     "cudnn": null, "cudnn_major": 9, "default": false, "source": "s"}],
         "cudnn_load_rules": []})";
-    CHECK_THAT(load_error("frameworks.json", frameworks),
+    CHECK_THAT(load_error_with("frameworks.json", frameworks),
                Catch::Contains("/builds/0/until: 'until' is below 'version'"));
 }

@@ -1,50 +1,14 @@
 // rules/triton.json: the real table's facts and how a bad file is refused.
-#include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "cuvet/core/error.hpp"
-#include "cuvet/rules/database.hpp"
-#include "cuvet/rules/embedded.hpp"
+#include "rules/rules_fixtures.hpp"
 
 using cuvet::rules::Database;
 using cuvet::rules::Version;
+using namespace cuvet::test;
 
 namespace {
-
-Version v(const char* text) { return *Version::parse(text); }
-
-const Database& db() {
-    static const Database database = Database::load();
-    return database;
-}
-
-nlohmann::json builtin_triton() {
-    for (const auto& [file, text] : cuvet::rules::embedded_rule_files()) {
-        if (file == "triton.json") return nlohmann::json::parse(text);
-    }
-    FAIL("no built-in triton.json");
-    return {};
-}
-
-// The error loading the built-in tables with triton.json replaced by `triton` ("" when it
-// loads).
-std::string load_error(const nlohmann::json& triton) {
-    std::vector<Database::File> files;
-    for (const auto& [file, contents] : cuvet::rules::embedded_rule_files()) {
-        bool replaced = file == "triton.json";
-        files.push_back({std::string(file), replaced ? triton.dump() : std::string(contents),
-                         "rules/" + std::string(file)});
-    }
-    try {
-        Database::from_files(files);
-    } catch (const cuvet::Error& e) {
-        CHECK(e.kind() == cuvet::ErrorKind::input);
-        return e.what();
-    }
-    return "";
-}
 
 // The Triton release a torch release pins, "unknown" when the table does not say.
 std::string triton_of(const char* torch) {
@@ -127,39 +91,40 @@ TEST_CASE("triton: the ptxas each wheel bundles", "[rules][triton]") {
 }
 
 TEST_CASE("triton: a bad table is refused with a pointer to the fact", "[rules][triton]") {
-    auto triton = builtin_triton();
+    auto triton = builtin_table("triton.json");
     SECTION("an unknown key") {
         triton["releases"][0]["cuda"] = "12.4";
-        CHECK(load_error(triton) == "rules/triton.json: /releases/0/cuda: unexpected key 'cuda'");
+        CHECK(load_error_with("triton.json", triton) ==
+              "rules/triton.json: /releases/0/cuda: unexpected key 'cuda'");
     }
     SECTION("a release without a source") {
         triton["releases"][2].erase("source");
-        CHECK(load_error(triton) ==
+        CHECK(load_error_with("triton.json", triton) ==
               "rules/triton.json: /releases/2: missing required key 'source'");
     }
     SECTION("ptxas evidence without a source") {
         triton["releases"][0]["ptxas_evidence"] = {{"confidence", "secondary"}};
-        CHECK(load_error(triton) ==
+        CHECK(load_error_with("triton.json", triton) ==
               "rules/triton.json: /releases/0/ptxas_evidence: missing required key 'source'");
     }
     SECTION("an unknown key in the ptxas evidence") {
         triton["releases"][0]["ptxas_evidence"] = {{"source", "pypi-triton"}, {"url", "x"}};
-        CHECK(load_error(triton) ==
+        CHECK(load_error_with("triton.json", triton) ==
               "rules/triton.json: /releases/0/ptxas_evidence/url: unexpected key 'url'");
     }
     SECTION("a ptxas that is neither a version, \"none\" nor null") {
         triton["releases"][0]["ptxas_blackwell"] = "absent";
-        CHECK_THAT(load_error(triton),
+        CHECK_THAT(load_error_with("triton.json", triton),
                    Catch::StartsWith(
                        "rules/triton.json: /releases/0/ptxas_blackwell: expected a version"));
     }
     SECTION("one torch release pinning two Triton releases") {
         triton["releases"][1]["torch"].push_back("2.4.0");
-        CHECK(load_error(triton) ==
+        CHECK(load_error_with("triton.json", triton) ==
               "rules/triton.json: /releases/1/torch/1: torch 2.4.0 already pins Triton 3.0.0");
     }
     SECTION("a release listed twice") {
         triton["releases"].push_back(triton["releases"][0]);
-        CHECK_THAT(load_error(triton), Catch::Contains("is listed twice"));
+        CHECK_THAT(load_error_with("triton.json", triton), Catch::Contains("is listed twice"));
     }
 }

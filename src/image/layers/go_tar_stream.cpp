@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/printable.hpp"
 #include "cuvet/image/file_tree.hpp"
 
 namespace cuvet::image {
@@ -48,12 +49,8 @@ std::string_view kind_name(GoTarStream::Kind kind) {
     return "?";
 }
 
-std::string printable(std::string_view name) {
-    std::string out;
-    for (char c : name.substr(0, 200))
-        out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
-    return out;
-}
+// A name from the image, escaped and cut short for the one error line.
+std::string shown(std::string_view name) { return printable(name.substr(0, 200)); }
 
 }  // namespace
 
@@ -106,7 +103,7 @@ void GoTarStream::on_block() {
     go_tar::Header& header = parsed.header;
     const char type = header.typeflag;
     if (header.size < 0 && !go_tar::header_only(type)) refuse("a negative size" + at);
-    if (type == 'x' || type == 'g' || type == 'L' || type == 'K') {
+    if (go_tar::extended(type)) {
         if (static_cast<std::uint64_t>(header.size) > go_tar::max_special_file)
             refuse("an extended header of " + std::to_string(header.size) + " bytes" + at +
                    " (Go's limit is 1 MiB)");
@@ -122,8 +119,8 @@ void GoTarStream::on_block() {
     bool extracted = false;
     const Kind kind = kind_of(header.typeflag, &extracted);
     if (!extracted)
-        refuse("'" + printable(header.name) + "' has tar type '" +
-               printable(std::string(1, header.typeflag)) +
+        refuse("'" + shown(header.name) + "' has tar type '" +
+               shown(std::string(1, header.typeflag)) +
                "', which the runtimes do not extract (\"unhandled tar header type\")");
     entries_.push_back({header.name, kind});
     skip_ = go_tar::header_only(header.typeflag)
@@ -133,15 +130,7 @@ void GoTarStream::on_block() {
 }
 
 void GoTarStream::on_extended_payload() {
-    std::string error;
-    if (extended_type_ == 'x')
-        error = pending_.add_pax(payload_);
-    else if (extended_type_ == 'g')  // an entry of its own to Go: checked, never applied
-        error = go_tar::PendingHeaders{}.add_pax(payload_);
-    else if (extended_type_ == 'L')
-        pending_.add_long_name(payload_);
-    else
-        pending_.add_long_link(payload_);
+    const std::string error = pending_.add(extended_type_, payload_);
     if (!error.empty()) refuse(error + " at offset " + std::to_string(header_at_));
     payload_.clear();
     state_ = skip_ > 0 ? State::data : State::header;
@@ -149,15 +138,14 @@ void GoTarStream::on_extended_payload() {
 
 void GoTarStream::expect(std::string_view name, Kind kind) {
     if (entries_.empty())
-        refuse("libarchive reads an entry '" + printable(name) +
-               "' where Go's archive/tar reads none");
+        refuse("libarchive reads an entry '" + shown(name) + "' where Go's archive/tar reads none");
     Entry go = std::move(entries_.front());
     entries_.pop_front();
     if (normalize_path(go.name, false) != normalize_path(name, false))
-        refuse("Go's archive/tar names an entry '" + printable(go.name) + "', libarchive '" +
-               printable(name) + "'");
+        refuse("Go's archive/tar names an entry '" + shown(go.name) + "', libarchive '" +
+               shown(name) + "'");
     if (go.kind != kind)
-        refuse("'" + printable(go.name) + "' is " + std::string(kind_name(go.kind)) +
+        refuse("'" + shown(go.name) + "' is " + std::string(kind_name(go.kind)) +
                " to Go's archive/tar and " + std::string(kind_name(kind)) + " to libarchive");
 }
 
@@ -167,7 +155,7 @@ void GoTarStream::finish() {
         (state_ == State::header || state_ == State::after_zero_block || state_ == State::end);
     if (!at_boundary) refuse("the layer ends inside an entry (Go: unexpected EOF)");
     if (!entries_.empty())
-        refuse("Go's archive/tar reads an entry '" + printable(entries_.front().name) +
+        refuse("Go's archive/tar reads an entry '" + shown(entries_.front().name) +
                "' that libarchive does not");
 }
 

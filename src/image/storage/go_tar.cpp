@@ -232,12 +232,21 @@ std::string PendingHeaders::add_pax(std::string_view payload) {
     return {};
 }
 
-void PendingHeaders::add_long_name(std::string_view payload) {
-    long_name_ = std::string(payload.substr(0, payload.find('\0')));
-}
-
-void PendingHeaders::add_long_link(std::string_view payload) {
-    long_link_ = std::string(payload.substr(0, payload.find('\0')));
+std::string PendingHeaders::add(char type, std::string_view payload) {
+    // A GNU long name or link is read up to its first NUL, as parseString does.
+    const std::string_view text = payload.substr(0, payload.find('\0'));
+    switch (type) {
+        case 'x':
+            return add_pax(payload);
+        case 'g':
+            return PendingHeaders{}.add_pax(payload);
+        case 'L':
+            long_name_ = text;
+            return {};
+        default:
+            long_link_ = text;
+            return {};
+    }
 }
 
 std::string PendingHeaders::apply_to(Header& header) {

@@ -33,6 +33,11 @@ Block read_block(const char* block);
 // A typeflag whose size field Go ignores: no data follows it.
 bool header_only(char typeflag);
 
+// A typeflag of an extended header, which applies to the entry after it.
+inline bool extended(char typeflag) {
+    return typeflag == 'x' || typeflag == 'g' || typeflag == 'L' || typeflag == 'K';
+}
+
 // Bytes the data of `size` takes in the archive, padding included.
 inline std::uint64_t padded(std::uint64_t size) {
     return (size + block_size - 1) / block_size * block_size;
@@ -41,15 +46,17 @@ inline std::uint64_t padded(std::uint64_t size) {
 // Extended headers (pax 'x', GNU 'L' and 'K') collected for the entry that follows them.
 class PendingHeaders {
 public:
-    // Each returns why Go refuses the payload; empty when it is accepted.
-    std::string add_pax(std::string_view payload);
-    void add_long_name(std::string_view payload);
-    void add_long_link(std::string_view payload);
+    // An extended header's payload by its type: pax 'x' (kept for the next entry), pax global
+    // 'g' (checked, then dropped: Go returns it as an entry of its own), GNU 'L' and 'K'.
+    // Returns why Go refuses it; empty when it is accepted.
+    std::string add(char type, std::string_view payload);
     // Applies them as Go does (pax path, linkpath and size, then the GNU long names, which
     // win), then forgets them. Returns why Go refuses; empty when it accepts.
     std::string apply_to(Header& header);
 
 private:
+    std::string add_pax(std::string_view payload);
+
     std::string pax_path_, pax_link_, pax_size_;
     bool has_pax_path_ = false, has_pax_link_ = false, has_pax_size_ = false;
     std::string long_name_, long_link_;

@@ -109,7 +109,7 @@ private:
                            (offset == 0 ? " (not a tar archive?)" : ""));
             go_tar::Header& entry = parsed.header;
             const char type = entry.typeflag;
-            const bool extended = type == 'x' || type == 'g' || type == 'L' || type == 'K';
+            const bool extended = go_tar::extended(type);
             if (!extended) {
                 if (auto error = pending.apply_to(entry); !error.empty())
                     fail_input(name_ + ": " + error + " at offset " + std::to_string(offset));
@@ -129,17 +129,7 @@ private:
                                " (Go's archive/tar refuses more than 1 MiB)");
                 std::string payload(static_cast<std::size_t>(size), '\0');
                 read_exact(payload.data(), payload.size(), data);
-                std::string error;
-                if (type == 'x') {
-                    error = pending.add_pax(payload);
-                } else if (type == 'g') {
-                    // A global header is an entry of its own to Go: checked, never applied.
-                    error = go_tar::PendingHeaders{}.add_pax(payload);
-                } else if (type == 'L') {
-                    pending.add_long_name(payload);
-                } else {
-                    pending.add_long_link(payload);
-                }
+                const std::string error = pending.add(type, payload);
                 if (!error.empty())
                     fail_input(name_ + ": " + error + " at offset " + std::to_string(offset));
             } else {
