@@ -1,5 +1,8 @@
 #include "image/layers/layer_applier.hpp"
 
+#include <algorithm>
+#include <optional>
+
 #include "cuvet/core/error.hpp"
 #include "cuvet/core/scan_limits.hpp"
 #include "image/layers/resolve_cost.hpp"
@@ -7,6 +10,25 @@
 
 namespace cuvet::image {
 namespace {
+
+// What the layer itself holds. Only a layer with symlinks of its own can need it, and it is
+// worked out before apply_layer moves the entries into the tree.
+class LayerHolds {
+public:
+    explicit LayerHolds(const LayerContents& layer) {
+        const bool has_symlinks = std::any_of(
+            layer.entries.begin(), layer.entries.end(),
+            [](const LayerEntry& item) { return item.entry.type == FileType::symlink; });
+        if (!has_symlinks) return;
+        upper_.emplace(layer.name);
+        for (const auto& item : layer.entries) upper_->add(item.entry.path);
+        for (const auto& hidden : layer.whiteouts) upper_->add(hidden);
+    }
+    bool operator()(const std::string& path) const { return upper_ && upper_->holds(path); }
+
+private:
+    std::optional<UpperDir> upper_;
+};
 
 // Where an extractor puts `path` of layer `layer` (docker's overlay2, containerd's and
 // podman's overlay drivers extract a layer into its own empty upper directory):
@@ -16,8 +38,8 @@ namespace {
 //   extractor sees only this layer's directory: elsewhere it fails, "no such file");
 // - a symlink or file of a lower layer is not there to follow: the extractor creates a real
 //   directory, and in the merged view that directory hides the lower link.
-std::string place_in_tree(FileTree& tree, const std::string& path, int layer, const UpperDir& upper,
-                          const std::string& layer_name) {
+std::string place_in_tree(FileTree& tree, const std::string& path, int layer,
+                          const LayerHolds& layer_holds, const std::string& layer_name) {
     const auto slash = path.rfind('/');
     if (slash == 0 || slash == std::string::npos) return path;
     // Every ancestor of an entry in the tree is a directory, so an existing parent
@@ -42,7 +64,7 @@ std::string place_in_tree(FileTree& tree, const std::string& path, int layer, co
             if (target.status != Resolution::Status::ok || !target.entry ||
                 target.entry->type != FileType::directory)
                 return path;
-            if (target.path != "/" && !upper.holds(target.path))
+            if (target.path != "/" && !layer_holds(target.path))
                 fail_input(layer_name + ": '" + path +
                            "' is written through the layer's own "
                            "symlink " +
@@ -105,20 +127,18 @@ void apply_layer(FileTree& tree, LayerContents&& layer) {
                                 "link-bytes")
                 .with_file(layer.name);
     };
-    UpperDir upper(layer.name);
-    for (const auto& item : layer.entries) upper.add(item.entry.path);
-    for (const auto& path : layer.whiteouts) upper.add(path);
+    LayerHolds layer_holds(layer);
     for (const auto& dir : layer.opaque_dirs) {
-        tree.remove_children(place_in_tree(tree, dir, layer.index, upper, layer.name));
+        tree.remove_children(place_in_tree(tree, dir, layer.index, layer_holds, layer.name));
         check_cost();
     }
     for (const auto& path : layer.whiteouts) {
-        tree.remove_tree(place_in_tree(tree, path, layer.index, upper, layer.name));
+        tree.remove_tree(place_in_tree(tree, path, layer.index, layer_holds, layer.name));
         check_cost();
     }
     for (auto& item : layer.entries) {
         FileEntry& entry = item.entry;
-        entry.path = place_in_tree(tree, entry.path, layer.index, upper, layer.name);
+        entry.path = place_in_tree(tree, entry.path, layer.index, layer_holds, layer.name);
         if (entry.type == FileType::hardlink)
             entry.link_target = link_target_in_tree(tree, entry.link_target, layer.name);
         const FileEntry* existing = tree.find(entry.path);

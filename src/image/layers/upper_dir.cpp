@@ -17,13 +17,17 @@ std::uint64_t hash_of(const std::string& path) {
 
 void UpperDir::add(const std::string& path) {
     // One pass: the hash of each parent is the running hash where a '/' starts the next name.
+    parents_.clear();
     std::uint64_t hash = fnv_offset;
     for (std::size_t i = 0; i < path.size(); ++i) {
-        if (path[i] == '/' && i > 0) present_.insert(hash);
+        if (path[i] == '/' && i > 0) parents_.push_back(hash);
         hash = (hash ^ static_cast<unsigned char>(path[i])) * fnv_prime;
     }
-    present_.insert(hash);
     entries_.insert(hash);
+    present_.insert(hash);
+    // Deepest first: a parent already present has its own parents present too.
+    for (auto it = parents_.rbegin(); it != parents_.rend() && present_.insert(*it).second; ++it) {
+    }
 }
 
 void UpperDir::add_hard_link(const std::string& path, const std::string& target) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_set>
+#include <vector>
 
 namespace cuvet::image {
 
@@ -27,6 +28,7 @@ private:
     std::string layer_;
     std::unordered_set<std::uint64_t> entries_;  // what the layer named
     std::unordered_set<std::uint64_t> present_;  // those and every parent made for them
+    std::vector<std::uint64_t> parents_;         // add()'s scratch: the hashes of a path's parents
 };
 
 }  // namespace cuvet::image
