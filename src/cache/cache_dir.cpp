@@ -10,6 +10,7 @@
 #include <cstring>
 #include <iterator>
 
+#include "cuvet/core/errno_text.hpp"
 #include "cuvet/core/unique_fd.hpp"
 
 namespace cuvet::cache::detail {
@@ -21,8 +22,6 @@ namespace {
 constexpr std::size_t key_bytes = 32;
 constexpr const char* key_name = "key";
 constexpr const char* layers_name = "layers";
-
-std::string errno_text() { return std::strerror(errno); }
 
 OpenedDir refuse(std::string why) { return {"", std::move(why)}; }
 

@@ -10,7 +10,7 @@
 
 namespace cuvet::checks {
 
-namespace {
+namespace cuv001 {
 
 // The same missing name is one finding, listing every consumer that needs it.
 bool another_dlopen_resolved(const ElfObject& o, const Resolution& missing) {
@@ -259,7 +259,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
     return out;
 }
 
-}  // namespace
+}  // namespace cuv001
 
 const ValidateCheck cuv001_unresolved_soname{
     CheckInfo{
@@ -293,7 +293,7 @@ const ValidateCheck cuv001_unresolved_soname{
                "directory that was tried.",
         .name = "unresolved-soname",
     },
-    &run,
+    &cuv001::run,
 };
 
 }  // namespace cuvet::checks

@@ -9,7 +9,7 @@
 
 namespace cuvet::checks {
 
-namespace {
+namespace cuv002 {
 
 // The dirs a consumer means its CUDA libraries to come from: its own RPATH /
 // RUNPATH (after $ORIGIN) and the pip nvidia/*/lib dirs of its framework.
@@ -129,7 +129,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
     return out;
 }
 
-}  // namespace
+}  // namespace cuv002
 
 const ValidateCheck cuv002_shadowed_library{
     CheckInfo{
@@ -155,7 +155,7 @@ const ValidateCheck cuv002_shadowed_library{
                "the framework brings its own).",
         .name = "shadowed-library",
     },
-    &run,
+    &cuv002::run,
 };
 
 }  // namespace cuvet::checks

@@ -9,7 +9,7 @@
 
 namespace cuvet::checks {
 
-namespace {
+namespace cuv003 {
 
 // One library of `family` in a process, and how it got there.
 struct Mapped {
@@ -184,7 +184,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
     return out;
 }
 
-}  // namespace
+}  // namespace cuv003
 
 const ValidateCheck cuv003_duplicate_versions{
     CheckInfo{
@@ -214,7 +214,7 @@ const ValidateCheck cuv003_duplicate_versions{
                "remove the wheel's copy.",
         .name = "duplicate-versions",
     },
-    &run,
+    &cuv003::run,
 };
 
 }  // namespace cuvet::checks

@@ -11,7 +11,7 @@
 
 namespace cuvet::checks {
 
-namespace {
+namespace cuv004 {
 
 std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) {
     std::vector<report::Finding> out;
@@ -65,7 +65,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
     return out;
 }
 
-}  // namespace
+}  // namespace cuv004
 
 const ValidateCheck cuv004_cudnn_older_than_build{
     CheckInfo{
@@ -93,7 +93,7 @@ const ValidateCheck cuv004_cudnn_older_than_build{
                "framework release built for the cuDNN you have.",
         .name = "cudnn-older-than-build",
     },
-    &run,
+    &cuv004::run,
 };
 
 }  // namespace cuvet::checks

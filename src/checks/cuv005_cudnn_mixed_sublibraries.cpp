@@ -11,7 +11,7 @@
 
 namespace cuvet::checks {
 
-namespace {
+namespace cuv005 {
 
 // The mix ld.so makes at run time: cuDNN's libraries load each other by
 // name (libcudnn_adv.so.9 needs libcudnn_graph.so.9; the main libcudnn.so.9
@@ -174,7 +174,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
     return out;
 }
 
-}  // namespace
+}  // namespace cuv005
 
 const ValidateCheck cuv005_cudnn_mixed_sublibraries{
     CheckInfo{
@@ -204,7 +204,7 @@ const ValidateCheck cuv005_cudnn_mixed_sublibraries{
                "nvidia-cudnn-cuXX), never by copying single files; remove the stray sub-libraries.",
         .name = "cudnn-mixed-sublibraries",
     },
-    &run,
+    &cuv005::run,
 };
 
 }  // namespace cuvet::checks

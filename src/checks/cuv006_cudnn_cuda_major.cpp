@@ -9,7 +9,7 @@
 
 namespace cuvet::checks {
 
-namespace {
+namespace cuv006 {
 
 // The CUDA major a cuDNN copy was built for: its package, else the CUDA
 // sonames it or its sibling sub-libraries link (libcublasLt.so.11 → 11).
@@ -90,7 +90,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
     return out;
 }
 
-}  // namespace
+}  // namespace cuv006
 
 const ValidateCheck cuv006_cudnn_cuda_major{
     CheckInfo{
@@ -112,7 +112,7 @@ const ValidateCheck cuv006_cudnn_cuda_major{
                "+cudaX.Y package version, or pip nvidia-cudnn-cu12 (not -cu11) for CUDA 12.",
         .name = "cudnn-cuda-major",
     },
-    &run,
+    &cuv006::run,
 };
 
 }  // namespace cuvet::checks

@@ -9,7 +9,7 @@
 
 namespace cuvet::checks {
 
-namespace {
+namespace cuv007 {
 
 std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) {
     std::vector<report::Finding> out;
@@ -61,7 +61,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
     return out;
 }
 
-}  // namespace
+}  // namespace cuv007
 
 const ValidateCheck cuv007_cuda_runtime_major{
     CheckInfo{
@@ -83,7 +83,7 @@ const ValidateCheck cuv007_cuda_runtime_major{
                "wheels (tensorflow[and-cuda], nvidia-*-cu12).",
         .name = "cuda-runtime-major",
     },
-    &run,
+    &cuv007::run,
 };
 
 }  // namespace cuvet::checks

@@ -10,7 +10,7 @@
 
 namespace cuvet::checks {
 
-namespace {
+namespace cuv008 {
 
 // The library a CUDA-stack symbol comes from, by its API prefix ("cudnnCreate"
 // -> "libcudnn"). Other names are not judged: the program, libc or a library
@@ -170,7 +170,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
     return out;
 }
 
-}  // namespace
+}  // namespace cuv008
 
 const ValidateCheck cuv008_missing_symbols{
     CheckInfo{
@@ -195,7 +195,7 @@ const ValidateCheck cuv008_missing_symbols{
                "package pin), or install the consumer build made for the older library.",
         .name = "missing-symbols",
     },
-    &run,
+    &cuv008::run,
 };
 
 }  // namespace cuvet::checks

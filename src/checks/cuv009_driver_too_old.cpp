@@ -10,7 +10,7 @@
 
 namespace cuvet::checks {
 
-namespace {
+namespace cuv009 {
 
 // The newest CUDA release the driver runs without compat packages.
 std::optional<rules::Version> newest_cuda_for(const rules::Database& db,
@@ -102,7 +102,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
     return out;
 }
 
-}  // namespace
+}  // namespace cuv009
 
 std::optional<RuntimeCudaFact> runtime_cuda_of(const Stack& stack) {
     const auto cuda = util::runtime_cuda(stack);
@@ -113,7 +113,7 @@ std::optional<RuntimeCudaFact> runtime_cuda_of(const Stack& stack) {
 std::optional<DriverFloor> driver_floor(const Stack& stack, const rules::Database& db) {
     const auto cuda = util::runtime_cuda(stack);
     if (!cuda) return std::nullopt;
-    const auto need = need_for(db, *cuda);
+    const auto need = cuv009::need_for(db, *cuda);
     if (!need) return std::nullopt;
     DriverFloor out;
     out.lowest = need->lowest;
@@ -152,7 +152,7 @@ const ValidateCheck cuv009_driver_too_old{
                "GPUs.",
         .name = "driver-too-old",
     },
-    &run,
+    &cuv009::run,
 };
 
 }  // namespace cuvet::checks

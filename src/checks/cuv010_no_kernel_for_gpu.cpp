@@ -10,7 +10,7 @@
 
 namespace cuvet::checks {
 
-namespace {
+namespace cuv010 {
 
 // SASS runs on the same major with an equal or higher minor; PTX is JIT-compiled for anything
 // newer.
@@ -108,7 +108,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
     return out;
 }
 
-}  // namespace
+}  // namespace cuv010
 
 const ValidateCheck cuv010_no_kernel_for_gpu{
     CheckInfo{
@@ -133,7 +133,7 @@ const ValidateCheck cuv010_no_kernel_for_gpu{
                "or add +PTX for forward compatibility).",
         .name = "no-kernel-for-gpu",
     },
-    &run,
+    &cuv010::run,
 };
 
 }  // namespace cuvet::checks

@@ -9,7 +9,7 @@
 
 namespace cuvet::checks {
 
-namespace {
+namespace cuv011 {
 
 std::optional<std::uint16_t> expected_machine(const std::string& architecture) {
     static const std::map<std::string, std::uint16_t> machines = {
@@ -60,7 +60,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
     return out;
 }
 
-}  // namespace
+}  // namespace cuv011
 
 const ValidateCheck cuv011_wrong_machine{
     CheckInfo{
@@ -82,7 +82,7 @@ const ValidateCheck cuv011_wrong_machine{
                "--platform.",
         .name = "wrong-machine",
     },
-    &run,
+    &cuv011::run,
 };
 
 }  // namespace cuvet::checks

@@ -9,7 +9,7 @@
 
 namespace cuvet::checks {
 
-namespace {
+namespace cuv012 {
 
 std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
     std::vector<report::Finding> out;
@@ -51,7 +51,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
     return out;
 }
 
-}  // namespace
+}  // namespace cuv012
 
 const ValidateCheck cuv012_glibc_too_new{
     CheckInfo{
@@ -70,7 +70,7 @@ const ValidateCheck cuv012_glibc_too_new{
                "image to a distribution with a newer glibc.",
         .name = "glibc-too-new",
     },
-    &run,
+    &cuv012::run,
 };
 
 }  // namespace cuvet::checks

@@ -9,7 +9,7 @@
 
 namespace cuvet::checks {
 
-namespace {
+namespace cuv013 {
 
 bool is_stub(const std::string& path) { return path.find("/stubs/") != std::string::npos; }
 
@@ -143,7 +143,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
     return out;
 }
 
-}  // namespace
+}  // namespace cuv013
 
 const ValidateCheck cuv013_driver_libs_baked{
     CheckInfo{
@@ -171,7 +171,7 @@ const ValidateCheck cuv013_driver_libs_baked{
                "/usr/local/cuda/lib64/stubs).",
         .name = "driver-libs-baked",
     },
-    &run,
+    &cuv013::run,
 };
 
 }  // namespace cuvet::checks

@@ -9,7 +9,7 @@
 
 namespace cuvet::checks {
 
-namespace {
+namespace cuv014 {
 
 std::string env(const Stack& stack, const char* key) {
     auto it = stack.env.find(key);
@@ -109,7 +109,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
     return out;
 }
 
-}  // namespace
+}  // namespace cuv014
 
 const ValidateCheck cuv014_env_contradicts{
     CheckInfo{
@@ -133,7 +133,7 @@ const ValidateCheck cuv014_env_contradicts{
                "NVIDIA_REQUIRE_CUDA / NV_CUDNN_VERSION with ENV to match what the image holds.",
         .name = "env-contradicts",
     },
-    &run,
+    &cuv014::run,
 };
 
 }  // namespace cuvet::checks

@@ -8,7 +8,7 @@
 
 namespace cuvet::checks {
 
-namespace {
+namespace cuv015 {
 
 // What JAX prints when its CUDA plugin does not start (jax-ml/jax
 // jax_plugins/cuda/__init__.py and jax/_src/xla_bridge.py; seen verbatim on
@@ -266,7 +266,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
     return out;
 }
 
-}  // namespace
+}  // namespace cuv015
 
 const ValidateCheck cuv015_framework_gpu_libraries{
     CheckInfo{
@@ -298,7 +298,7 @@ const ValidateCheck cuv015_framework_gpu_libraries{
                "NVIDIA wheel its plugin opens, or make the missing library reachable by ld.so.",
         .name = "framework-gpu-libraries",
     },
-    &run,
+    &cuv015::run,
 };
 
 }  // namespace cuvet::checks

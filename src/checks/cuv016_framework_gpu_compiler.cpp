@@ -5,7 +5,7 @@
 
 namespace cuvet::checks {
 
-namespace {
+namespace cuv016 {
 
 std::string dir_name(const std::string& path) { return path.substr(0, path.rfind('/')); }
 
@@ -124,7 +124,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
     return out;
 }
 
-}  // namespace
+}  // namespace cuv016
 
 const ValidateCheck cuv016_framework_gpu_compiler{
     CheckInfo{
@@ -156,7 +156,7 @@ const ValidateCheck cuv016_framework_gpu_compiler{
                "a CUDA toolkit at /usr/local/cuda, or its bin dir on PATH.",
         .name = "framework-gpu-compiler",
     },
-    &run,
+    &cuv016::run,
 };
 
 }  // namespace cuvet::checks

@@ -3,7 +3,7 @@
 
 namespace cuvet::checks {
 
-namespace {
+namespace cuv017 {
 
 constexpr std::size_t listed = 10;  // paths named in the message; the rest are evidence
 
@@ -27,7 +27,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
     return out;
 }
 
-}  // namespace
+}  // namespace cuv017
 
 const ValidateCheck cuv017_scan_incomplete{
     CheckInfo{
@@ -49,7 +49,7 @@ const ValidateCheck cuv017_scan_incomplete{
                "an unpacked copy).",
         .name = "scan-incomplete",
     },
-    &run,
+    &cuv017::run,
 };
 
 }  // namespace cuvet::checks

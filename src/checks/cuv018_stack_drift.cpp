@@ -4,7 +4,7 @@
 
 namespace cuvet::checks {
 
-namespace {
+namespace cuv018 {
 
 constexpr std::string_view frozen_here = "the frozen stack";
 
@@ -36,7 +36,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
     return out;
 }
 
-}  // namespace
+}  // namespace cuv018
 
 const ValidateCheck cuv018_stack_drift{
     CheckInfo{
@@ -70,7 +70,7 @@ const ValidateCheck cuv018_stack_drift{
                "change is intended and validated, freeze the new stack again.",
         .name = "stack-drift",
     },
-    &run,
+    &cuv018::run,
 };
 
 }  // namespace cuvet::checks

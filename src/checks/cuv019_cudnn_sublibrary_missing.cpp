@@ -8,7 +8,7 @@
 
 namespace cuvet::checks {
 
-namespace {
+namespace cuv019 {
 
 // Every root that maps `file`: the first one (loaded_by), each consumer whose closure reaches
 // it (dlopen()s followed: frameworks open cuDNN by name), and each framework that opens it
@@ -133,7 +133,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
     return out;
 }
 
-}  // namespace
+}  // namespace cuv019
 
 const ValidateCheck cuv019_cudnn_sublibrary_missing{
     CheckInfo{
@@ -163,7 +163,7 @@ const ValidateCheck cuv019_cudnn_sublibrary_missing{
                "archive), never single files; do not delete sub-libraries to save space.",
         .name = "cudnn-sublibrary-missing",
     },
-    &run,
+    &cuv019::run,
 };
 
 }  // namespace cuvet::checks

@@ -7,7 +7,7 @@
 
 namespace cuvet::checks {
 
-namespace {
+namespace cuv020 {
 
 // Where the rules below come from (NVIDIA container toolkit and CUDA documentation).
 constexpr const char* toolkit_env_doc =
@@ -244,7 +244,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
     return out;
 }
 
-}  // namespace
+}  // namespace cuv020
 
 const ValidateCheck cuv020_runtime_env_hides_gpu{
     CheckInfo{
@@ -274,7 +274,7 @@ const ValidateCheck cuv020_runtime_env_hides_gpu{
                "NVIDIA_DRIVER_CAPABILITIES; match NVIDIA_REQUIRE_CUDA to the CUDA the image needs.",
         .name = "runtime-env-hides-gpu",
     },
-    &run,
+    &cuv020::run,
 };
 
 }  // namespace cuvet::checks

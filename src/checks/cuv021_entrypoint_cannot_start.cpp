@@ -3,7 +3,7 @@
 
 namespace cuvet::checks {
 
-namespace {
+namespace cuv021 {
 
 std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
     const auto& start = stack.entry_start;
@@ -21,7 +21,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database&) {
     return {std::move(f)};
 }
 
-}  // namespace
+}  // namespace cuv021
 
 const ValidateCheck cuv021_entrypoint_cannot_start{
     CheckInfo{
@@ -49,7 +49,7 @@ const ValidateCheck cuv021_entrypoint_cannot_start{
                "USER may execute; remove the layer or whiteout that deletes it.",
         .name = "entrypoint-cannot-start",
     },
-    &run,
+    &cuv021::run,
 };
 
 }  // namespace cuvet::checks

@@ -6,17 +6,13 @@
 #include <algorithm>
 #include <exception>
 
+#include "cuvet/core/sort_unique.hpp"
 #include "elf/dynamic.hpp"
 
 namespace cuvet::elf {
 namespace {
 
 namespace L = LIEF::ELF;
-
-void sort_unique(std::vector<std::string>& names) {
-    std::sort(names.begin(), names.end());
-    names.erase(std::unique(names.begin(), names.end()), names.end());
-}
 
 std::string strip_prefix(std::string name, std::string_view prefix) {
     if (name.rfind(prefix, 0) == 0) name.erase(0, prefix.size());

@@ -53,6 +53,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "cuvet/core/sort_unique.hpp"
+
 namespace cuvet::elf {
 namespace {
 
@@ -70,11 +72,6 @@ T load_le(std::string_view bytes, std::uint64_t at) {
 }
 
 bool is_sass_kind(std::uint16_t kind) { return kind == 2 || kind == 4 || kind == 0x10; }
-
-void sort_unique(std::vector<int>& values) {
-    std::sort(values.begin(), values.end());
-    values.erase(std::unique(values.begin(), values.end()), values.end());
-}
 
 // The next container magic at or after `from`; sections may pad between
 // containers, so we look for it rather than assume adjacency.

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <string>
 
+#include "cuvet/core/sort_unique.hpp"
 #include "cuvet/elf/dlopen_strings.hpp"
 #include "cuvet/elf/elf_info.hpp"
 #include "cuvet/elf/tool_release.hpp"
@@ -97,11 +98,6 @@ std::string first_release(const ElfFile& file, Range area, const FatbinScan& sca
         return release.empty();
     });
     return release;
-}
-
-void sort_unique(std::vector<int>& values) {
-    std::sort(values.begin(), values.end());
-    values.erase(std::unique(values.begin(), values.end()), values.end());
 }
 
 void read_fatbins(const ElfFile& file, const FatbinScan& scan, ElfInfo& info) {

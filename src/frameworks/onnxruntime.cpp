@@ -6,7 +6,7 @@ namespace cuvet::frameworks {
 
 namespace {
 
-std::string fix_last(const SmokeWords&) {
+std::string fix_gpu_session(const SmokeWords&) {
     return "install onnxruntime-gpu built for the image's CUDA major, with the cuDNN and "
            "cuBLAS it links";
 }
@@ -24,7 +24,7 @@ const Framework& onnxruntime() {
                           "Failed to create CUDAExecutionProvider"},  // GPU build, provider failed
         .cpu_fallback =
             "the session runs on CPUExecutionProvider, not the CUDAExecutionProvider it asked for",
-        .fix_last = fix_last,
+        .fix_last = fix_gpu_session,
     };
     return framework;
 }

@@ -81,7 +81,7 @@ void model_torch(inventory::Analysis& analysis, const loader::Loader&, const Env
     model_triton(analysis, env, fw);
 }
 
-std::string fix_last(const SmokeWords& said) {
+std::string fix_cpu_fallback(const SmokeWords& said) {
     if (said.verdict == "cpu_fallback")
         return "check that the driver is visible in the container and that torch is a CUDA build "
                "(torch.version.cuda)";
@@ -100,7 +100,7 @@ const Framework& pytorch() {
                           "not found in the system path",  // its own preload of the wheel libraries
                           "CUDA error"},                   // generic
         .cpu_fallback = "torch.cuda.is_available() is False",
-        .fix_last = fix_last,
+        .fix_last = fix_cpu_fallback,
         .add_import_models = add_torch_models,
         .model_loads = model_torch,
     };

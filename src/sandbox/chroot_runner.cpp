@@ -15,6 +15,7 @@
 #include <csignal>
 #include <cstring>
 
+#include "cuvet/core/errno_text.hpp"
 #include "cuvet/core/error.hpp"
 #include "cuvet/core/unique_fd.hpp"
 #include "cuvet/sandbox/device_nodes.hpp"
@@ -27,8 +28,6 @@ namespace cuvet::sandbox {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string errno_text() { return std::strerror(errno); }
 
 // Opens `path` inside the image as if `root_fd` were "/": absolute symlinks
 // and ".." never leave it (openat2 RESOLVE_IN_ROOT, Linux 5.6+). On older

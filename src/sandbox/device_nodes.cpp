@@ -8,12 +8,12 @@
 #include <cerrno>
 #include <cstring>
 
+#include "cuvet/core/errno_text.hpp"
+
 namespace cuvet::sandbox {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string errno_text() { return std::strerror(errno); }
 
 // A bind of the host's node (the toolkit binds too); the bind carries nosuid
 // and noexec, and the tmpfs under it stays nodev for anything else.

@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 
+#include "cuvet/core/errno_text.hpp"
 #include "cuvet/core/error.hpp"
 #include "cuvet/core/unique_fd.hpp"
 
@@ -33,8 +34,6 @@ bool split_path(const std::string& path, std::vector<std::string>& parts) {
     }
     return true;
 }
-
-std::string errno_text() { return std::strerror(errno); }
 
 // Writes selected files' bytes into the staging directory as they stream by
 // (several scan threads at once), keyed by (path, layer).

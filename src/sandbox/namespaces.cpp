@@ -16,12 +16,12 @@
 #include <csignal>
 #include <cstring>
 
+#include "cuvet/core/errno_text.hpp"
+
 namespace cuvet::sandbox {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string errno_text() { return std::strerror(errno); }
 
 std::uint32_t shifted(std::uint32_t id) {
     if (id >= sandbox_id_base && id - sandbox_id_base < sandbox_id_count) return id;

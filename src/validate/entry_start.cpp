@@ -8,16 +8,6 @@ namespace cuvet::validate {
 
 namespace {
 
-constexpr std::string_view default_path =
-    "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-
-std::string from_workdir(const std::string& word, const std::string& working_dir) {
-    if (word.empty() || word[0] == '/') return word;
-    std::string dir = working_dir.empty() ? "/" : working_dir;
-    if (dir.back() != '/') dir += '/';
-    return dir + word;
-}
-
 std::string octal(std::uint32_t mode) {
     char text[8];
     std::snprintf(text, sizeof text, "%04o", mode & 07777);
@@ -96,6 +86,13 @@ std::string exec_problem(const std::string& path, const ImageUser& user,
 }
 
 }  // namespace
+
+std::string from_workdir(const std::string& word, const std::string& working_dir) {
+    if (word.empty() || word[0] == '/') return word;
+    std::string dir = working_dir.empty() ? "/" : working_dir;
+    if (dir.back() != '/') dir += '/';
+    return dir + (word.starts_with("./") ? word.substr(2) : word);
+}
 
 checks::EntryStart entry_start(const inventory::Analysis& analysis) {
     const auto& config = analysis.info.config;

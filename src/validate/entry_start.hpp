@@ -9,4 +9,11 @@ namespace cuvet::validate {
 
 checks::EntryStart entry_start(const inventory::Analysis& analysis);
 
+// The PATH a process gets when the image's Env sets none (runc's default).
+inline constexpr std::string_view default_path =
+    "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+// A program named relative to the WORKDIR ("/" when unset), as the runtime finds it.
+std::string from_workdir(const std::string& word, const std::string& working_dir);
+
 }  // namespace cuvet::validate

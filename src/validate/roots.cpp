@@ -7,26 +7,16 @@
 #include <set>
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/path_text.hpp"
 #include "cuvet/core/scan_limits.hpp"
 #include "cuvet/dockerfile/shell.hpp"
 #include "cuvet/frameworks/framework.hpp"
+#include "entry_start.hpp"
 #include "script_exports.hpp"
 
 namespace cuvet::validate {
 
 namespace {
-
-constexpr std::string_view default_path =
-    "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-
-bool starts_with(std::string_view s, std::string_view head) {
-    return s.substr(0, head.size()) == head;
-}
-
-std::string_view base_name(std::string_view path) {
-    auto slash = path.rfind('/');
-    return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
 
 std::vector<std::string> split(std::string_view text, char sep) {
     std::vector<std::string> out;
@@ -53,23 +43,15 @@ std::string join(const std::vector<std::string>& words, std::size_t max_chars = 
 
 std::string env_value(const std::vector<std::string>& env, std::string_view key) {
     for (const auto& kv : env)
-        if (kv.size() > key.size() && starts_with(kv, key) && kv[key.size()] == '=')
+        if (kv.size() > key.size() && kv.starts_with(key) && kv[key.size()] == '=')
             return kv.substr(key.size() + 1);
     return "";
-}
-
-std::string from_workdir(const std::string& word, const std::string& working_dir) {
-    if (word.empty() || word[0] == '/') return word;
-    std::string dir = working_dir.empty() ? "/" : working_dir;
-    if (dir.back() != '/') dir += '/';
-    auto path = dir + (starts_with(word, "./") ? word.substr(2) : word);
-    return path;
 }
 
 bool is_interpreter_name(std::string_view name) {
     if (name == "node" || name == "ruby" || name == "perl" || name == "java" || name == "julia")
         return true;
-    if (!starts_with(name, "python")) return false;
+    if (!name.starts_with("python")) return false;
     for (char c : name.substr(6))
         if (!(c >= '0' && c <= '9') && c != '.') return false;
     return true;
@@ -78,14 +60,14 @@ bool is_interpreter_name(std::string_view name) {
 // `python -m pkg.mod`: "pkg".
 // `python3 -u app.py …` → "app.py"; "" for `python -m`, `python -c` or no script.
 std::string python_script(const std::vector<std::string>& words) {
-    if (words.empty() || !starts_with(base_name(words[0]), "python")) return "";
+    if (words.empty() || !base_name(words[0]).starts_with("python")) return "";
     for (std::size_t i = 1; i < words.size(); ++i) {
         if (words[i] == "-m" || words[i] == "-c") return "";
         if (words[i] == "-W" || words[i] == "-X") {
             ++i;
             continue;
         }
-        if (!starts_with(words[i], "-")) return words[i];
+        if (!words[i].starts_with("-")) return words[i];
     }
     return "";
 }
@@ -104,9 +86,9 @@ std::vector<std::string> python_imports(std::string_view text) {
         std::string_view line = raw;
         while (!line.empty() && (line.front() == ' ' || line.front() == '\t'))
             line.remove_prefix(1);
-        if (starts_with(line, "from ")) {
+        if (line.starts_with("from ")) {
             add(line.substr(5));
-        } else if (starts_with(line, "import ")) {
+        } else if (line.starts_with("import ")) {
             for (const auto& part : split(line.substr(7, line.find('#') == std::string_view::npos
                                                              ? std::string_view::npos
                                                              : line.find('#') - 7),
@@ -118,10 +100,10 @@ std::vector<std::string> python_imports(std::string_view text) {
 }
 
 std::string python_module(const std::vector<std::string>& words) {
-    if (words.empty() || !starts_with(base_name(words[0]), "python")) return "";
+    if (words.empty() || !base_name(words[0]).starts_with("python")) return "";
     for (std::size_t i = 1; i + 1 < words.size(); ++i) {
         if (words[i] == "-m") return words[i + 1].substr(0, words[i + 1].find('.'));
-        if (!starts_with(words[i], "-")) break;  // a script: python app.py
+        if (!words[i].starts_with("-")) break;  // a script: python app.py
     }
     return "";
 }
@@ -192,7 +174,7 @@ std::string importer(const std::string& top) {
 
 bool exports_module_init(const elf::ElfInfo& elf) {
     return std::any_of(elf.exported_symbols.begin(), elf.exported_symbols.end(),
-                       [](const std::string& s) { return starts_with(s, "PyInit_"); });
+                       [](const std::string& s) { return s.starts_with("PyInit_"); });
 }
 
 // A module `import` can load: a `*.so` of a package, not a library a wheel
@@ -203,7 +185,7 @@ bool is_extension_module(std::string_view path, const elf::ElfInfo& elf) {
     if (!path.ends_with(".so")) return false;
     auto top = top_module(path);
     if (top.empty() || top == "nvidia") return false;
-    if (starts_with(base_name(path), "lib") && !exports_module_init(elf)) return false;
+    if (base_name(path).starts_with("lib") && !exports_module_init(elf)) return false;
     return path.find(".libs/") == std::string_view::npos;
 }
 
@@ -217,7 +199,7 @@ std::string alternative_stem(std::string_view path) {
     auto tag = name.rfind('.');
     if (tag == std::string_view::npos) return "";
     auto suffix = name.substr(tag + 1);
-    if (starts_with(suffix, "cpython-") || starts_with(suffix, "pypy") || suffix == "abi3")
+    if (suffix.starts_with("cpython-") || suffix.starts_with("pypy") || suffix == "abi3")
         name = name.substr(0, tag);
     auto dot = name.find('.');
     if (dot == std::string_view::npos || dot == 0) return "";
@@ -229,7 +211,7 @@ std::vector<std::string> after_init_wrapper(const std::vector<std::string>& word
     auto name = base_name(words[0]);
     std::size_t at = 1;
     if (name == "tini" || name == "dumb-init" || name == "catatonit") {
-        while (at < words.size() && starts_with(words[at], "-")) {
+        while (at < words.size() && words[at].starts_with("-")) {
             if (words[at++] == "--") break;
         }
     } else if (name == "gosu" || name == "su-exec") {
@@ -264,7 +246,7 @@ std::string shebang_interpreter(std::string_view text) {
     auto words = shebang_words(text);
     if (!words.empty() && base_name(words[0]) == "env") {
         words.erase(words.begin());
-        while (!words.empty() && starts_with(words[0], "-")) words.erase(words.begin());
+        while (!words.empty() && words[0].starts_with("-")) words.erase(words.begin());
     }
     return words.empty() ? "" : words[0];
 }
@@ -316,7 +298,7 @@ private:
         if (auto rest = after_init_wrapper(words); !rest.empty())
             return walk_command(rest, label, depth + 1);
         // `sh /entrypoint.sh`: the shell reads the file (from WORKDIR, never from PATH).
-        if (is_shell_name(base_name(words[0])) && words.size() > 1 && !starts_with(words[1], "-"))
+        if (is_shell_name(base_name(words[0])) && words.size() > 1 && !words[1].starts_with("-"))
             run_script(from_workdir(words[1], config_.working_dir), label, depth + 1, true);
         if (auto script = python_script(words); !script.empty())
             run_python(from_workdir(script, config_.working_dir), label, depth + 1);
@@ -361,7 +343,7 @@ private:
                                ? roots_.find_program(interpreter)
                                : interpreter;
             if (!program.empty()) roots_.add(program, label);
-            if (starts_with(base_name(interpreter), "python")) {
+            if (base_name(interpreter).starts_with("python")) {
                 walked_.erase(files_.data_entry(path)->path);
                 return run_python(path, label, depth);
             }
@@ -423,7 +405,7 @@ std::vector<EnvChange> entry_script_env(const inventory::Analysis& analysis) {
     const auto files = analysis.files();
     // The script execve starts, or the one `sh script` reads.
     std::string script = roots.find_program(argv[0]);
-    if (is_shell_name(base_name(argv[0])) && argv.size() > 1 && !starts_with(argv[1], "-"))
+    if (is_shell_name(base_name(argv[0])) && argv.size() > 1 && !argv[1].starts_with("-"))
         script = from_workdir(argv[1], config.working_dir);
     const auto* text = script.empty() ? nullptr : files.text(script);
     if (text == nullptr) return {};
@@ -480,7 +462,7 @@ std::vector<checks::Root> find_roots(const inventory::Analysis& analysis,
         const std::string prefix = dir.back() == '/' ? dir : dir + "/";
         const auto& entries = analysis.tree.entries();
         for (auto it = entries.lower_bound(prefix);
-             it != entries.end() && starts_with(it->first, prefix); ++it) {
+             it != entries.end() && it->first.starts_with(prefix); ++it) {
             auto rest = std::string_view(it->first).substr(prefix.size());
             if (rest.find('/') != std::string_view::npos || !is_interpreter_name(rest)) continue;
             roots.add(it->first, it->first + " on PATH");

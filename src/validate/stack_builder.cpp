@@ -12,6 +12,7 @@
 #include "cuvet/checks/loader_resolution.hpp"
 #include "cuvet/core/cuda_libraries.hpp"
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/path_text.hpp"
 #include "cuvet/core/scan_limits.hpp"
 #include "cuvet/frameworks/framework.hpp"
 #include "cuvet/loader/driver_libs.hpp"
@@ -31,20 +32,6 @@ using checks::FrameworkInstall;
 using checks::LibraryCopy;
 using checks::Resolution;
 using checks::Stack;
-
-std::string_view base_name(std::string_view path) {
-    auto slash = path.rfind('/');
-    return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
-std::string dir_name(std::string_view path) {
-    auto slash = path.rfind('/');
-    return slash == std::string_view::npos ? std::string() : std::string(path.substr(0, slash));
-}
-
-bool starts_with(std::string_view s, std::string_view head) {
-    return s.substr(0, head.size()) == head;
-}
 
 // "8.6.0" of "libcudnn.so.8.6.0"; "" for "libcudnn.so".
 std::string file_version(std::string_view name) {
@@ -68,7 +55,7 @@ std::optional<int> package_cuda_major(const std::string& text) {
     if (!std::regex_search(text, m, pattern)) return std::nullopt;
     std::string digits = m[1].str();
     // "cu118" (a torch-style variant) is 11.8; "cu12" and "cuda11.8" start with the major.
-    if (digits.size() == 3 && starts_with(m[0].str(), "_cu")) digits = digits.substr(0, 2);
+    if (digits.size() == 3 && m[0].str().starts_with("_cu")) digits = digits.substr(0, 2);
     if (digits.size() > 2) digits = digits.substr(0, 2);
     return std::stoi(digits);
 }
@@ -102,7 +89,7 @@ void inherit_package_version(std::vector<LibraryCopy>& copies) {
         if (c.family == "cudnn" && c.version && c.version->size() >= 3 && !c.owner.empty())
             main_by_dir.emplace(c.dir(), &c);
     for (auto& c : copies) {
-        if (!starts_with(c.family, "cudnn_") || (c.version && c.version->size() >= 3)) continue;
+        if (!c.family.starts_with("cudnn_") || (c.version && c.version->size() >= 3)) continue;
         auto it = main_by_dir.find(c.dir());
         if (it == main_by_dir.end() ||
             (c.version && c.version->major() != it->second->version->major()))
@@ -165,7 +152,7 @@ std::vector<LibraryCopy> driver_copies(const inventory::Analysis& analysis, bool
             continue;
         if (path.find("/stubs/") != std::string::npos) continue;
         auto name = base_name(path);
-        if (!starts_with(name, "lib") || name.find(".so") == std::string_view::npos) continue;
+        if (!name.starts_with("lib") || name.find(".so") == std::string_view::npos) continue;
         bool in_compat = path.find("/compat/") != std::string::npos;
         if (in_compat != compat) continue;
         if (!loader::is_host_driver_library(name)) continue;
@@ -200,7 +187,7 @@ std::vector<FrameworkInstall> frameworks(const inventory::Analysis& analysis) {
         auto version = rules::Version::parse(c.version.substr(0, plus));
         if (!version) continue;  // unknown stays unknown: no version, nothing to judge
         fw.version = *version;
-        if (plus != std::string::npos && starts_with(c.version.substr(plus + 1), "cu"))
+        if (plus != std::string::npos && c.version.substr(plus + 1).starts_with("cu"))
             fw.variant = c.version.substr(plus + 1);
         fw.root = c.location;
         if (auto it = c.attributes.find("cuda"); it != c.attributes.end())
@@ -210,12 +197,12 @@ std::vector<FrameworkInstall> frameworks(const inventory::Analysis& analysis) {
         for (const auto& e : c.evidence)
             fw.provenance.push_back(e.kind + " " + e.path + ": " + e.version);
         for (auto it = analysis.elfs.lower_bound(fw.root + "/");
-             it != analysis.elfs.end() && starts_with(it->first, fw.root + "/"); ++it)
+             it != analysis.elfs.end() && it->first.starts_with(fw.root + "/"); ++it)
             fw.libraries.push_back(it->first);
         auto site = dir_name(fw.root);
         if (site.ends_with("-packages")) {
             for (auto it = analysis.tree.entries().lower_bound(site + "/nvidia/");
-                 it != analysis.tree.entries().end() && starts_with(it->first, site + "/nvidia/");
+                 it != analysis.tree.entries().end() && it->first.starts_with(site + "/nvidia/");
                  ++it) {
                 if (it->second.type == image::FileType::directory && it->first.ends_with("/lib"))
                     fw.bundled_library_dirs.push_back(it->first);
@@ -235,7 +222,7 @@ bool wants_consumer(const std::string& path, const elf::ElfInfo& elf,
     for (const auto& n : elf.dlopen_candidates)
         if (is_cuda_stack_name(n) && versioned(n)) return true;
     for (const auto& fw : fws)
-        if (starts_with(path, fw.root + "/")) return true;
+        if (path.starts_with(fw.root + "/")) return true;
     auto at = path.find("-packages/");
     if (at != std::string::npos) {
         auto rest = std::string_view(path).substr(at + 10);
@@ -367,7 +354,7 @@ void drop_unloaded_alternatives(std::vector<checks::Root>& roots, const loader::
 }  // namespace
 
 std::string cuda_family(std::string_view name) {
-    if (!starts_with(name, "lib")) return "";
+    if (!name.starts_with("lib")) return "";
     auto so = name.find(".so");
     if (so == std::string_view::npos) return "";
     auto rest = name.substr(so + 3);
@@ -376,7 +363,7 @@ std::string cuda_family(std::string_view name) {
     for (const auto& library : cuda_libraries()) {
         if (!library.stack_family) continue;
         const std::string_view prefix = library.stem;
-        if (!starts_with(stem, prefix)) continue;
+        if (!stem.starts_with(prefix)) continue;
         auto tail = stem.substr(prefix.size());
         // libcudnn_ops_infer, libcublasLt, libnvinfer_plugin; not libcudart_static or
         // libnvrtc-builtins.

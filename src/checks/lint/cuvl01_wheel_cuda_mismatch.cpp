@@ -6,7 +6,7 @@
 #include "cuvet/checks/registry.hpp"
 
 namespace cuvet::checks {
-namespace {
+namespace cuvl01 {
 
 using dockerfile::Manager;
 
@@ -196,9 +196,9 @@ CheckInfo info() {
     return i;
 }
 
-}  // namespace
+}  // namespace cuvl01
 
 extern const LintCheck cuvl01_wheel_cuda_mismatch;
-const LintCheck cuvl01_wheel_cuda_mismatch{info(), &run};
+const LintCheck cuvl01_wheel_cuda_mismatch{cuvl01::info(), &cuvl01::run};
 
 }  // namespace cuvet::checks

@@ -4,7 +4,7 @@
 #include "cuvet/checks/registry.hpp"
 
 namespace cuvet::checks {
-namespace {
+namespace cuvl02 {
 
 // A directory of LD_LIBRARY_PATH that holds CUDA or cuDNN libraries in this image.
 // A wheel's own directory (site-packages/nvidia/cudnn/lib) is not the system's, and
@@ -138,9 +138,9 @@ CheckInfo info() {
     return i;
 }
 
-}  // namespace
+}  // namespace cuvl02
 
 extern const LintCheck cuvl02_ld_library_path_shadows;
-const LintCheck cuvl02_ld_library_path_shadows{info(), &run};
+const LintCheck cuvl02_ld_library_path_shadows{cuvl02::info(), &cuvl02::run};
 
 }  // namespace cuvet::checks

@@ -7,7 +7,7 @@
 #include "cuvet/checks/registry.hpp"
 
 namespace cuvet::checks {
-namespace {
+namespace cuvl03 {
 
 // A rebuild cannot move to another release line: ==X (also ==X.*), ~=X.Y, a conda
 // pin (=X means X.*), or a version left to a build argument.
@@ -100,9 +100,9 @@ CheckInfo info() {
     return i;
 }
 
-}  // namespace
+}  // namespace cuvl03
 
 extern const LintCheck cuvl03_unpinned_framework;
-const LintCheck cuvl03_unpinned_framework{info(), &run};
+const LintCheck cuvl03_unpinned_framework{cuvl03::info(), &cuvl03::run};
 
 }  // namespace cuvet::checks

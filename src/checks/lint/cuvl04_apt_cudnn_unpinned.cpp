@@ -6,7 +6,7 @@
 #include "cuvet/checks/registry.hpp"
 
 namespace cuvet::checks {
-namespace {
+namespace cuvl04 {
 
 std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database&) {
     // One finding per install command: libcudnn9-cuda-12 and its -dev package are one
@@ -66,9 +66,9 @@ CheckInfo info() {
     return i;
 }
 
-}  // namespace
+}  // namespace cuvl04
 
 extern const LintCheck cuvl04_apt_cudnn_unpinned;
-const LintCheck cuvl04_apt_cudnn_unpinned{info(), &run};
+const LintCheck cuvl04_apt_cudnn_unpinned{cuvl04::info(), &cuvl04::run};
 
 }  // namespace cuvet::checks

@@ -5,7 +5,7 @@
 #include "cuvet/checks/registry.hpp"
 
 namespace cuvet::checks {
-namespace {
+namespace cuvl05 {
 
 std::optional<report::Finding> tensorflow_gpu(const dockerfile::Facts& facts,
                                               const dockerfile::Package& p) {
@@ -91,9 +91,9 @@ CheckInfo info() {
     return i;
 }
 
-}  // namespace
+}  // namespace cuvl05
 
 extern const LintCheck cuvl05_deprecated_package;
-const LintCheck cuvl05_deprecated_package{info(), &run};
+const LintCheck cuvl05_deprecated_package{cuvl05::info(), &cuvl05::run};
 
 }  // namespace cuvet::checks

@@ -3,7 +3,7 @@
 #include "cuvet/checks/registry.hpp"
 
 namespace cuvet::checks {
-namespace {
+namespace cuvl06 {
 
 bool conda_brings_cuda(const dockerfile::Package& p) {
     if (p.manager != dockerfile::Manager::conda) return false;
@@ -59,9 +59,9 @@ CheckInfo info() {
     return i;
 }
 
-}  // namespace
+}  // namespace cuvl06
 
 extern const LintCheck cuvl06_conda_pip_cuda_mix;
-const LintCheck cuvl06_conda_pip_cuda_mix{info(), &run};
+const LintCheck cuvl06_conda_pip_cuda_mix{cuvl06::info(), &cuvl06::run};
 
 }  // namespace cuvet::checks

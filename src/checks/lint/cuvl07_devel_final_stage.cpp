@@ -3,7 +3,7 @@
 #include "cuvet/checks/registry.hpp"
 
 namespace cuvet::checks {
-namespace {
+namespace cuvl07 {
 
 std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
     std::vector<report::Finding> out;
@@ -46,9 +46,9 @@ CheckInfo info() {
     return i;
 }
 
-}  // namespace
+}  // namespace cuvl07
 
 extern const LintCheck cuvl07_devel_final_stage;
-const LintCheck cuvl07_devel_final_stage{info(), &run};
+const LintCheck cuvl07_devel_final_stage{cuvl07::info(), &cuvl07::run};
 
 }  // namespace cuvet::checks

@@ -5,7 +5,7 @@
 #include "cuvet/checks/registry.hpp"
 
 namespace cuvet::checks {
-namespace {
+namespace cuvl08 {
 
 struct Need {
     rules::Version cuda;
@@ -95,9 +95,9 @@ CheckInfo info() {
     return i;
 }
 
-}  // namespace
+}  // namespace cuvl08
 
 extern const LintCheck cuvl08_driver_too_old;
-const LintCheck cuvl08_driver_too_old{info(), &run};
+const LintCheck cuvl08_driver_too_old{cuvl08::info(), &cuvl08::run};
 
 }  // namespace cuvet::checks

@@ -6,7 +6,7 @@
 #include "cuvet/checks/registry.hpp"
 
 namespace cuvet::checks {
-namespace {
+namespace cuvl09 {
 
 // FROM nvidia/11.6.0-runtime-ubuntu20.04: the repository name was left out of the tag.
 std::optional<report::Finding> missing_repository(const dockerfile::Facts& facts,
@@ -160,9 +160,9 @@ CheckInfo info() {
     return i;
 }
 
-}  // namespace
+}  // namespace cuvl09
 
 extern const LintCheck cuvl09_base_tag_not_published;
-const LintCheck cuvl09_base_tag_not_published{info(), &run};
+const LintCheck cuvl09_base_tag_not_published{cuvl09::info(), &cuvl09::run};
 
 }  // namespace cuvet::checks

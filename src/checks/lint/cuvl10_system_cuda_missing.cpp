@@ -8,7 +8,7 @@
 #include "cuvet/checks/registry.hpp"
 
 namespace cuvet::checks {
-namespace {
+namespace cuvl10 {
 
 // Bases known to ship no CUDA libraries: Docker official images and the
 // nvidia/cuda "base" flavour (cudart only, no cuBLAS/cuDNN).
@@ -164,9 +164,9 @@ CheckInfo info() {
     return i;
 }
 
-}  // namespace
+}  // namespace cuvl10
 
 extern const LintCheck cuvl10_system_cuda_missing;
-const LintCheck cuvl10_system_cuda_missing{info(), &run};
+const LintCheck cuvl10_system_cuda_missing{cuvl10::info(), &cuvl10::run};
 
 }  // namespace cuvet::checks

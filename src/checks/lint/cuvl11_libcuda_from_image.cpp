@@ -7,7 +7,7 @@
 #include "cuvet/checks/registry.hpp"
 
 namespace cuvet::checks {
-namespace {
+namespace cuvl11 {
 
 enum class Kind { none, stub, compat };
 
@@ -148,9 +148,9 @@ CheckInfo info() {
     return i;
 }
 
-}  // namespace
+}  // namespace cuvl11
 
 extern const LintCheck cuvl11_libcuda_from_image;
-const LintCheck cuvl11_libcuda_from_image{info(), &run};
+const LintCheck cuvl11_libcuda_from_image{cuvl11::info(), &cuvl11::run};
 
 }  // namespace cuvet::checks

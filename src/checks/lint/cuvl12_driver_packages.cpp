@@ -9,7 +9,7 @@
 #include "cuvet/checks/registry.hpp"
 
 namespace cuvet::checks {
-namespace {
+namespace cuvl12 {
 
 bool all_digits(std::string_view text) {
     return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
@@ -99,9 +99,9 @@ CheckInfo info() {
     return i;
 }
 
-}  // namespace
+}  // namespace cuvl12
 
 extern const LintCheck cuvl12_driver_packages;
-const LintCheck cuvl12_driver_packages{info(), &run};
+const LintCheck cuvl12_driver_packages{cuvl12::info(), &cuvl12::run};
 
 }  // namespace cuvet::checks

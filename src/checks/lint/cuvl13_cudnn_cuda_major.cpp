@@ -8,7 +8,7 @@
 #include "cuvet/checks/registry.hpp"
 
 namespace cuvet::checks {
-namespace {
+namespace cuvl13 {
 
 using dockerfile::Manager;
 
@@ -129,9 +129,9 @@ CheckInfo info() {
     return i;
 }
 
-}  // namespace
+}  // namespace cuvl13
 
 extern const LintCheck cuvl13_cudnn_cuda_major;
-const LintCheck cuvl13_cudnn_cuda_major{info(), &run};
+const LintCheck cuvl13_cudnn_cuda_major{cuvl13::info(), &cuvl13::run};
 
 }  // namespace cuvet::checks

@@ -8,7 +8,7 @@
 #include "cuvet/core/ascii.hpp"
 
 namespace cuvet::checks {
-namespace {
+namespace cuvl14 {
 
 using dockerfile::BaseKind;
 
@@ -171,9 +171,9 @@ CheckInfo info() {
     return i;
 }
 
-}  // namespace
+}  // namespace cuvl14
 
 extern const LintCheck cuvl14_gpu_stack_not_visible;
-const LintCheck cuvl14_gpu_stack_not_visible{info(), &run};
+const LintCheck cuvl14_gpu_stack_not_visible{cuvl14::info(), &cuvl14::run};
 
 }  // namespace cuvet::checks

@@ -14,7 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int max_index_depth = 8;
+constexpr int max_layout_index_depth = 8;
 constexpr const char* ref_name_key = "org.opencontainers.image.ref.name";
 
 struct Candidate {
@@ -65,7 +65,8 @@ public:
 
     void collect(const json& index, const std::string& where, const std::string& reference,
                  int depth, std::vector<Candidate>& out) {
-        if (depth > max_index_depth) fail_input(where + ": indexes nested deeper than 8 levels");
+        if (depth > max_layout_index_depth)
+            fail_input(where + ": indexes nested deeper than 8 levels");
         auto manifests = index.find("manifests");
         if (!index.is_object() || manifests == index.end() || !manifests->is_array())
             fail_input(where + ": missing \"manifests\" array");

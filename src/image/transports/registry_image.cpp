@@ -17,7 +17,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int max_index_depth = 4;
+constexpr int max_registry_index_depth = 4;
 
 bool is_index(const std::string& media_type) {
     return media_type == "application/vnd.oci.image.index.v1+json" ||
@@ -116,7 +116,7 @@ std::unique_ptr<Image> open_registry_image(const std::string& reference_text,
     const auto& reference = client->reference();
     Fetched manifest = fetch_manifest(*client, reference.manifest_reference(), reference.digest);
     for (int depth = 0; is_index(manifest.media_type); ++depth) {
-        if (depth == max_index_depth)
+        if (depth == max_registry_index_depth)
             fail_input(client->name() + ": indexes nested deeper than 4 levels");
         std::string digest = choose_from_index(manifest, options, client->name());
         manifest = fetch_manifest(*client, digest, digest);
