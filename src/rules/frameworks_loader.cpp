@@ -28,7 +28,7 @@ void expect_known_framework(const JsonNode& node) {
 FrameworkBuild read_build(const JsonNode& b, const ProvenanceReader& provenance) {
     b.expect_object({"framework", "version", "until", "variant", "cuda", "cuda_min", "cudnn",
                      "cudnn_major", "default", "sonames", "package", "selected_by", "index",
-                     "requires", "source", "confidence", "note"});
+                     "requires", "cudnn_optional", "source", "confidence", "note"});
     FrameworkBuild fb;
     expect_known_framework(b.at("framework"));
     fb.framework = b.at("framework").string();
@@ -55,6 +55,7 @@ FrameworkBuild read_build(const JsonNode& b, const ProvenanceReader& provenance)
     fb.selected_by = b.optional_string("selected_by");
     fb.index = b.optional_string("index");
     if (auto requires_ = b.get("requires")) fb.requirements = read_requirements(*requires_);
+    if (auto optional = b.get("cudnn_optional")) fb.cudnn_optional = optional->boolean();
     fb.provenance = provenance(b);
     return fb;
 }

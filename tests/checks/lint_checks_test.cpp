@@ -240,6 +240,46 @@ TEST_CASE("CUVL10 GPU package without system CUDA", "[lint][CUVL10]") {
               .empty());
 }
 
+TEST_CASE("CUVL01 onnxruntime-gpu from 1.27 is the CUDA 13 build", "[lint][CUVL01][rules37]") {
+    // microsoft/onnxruntime#29032: from 1.27 the main onnxruntime-gpu is built for CUDA 13. On a
+    // CUDA 12 base its CUDA provider finds no libcudart.so.13 and ORT quietly runs on the CPU.
+    const std::string cuda12 = "FROM nvidia/cuda:12.8.1-cudnn-runtime-ubuntu22.04\n";
+    auto found = lint_with(cuda12 + "RUN pip install onnxruntime-gpu==1.27.0\n", "CUVL01");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].severity == report::Severity::error);
+    CHECK_THAT(found[0].message, Catch::Contains("CUDA 13") && Catch::Contains("libcudart.so.13"));
+    // 1.26 was the last CUDA 12 build on PyPI.
+    CHECK(lint_with(cuda12 + "RUN pip install onnxruntime-gpu==1.26.0\n", "CUVL01").empty());
+    // The deprecated CUDA 12 build of 1.28 from Microsoft's feed matches the base.
+    CHECK(lint_with(cuda12 + "RUN pip install onnxruntime-gpu==1.28.0 --extra-index-url "
+                             "https://aiinfra.pkgs.visualstudio.com/PublicPackages/_packaging/"
+                             "onnxruntime-cuda-12/pypi/simple/\n",
+                    "CUVL01")
+              .empty());
+    CHECK(lint_with("FROM nvidia/cuda:13.0.1-runtime-ubuntu24.04\n"
+                    "RUN pip install onnxruntime-gpu==1.27.0\n",
+                    "CUVL01")
+              .empty());
+}
+
+TEST_CASE("CUVL10 onnxruntime-gpu 1.28 starts its CUDA provider without cuDNN",
+          "[lint][CUVL10][rules37]") {
+    // ONNX Runtime 1.28.0 release notes: "cuDNN and cuFFT are now optional at runtime for the
+    // CUDA EP". 1.27 on a CUDA image without cuDNN still loses its GPU provider.
+    const std::string base = "FROM nvidia/cuda:13.0.1-runtime-ubuntu24.04\n";
+    auto found = lint_with(base + "RUN pip install onnxruntime-gpu==1.27.0\n", "CUVL10");
+    REQUIRE(found.size() == 1);
+    CHECK_THAT(found[0].message, Catch::Contains("without cuDNN"));
+    CHECK(lint_with(base + "RUN pip install onnxruntime-gpu==1.28.0\n", "CUVL10").empty());
+    // A system cuDNN of another major does not stop 1.28 either (CUVL01's cuDNN half).
+    CHECK(lint_with("FROM nvidia/cuda:12.2.2-cudnn8-runtime-ubuntu22.04\n"
+                    "RUN pip install onnxruntime-gpu==1.28.0 --extra-index-url "
+                    "https://aiinfra.pkgs.visualstudio.com/PublicPackages/_packaging/"
+                    "onnxruntime-cuda-12/pypi/simple/\n",
+                    "CUVL01")
+              .empty());
+}
+
 TEST_CASE("inline ignores", "[lint]") {
     const std::string text =
         "# cuvet global ignore=CUVL07\n"

@@ -86,6 +86,9 @@ struct FrameworkBuild {
     std::string index;                // "pypi" or the index URL serving it; "" unknown
     std::string selected_by;  // the requirement that installs this build by default: "jax[cuda]"
     std::vector<Requirement> requirements;  // its Requires-Dist pins (CUDA/cuDNN wheels)
+    // Its GPU path starts without cuDNN (ONNX Runtime 1.28's CUDA EP): a missing system cuDNN
+    // does not disable it.
+    bool cudnn_optional = false;
     Provenance provenance;
 
     // The pin on `package_name` ("nvidia-cudnn-cu12"), nullptr when none.

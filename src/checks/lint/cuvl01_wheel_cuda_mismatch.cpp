@@ -69,8 +69,11 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
             if (p.inherited) continue;
             std::optional<lint::WheelStack> wheel;
             if (p.manager == Manager::conda && !p.cuda.empty() && p.name != "cuda-version") {
-                wheel = lint::WheelStack{
-                    p.name, rules::Version::parse(p.cuda), {}, {}, true, false, p.cuda_evidence};
+                wheel.emplace();
+                wheel->framework = p.name;
+                wheel->cuda = rules::Version::parse(p.cuda);
+                wheel->bundles_libraries = true;
+                wheel->evidence = p.cuda_evidence;
             } else {
                 wheel = lint::wheel_stack(p, db);
             }
@@ -140,8 +143,10 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
                     f.evidence.push_back("cuDNN " + std::to_string(*apt_cudnn) + " from " +
                                          cudnn_from);
                 }
-                const bool system_cudnn_differs =
-                    system_cudnn && wheel->cudnn_major && *system_cudnn != *wheel->cudnn_major;
+                // A build whose GPU path starts without cuDNN does not fail on another one.
+                const bool system_cudnn_differs = system_cudnn && wheel->cudnn_major &&
+                                                  !wheel->cudnn_optional &&
+                                                  *system_cudnn != *wheel->cudnn_major;
                 if (!runtime_differs && !system_cudnn_differs) continue;
                 f.severity = report::Severity::error;
                 f.message =

@@ -41,7 +41,7 @@ bool known_without_cudnn(const dockerfile::BaseFacts& base) {
 // cupy.cudnn, so it is left out; so are an unpinned Paddle (3.x wheels pull nvidia-cudnn in) and
 // `tensorflow` before 2.1, a CPU-only package (its GPU build was tensorflow-gpu).
 bool loads_system_cudnn(const dockerfile::Package& p, const lint::WheelStack& wheel) {
-    if (wheel.bundles_libraries || wheel.cpu_only) return false;
+    if (wheel.bundles_libraries || wheel.cpu_only || wheel.cudnn_optional) return false;
     switch (lint::family_of(p)) {
         case lint::Family::onnxruntime:
         case lint::Family::jax:  // jaxlib+cudaNNN, jax[cudaNN-local]: the system's cuDNN

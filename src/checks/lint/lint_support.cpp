@@ -371,6 +371,7 @@ std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules:
                 out.cuda = build->cuda;
                 out.cudnn = build->cudnn;
                 out.cudnn_major = build->cudnn_major;
+                out.cudnn_optional = build->cudnn_optional;
                 out.evidence = "onnxruntime-gpu " + v->str() + " on PyPI is the " +
                                (build->variant.empty() ? std::string("default") : build->variant) +
                                " build";

@@ -58,6 +58,8 @@ struct WheelStack {
     // jax[cudaNN], nvidia-* packages); false when it loads the system's.
     bool bundles_libraries = false;
     bool cpu_only = false;
+    // The build's GPU path starts without cuDNN (rules: `cudnn_optional`).
+    bool cudnn_optional = false;
     std::string evidence;
 };
 

@@ -1,0 +1,69 @@
+// The rows issue 37 added for late 2026 (rules/SCHEMA.md): each answers the lookup the checks
+// make, and what no citable source gave stays unknown rather than borrowed from a neighbour.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "rules/rules_fixtures.hpp"
+
+using namespace cuvet::test;
+
+TEST_CASE("onnxruntime-gpu: CUDA 13 from 1.27, cuDNN optional from 1.28", "[rules][rules37]") {
+    const auto* ort126 = db().framework_build("onnxruntime", v("1.26.0"), "");
+    const auto* ort127 = db().framework_build("onnxruntime", v("1.27.0"), "");
+    const auto* ort128 = db().framework_build("onnxruntime", v("1.28.1"), "");
+    REQUIRE(ort126);
+    REQUIRE(ort127);
+    REQUIRE(ort128);
+    CHECK(ort126->cuda->major() == 12);
+    CHECK(ort127->cuda->major() == 13);
+    CHECK(ort128->cuda->major() == 13);
+    CHECK_FALSE(ort127->cudnn_optional);
+    CHECK(ort128->cudnn_optional);
+    // The deprecated CUDA 12 build of 1.28, from Microsoft's feed only.
+    const auto* ort128_cu12 = db().framework_build("onnxruntime", v("1.28.0"), "cuda12");
+    REQUIRE(ort128_cu12);
+    CHECK(ort128_cu12->cudnn_optional);
+    CHECK(ort128_cu12->index.find("onnxruntime-cuda-12") != std::string::npos);
+    // No citable source for 1.29 or 1.30 was found: unknown, not 1.28's answer.
+    CHECK(db().framework_build("onnxruntime", v("1.29.0"), "") == nullptr);
+}
+
+TEST_CASE("cudnn_optional must be a boolean", "[rules][rules37]") {
+    auto table = builtin_table("frameworks.json");
+    table["builds"][0]["cudnn_optional"] = "yes";
+    CHECK_THAT(load_error_with("frameworks.json", table.dump()),
+               Catch::Contains("/builds/0/cudnn_optional"));
+}
+
+TEST_CASE("vLLM 0.28.0 pins torch 2.13.0; 0.30 stays unknown", "[rules][rules37]") {
+    const auto* vllm = db().framework_build("vllm", v("0.28.0"), "");
+    REQUIRE(vllm);
+    REQUIRE(vllm->requirement("torch"));
+    CHECK(vllm->requirement("torch")->spec == "==2.13.0");
+    CHECK_FALSE(vllm->cuda);  // the source names the torch pin, not the wheel's CUDA
+    CHECK(db().framework_build("vllm", v("0.30.0"), "") == nullptr);
+}
+
+TEST_CASE("PaddlePaddle 3.2 cu129 is a CUDA 12.9 build with its cuDNN unknown",
+          "[rules][rules37]") {
+    const auto* paddle = db().framework_build("paddlepaddle", v("3.2.2"), "cu129");
+    REQUIRE(paddle);
+    CHECK(paddle->cuda->str() == "12.9");
+    CHECK_FALSE(paddle->cudnn);
+    CHECK_FALSE(paddle->is_default);
+    CHECK(db().framework_build("paddlepaddle", v("3.4.0"), "cu129") == nullptr);
+}
+
+TEST_CASE("cuDNN patch releases 9.18.x and 9.19.1 have rows", "[rules][rules37]") {
+    const auto* r9181 = db().cudnn_release(v("9.18.1"));
+    REQUIRE(r9181);
+    CHECK(r9181->builds.size() == 2);  // the cu12 and cu13 wheels 9.18.1.3
+    const auto* r9191 = db().cudnn_release(v("9.19.1"));
+    REQUIRE(r9191);
+    REQUIRE(r9191->builds.size() == 1);
+    CHECK(r9191->builds[0].cuda_major == 13);
+    // Listed in the release notes, no package read: the builds stay unknown (empty).
+    const auto* r9180 = db().cudnn_release(v("9.18.0"));
+    REQUIRE(r9180);
+    CHECK(r9180->builds.empty());
+}
