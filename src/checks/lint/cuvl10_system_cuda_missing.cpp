@@ -131,10 +131,9 @@ bool compiles_cuda(const std::string& text, const dockerfile::RunStep& run) {
 // conda cuda-nvcc, pip nvidia-cuda-nvcc-cu12).
 bool installs_compiler(const dockerfile::StageFacts& stage) {
     return std::any_of(stage.packages.begin(), stage.packages.end(), [](const auto& p) {
-        return p.name.find("nvcc") != std::string::npos ||
-               p.name.starts_with("cuda-toolkit") || p.name.starts_with("cuda-compiler") ||
-               p.name == "nvidia-cuda-toolkit" || p.name.starts_with("cuda-libraries-dev") ||
-               p.name == "cudatoolkit-dev";
+        return p.name.find("nvcc") != std::string::npos || p.name.starts_with("cuda-toolkit") ||
+               p.name.starts_with("cuda-compiler") || p.name == "nvidia-cuda-toolkit" ||
+               p.name.starts_with("cuda-libraries-dev") || p.name == "cudatoolkit-dev";
     });
 }
 
@@ -146,8 +145,7 @@ std::vector<report::Finding> compiler_missing(const dockerfile::Facts& facts) {
     const std::size_t index = facts.build.final_stage;
     const auto& stage = facts.stages.at(index);
     if (stage.base.kind != dockerfile::BaseKind::nvidia_cuda ||
-        (stage.base.flavor != "runtime" && stage.base.flavor != "base") ||
-        installs_compiler(stage))
+        (stage.base.flavor != "runtime" && stage.base.flavor != "base") || installs_compiler(stage))
         return out;
     for (const auto& run : facts.build.stages.at(index).runs) {
         std::string text = lint::run_text(facts, run);
@@ -159,8 +157,9 @@ std::vector<report::Finding> compiler_missing(const dockerfile::Facts& facts) {
         f.message = "this RUN compiles CUDA code, but " + stage.base.reference +
                     " has no nvcc and no CUDA headers (only the -devel tags do): the build fails "
                     "or quietly produces a CPU-only binary.";
-        f.fix = "Compile in a -devel stage and copy the result into the -runtime stage, or "
-                "build FROM the matching -devel tag.";
+        f.fix =
+            "Compile in a -devel stage and copy the result into the -runtime stage, or "
+            "build FROM the matching -devel tag.";
         out.push_back(std::move(f));
         break;  // one base decision to undo
     }
@@ -214,7 +213,10 @@ CheckInfo info() {
     i.rationale =
         "onnxruntime-gpu, cupy and plain tensorflow dlopen the system's CUDA and cuDNN; "
         "on an image without them (or, for onnxruntime, TensorFlow and Paddle, on a CUDA "
-        "image without cuDNN) the GPU path silently never runs.";
+        "image without cuDNN) the GPU path silently never runs. Likewise CUDA code compiled "
+        "on an nvidia/cuda base or runtime tag (nvcc, CMAKE_ARGS=-DLLAMA_CUBLAS=on, "
+        "FORCE_CUDA=1), which has no nvcc and no CUDA headers: the build fails or quietly "
+        "leaves the CUDA backend out.";
     i.failing_example = "FROM python:3.11-slim\nRUN pip install onnxruntime-gpu==1.19.2";
     i.passing_example =
         "FROM nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04\nRUN pip install "

@@ -148,7 +148,9 @@ CheckInfo info() {
         "copy. "
         "The toolkit's stubs/libcuda.so exists only to link against; loaded at run time it fails "
         "every "
-        "call. The cuda-compat libcuda works only on hosts whose driver is older than it.";
+        "call. The cuda-compat libcuda works only on hosts whose driver is older than it. A "
+        "directory listed after the multiarch library directory, where the NVIDIA container "
+        "toolkit injects the host's libcuda.so.1, never answers and is not reported.";
     i.failing_example =
         "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n"
         "ENV LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs:$LD_LIBRARY_PATH";

@@ -104,7 +104,8 @@ CheckInfo info() {
         "(libcuda, libnvidia-ml) into the container. Driver packages in the image bring a second, "
         "mismatched copy; NVML and CUDA then refuse to start. The `cuda` and `cuda-X-Y` "
         "metapackages "
-        "depend on cuda-drivers.";
+        "depend on cuda-drivers; apt-get reads `cuda-12.1` as a regular expression, which matches "
+        "them too.";
     i.failing_example = "FROM ubuntu:22.04\nRUN apt-get install -y cuda-12-4";
     i.passing_example = "FROM ubuntu:22.04\nRUN apt-get install -y cuda-toolkit-12-4";
     i.fix = "Install cuda-toolkit-X-Y or cuda-libraries-X-Y, never the driver.";

@@ -84,14 +84,18 @@ bool framework_source_built_here(const dockerfile::Facts& facts, std::size_t sta
 }
 
 // A wheel file from the build context (wheel/sglang-0.0.0.dev1+g92e8bb7-py3-none-any.whl)
-// of a package the rules know nothing of: its name and version are readable, but the
-// framework it requires is in the wheel's metadata. A wheel the rules know (torch,
-// onnxruntime-gpu, …) or one fetched by URL under its release name is judged as a package.
+// of a package the rules know nothing of, or know only as an extension: its name and
+// version are readable, but the framework it requires is in the wheel's metadata. A wheel the rules
+// know (torch, onnxruntime-gpu, …) or one fetched by URL under its release name is judged as a
+// package.
 bool unknown_local_wheel(const dockerfile::Package& p, const rules::Database& db) {
     if (p.manager != dockerfile::Manager::pip || !p.word.ends_with(".whl") ||
         p.word.find("://") != std::string::npos)
         return false;
-    return lint::family_of(p) == lint::Family::none && !db.python_package(p.name, "pypi");
+    // An extension the rules know (sglang) still requires a framework its metadata names.
+    const auto* row = db.python_package(p.name, "pypi");
+    return lint::family_of(p) == lint::Family::none &&
+           (!row || (row->role != "framework" && row->role != "gpu_plugin"));
 }
 
 // Signs that the image is meant to run on a GPU at all.
