@@ -54,9 +54,15 @@ std::optional<int> wheel_cuda_major(const dockerfile::Package& p, const lint::Wh
 }
 
 // Whether a system directory of kind `what` can hold a library the wheel also brings.
+// A base of the very CUDA release the wheel was built for (cu121 on 12.1.x) holds the
+// same libraries up to a patch level: loading them first changes nothing that matters.
 bool can_shadow(const std::string& what, const std::optional<int>& wheel_major,
-                const lint::BaseStack& base) {
-    if (what != "CUDA" || !wheel_major || !base.cuda) return true;
+                const std::optional<rules::Version>& wheel_cuda, const lint::BaseStack& base) {
+    if (what != "CUDA" || !base.cuda) return true;
+    if (wheel_cuda && wheel_cuda->size() >= 2 && base.cuda->size() >= 2 &&
+        lint::same_cuda(*wheel_cuda, *base.cuda))
+        return false;
+    if (!wheel_major) return true;
     return *wheel_major == static_cast<int>(base.cuda->major());
 }
 
@@ -87,7 +93,8 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
         if (!wheel || !wheel->bundles_libraries || wheel->cpu_only) continue;
         const auto major = wheel_cuda_major(p, *wheel, db);
         for (const auto& [dir, what] : candidates) {
-            if (can_shadow(what, major, base)) system_dirs.push_back(dir + " (" + what + ")");
+            if (can_shadow(what, major, wheel->cuda, base))
+                system_dirs.push_back(dir + " (" + what + ")");
         }
         if (!system_dirs.empty()) {
             bundler = &p;
@@ -126,7 +133,8 @@ CheckInfo info() {
         "consults after LD_LIBRARY_PATH. A base image's CUDA or cuDNN directory in LD_LIBRARY_PATH "
         "therefore wins, and the framework runs against libraries it was not built with. Only a "
         "library of the wheel's CUDA major can: the sonames carry it (libcublas.so.11 never "
-        "stands in for libcublas.so.12).";
+        "stands in for libcublas.so.12), and a base of the wheel's own CUDA release (cu121 "
+        "on 12.1.x) holds the same libraries up to a patch level, so it is not reported.";
     i.failing_example =
         "FROM nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04\n"
         "ENV LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/lib/x86_64-linux-gnu\n"

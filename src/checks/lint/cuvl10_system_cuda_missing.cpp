@@ -112,10 +112,68 @@ std::vector<report::Finding> without_cudnn(const dockerfile::Facts& facts,
     return out;
 }
 
-std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
+// A RUN that compiles CUDA code: nvcc itself, or a build switch that turns the CUDA
+// backend on (CMAKE_ARGS="-DLLAMA_CUBLAS=on" / -DGGML_CUDA=on for llama-cpp-python,
+// FORCE_CUDA=1 for torch extensions). Lower-cased text.
+bool compiles_cuda(const std::string& text, const dockerfile::RunStep& run) {
+    for (const auto& command : run.commands) {
+        if (!command.words.empty() && command.words[0].ends_with("nvcc") &&
+            (command.words.size() < 2 || command.words[1] != "--version"))
+            return true;
+    }
+    for (const char* on : {"cublas=on", "cublas=1", "_cuda=on", "_cuda=1", "force_cuda=1"}) {
+        if (text.find(on) != std::string::npos) return true;
+    }
+    return false;
+}
+
+// The stage installs a CUDA compiler itself (apt cuda-nvcc-X-Y / cuda-toolkit-X-Y,
+// conda cuda-nvcc, pip nvidia-cuda-nvcc-cu12).
+bool installs_compiler(const dockerfile::StageFacts& stage) {
+    return std::any_of(stage.packages.begin(), stage.packages.end(), [](const auto& p) {
+        return p.name.find("nvcc") != std::string::npos || p.name.starts_with("cuda-toolkit") ||
+               p.name.starts_with("cuda-compiler") || p.name == "nvidia-cuda-toolkit" ||
+               p.name.starts_with("cuda-libraries-dev") || p.name == "cudatoolkit-dev";
+    });
+}
+
+// CUDA code compiled on an nvidia/cuda base or runtime tag: neither has nvcc nor the
+// CUDA headers, so the build fails or (llama-cpp-python, torch extensions) quietly
+// builds without its CUDA backend.
+std::vector<report::Finding> compiler_missing(const dockerfile::Facts& facts) {
     std::vector<report::Finding> out;
+    const std::size_t index = facts.build.final_stage;
+    const auto& stage = facts.stages.at(index);
+    if (stage.base.kind != dockerfile::BaseKind::nvidia_cuda ||
+        (stage.base.flavor != "runtime" && stage.base.flavor != "base") || installs_compiler(stage))
+        return out;
+    for (const auto& run : facts.build.stages.at(index).runs) {
+        std::string text = lint::run_text(facts, run);
+        std::transform(text.begin(), text.end(), text.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        if (!compiles_cuda(text, run)) continue;
+        auto f = lint::finding(facts, "CUVL10", run.start_line, run.end_line);
+        f.severity = report::Severity::error;
+        f.message = "this RUN compiles CUDA code, but " + stage.base.reference +
+                    " has no nvcc and no CUDA headers (only the -devel tags do): the build fails "
+                    "or quietly produces a CPU-only binary.";
+        f.fix =
+            "Compile in a -devel stage and copy the result into the -runtime stage, or "
+            "build FROM the matching -devel tag.";
+        out.push_back(std::move(f));
+        break;  // one base decision to undo
+    }
+    return out;
+}
+
+std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
+    std::vector<report::Finding> out = compiler_missing(facts);
     const auto& stage = facts.final_stage();
-    if (!known_without_cuda(stage.base)) return without_cudnn(facts, db);
+    if (!known_without_cuda(stage.base)) {
+        auto more = without_cudnn(facts, db);
+        out.insert(out.end(), more.begin(), more.end());
+        return out;
+    }
     for (const auto& p : stage.packages) {
         // Anything that brings CUDA libraries along makes the system ones unnecessary.
         auto wheel = lint::wheel_stack(p, db);
@@ -155,7 +213,10 @@ CheckInfo info() {
     i.rationale =
         "onnxruntime-gpu, cupy and plain tensorflow dlopen the system's CUDA and cuDNN; "
         "on an image without them (or, for onnxruntime, TensorFlow and Paddle, on a CUDA "
-        "image without cuDNN) the GPU path silently never runs.";
+        "image without cuDNN) the GPU path silently never runs. Likewise CUDA code compiled "
+        "on an nvidia/cuda base or runtime tag (nvcc, CMAKE_ARGS=-DLLAMA_CUBLAS=on, "
+        "FORCE_CUDA=1), which has no nvcc and no CUDA headers: the build fails or quietly "
+        "leaves the CUDA backend out.";
     i.failing_example = "FROM python:3.11-slim\nRUN pip install onnxruntime-gpu==1.19.2";
     i.passing_example =
         "FROM nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04\nRUN pip install "

@@ -22,6 +22,12 @@ Kind classify(std::string dir) {
     return Kind::none;
 }
 
+bool injects_driver(std::string dir) {
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    return dir == "/usr/lib/x86_64-linux-gnu" || dir == "/usr/lib/aarch64-linux-gnu" ||
+           dir == "/usr/lib64";
+}
+
 std::vector<std::string> split_path(const std::string& value) {
     std::vector<std::string> dirs;
     std::size_t start = 0;
@@ -84,9 +90,14 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     std::vector<Hit> hits;
     const std::size_t final_stage = facts.build.final_stage;
     if (const auto* v = facts.env_variable(final_stage, "LD_LIBRARY_PATH")) {
+        bool driver_first = false;
         for (const auto& dir : split_path(v->value)) {
+            // The NVIDIA container toolkit injects the host's libcuda.so.1 into the
+            // multiarch library directory: listed first, it wins over a later stub or
+            // compat directory, which then never answers.
+            driver_first = driver_first || injects_driver(dir);
             const Kind kind = classify(dir);
-            if (kind != Kind::none)
+            if (kind != Kind::none && !driver_first)
                 hits.push_back({kind, v->line, v->line, "LD_LIBRARY_PATH lists " + dir});
         }
     }
@@ -137,7 +148,9 @@ CheckInfo info() {
         "copy. "
         "The toolkit's stubs/libcuda.so exists only to link against; loaded at run time it fails "
         "every "
-        "call. The cuda-compat libcuda works only on hosts whose driver is older than it.";
+        "call. The cuda-compat libcuda works only on hosts whose driver is older than it. A "
+        "directory listed after the multiarch library directory, where the NVIDIA container "
+        "toolkit injects the host's libcuda.so.1, never answers and is not reported.";
     i.failing_example =
         "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n"
         "ENV LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs:$LD_LIBRARY_PATH";

@@ -24,6 +24,15 @@ bool cuda_version_suffix(std::string_view rest) {
            all_digits(rest.substr(dash + 1));
 }
 
+// "cuda-12.1" → true. A '.' makes apt-get read the name as a regular expression, so it
+// installs every package whose name contains cuda-12<any>1: the cuda-12-1 and
+// cuda-runtime-12-1 metapackages among them, which depend on cuda-drivers.
+bool cuda_dotted_version(std::string_view rest) {
+    auto dot = rest.find('.');
+    return dot != std::string_view::npos && all_digits(rest.substr(0, dot)) &&
+           all_digits(rest.substr(dot + 1));
+}
+
 // The package, or what it pulls in, is the driver. Empty when it is not.
 std::string driver_reason(const std::string& n) {
     if (n.starts_with("nvidia-driver") || n.starts_with("libnvidia-compute-") ||
@@ -39,6 +48,9 @@ std::string driver_reason(const std::string& n) {
         (n.starts_with("cuda-runtime-") && cuda_version_suffix(std::string_view(n).substr(13)))) {
         return "depends on cuda-drivers";
     }
+    if (n.starts_with("cuda-") && cuda_dotted_version(std::string_view(n).substr(5)))
+        return "a pattern to apt-get, which installs the cuda-X-Y metapackages that depend on "
+               "cuda-drivers";
     return {};
 }
 
@@ -68,7 +80,7 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
         for (const auto* p : packages)
             f.evidence.push_back(p->name + ": " + driver_reason(p->name));
         const bool metapackage = std::any_of(packages.begin(), packages.end(), [](const auto* p) {
-            return driver_reason(p->name) == "depends on cuda-drivers";
+            return driver_reason(p->name).find("cuda-drivers") != std::string::npos;
         });
         f.fix =
             metapackage
@@ -92,7 +104,8 @@ CheckInfo info() {
         "(libcuda, libnvidia-ml) into the container. Driver packages in the image bring a second, "
         "mismatched copy; NVML and CUDA then refuse to start. The `cuda` and `cuda-X-Y` "
         "metapackages "
-        "depend on cuda-drivers.";
+        "depend on cuda-drivers; apt-get reads `cuda-12.1` as a regular expression, which matches "
+        "them too.";
     i.failing_example = "FROM ubuntu:22.04\nRUN apt-get install -y cuda-12-4";
     i.passing_example = "FROM ubuntu:22.04\nRUN apt-get install -y cuda-toolkit-12-4";
     i.fix = "Install cuda-toolkit-X-Y or cuda-libraries-X-Y, never the driver.";

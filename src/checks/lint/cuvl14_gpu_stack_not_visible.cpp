@@ -60,15 +60,42 @@ bool framework_wheel_built_here(const dockerfile::RequirementsFile& r) {
     return names_framework(file.substr(0, file.find_first_of("-_")));  // the project name
 }
 
+// A wheel installed by a glob (dist/*.whl) after the stage clones a framework's own
+// repository (git clone …/pytorch/pytorch) and builds it: the framework is visible,
+// built in this Dockerfile, not an unreadable install.
+bool framework_source_built_here(const dockerfile::Facts& facts, std::size_t stage,
+                                 const dockerfile::RequirementsFile& r) {
+    if (r.kind != "local wheel" || r.path.find('*') == std::string::npos) return false;
+    for (const auto& run : facts.build.stages.at(stage).runs) {
+        for (const auto& command : run.commands) {
+            const auto& w = command.words;
+            if (w.size() < 3 || !w[0].ends_with("git") || w[1] != "clone") continue;
+            for (std::size_t i = 2; i < w.size(); ++i) {
+                if (w[i].find("://") == std::string::npos && !w[i].starts_with("git@")) continue;
+                std::string repo = w[i];
+                if (repo.ends_with(".git")) repo.resize(repo.size() - 4);
+                const auto slash = repo.rfind('/');
+                if (names_framework(repo.substr(slash == std::string::npos ? 0 : slash + 1)))
+                    return true;
+            }
+        }
+    }
+    return false;
+}
+
 // A wheel file from the build context (wheel/sglang-0.0.0.dev1+g92e8bb7-py3-none-any.whl)
-// of a package the rules know nothing of: its name and version are readable, but the
-// framework it requires is in the wheel's metadata. A wheel the rules know (torch,
-// onnxruntime-gpu, …) or one fetched by URL under its release name is judged as a package.
+// of a package the rules know nothing of, or know only as an extension: its name and
+// version are readable, but the framework it requires is in the wheel's metadata. A wheel the rules
+// know (torch, onnxruntime-gpu, …) or one fetched by URL under its release name is judged as a
+// package.
 bool unknown_local_wheel(const dockerfile::Package& p, const rules::Database& db) {
     if (p.manager != dockerfile::Manager::pip || !p.word.ends_with(".whl") ||
         p.word.find("://") != std::string::npos)
         return false;
-    return lint::family_of(p) == lint::Family::none && !db.python_package(p.name, "pypi");
+    // An extension the rules know (sglang) still requires a framework its metadata names.
+    const auto* row = db.python_package(p.name, "pypi");
+    return lint::family_of(p) == lint::Family::none &&
+           (!row || (row->role != "framework" && row->role != "gpu_plugin"));
 }
 
 // Signs that the image is meant to run on a GPU at all.
@@ -89,11 +116,23 @@ bool gpu_image(const dockerfile::Facts& facts, const dockerfile::StageFacts& sta
     });
 }
 
+// An NGC image carries a framework when the rules' NGC table has its repository
+// (nvcr.io/nvidia/pytorch, …/tritonserver) or its name says so; nvcr.io/nvidia/cuda-dl-base
+// is CUDA, cuDNN and NCCL only, so the framework comes from the Dockerfile's installs.
+bool ngc_carries_framework(const dockerfile::BaseFacts& base, const rules::Database& db) {
+    const auto& rows = db.ngc_containers();
+    return names_framework(base.framework) ||
+           std::any_of(rows.begin(), rows.end(), [&](const rules::NgcContainerRelease& row) {
+               return row.image == base.framework;
+           });
+}
+
 std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
     std::vector<report::Finding> out;
     const auto& stage = facts.final_stage();
     const BaseKind kind = stage.base.kind;
-    if (kind == BaseKind::pytorch || kind == BaseKind::tensorflow || kind == BaseKind::ngc ||
+    if (kind == BaseKind::pytorch || kind == BaseKind::tensorflow ||
+        (kind == BaseKind::ngc && ngc_carries_framework(stage.base, db)) ||
         base_names_framework(stage.base))
         return out;
     for (const auto& p : stage.packages) {
@@ -109,7 +148,10 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
         }
     }
     if (std::any_of(stage.requirements.begin(), stage.requirements.end(),
-                    framework_wheel_built_here))
+                    [&](const dockerfile::RequirementsFile& r) {
+                        return framework_wheel_built_here(r) ||
+                               framework_source_built_here(facts, stage.stage, r);
+                    }))
         return out;
     std::vector<dockerfile::RequirementsFile> wheels;
     for (const auto& p : stage.packages) {
