@@ -84,6 +84,9 @@ ImageUser resolve_user(const std::string& spec, const loader::ImageFiles& files)
             auto gid = number(f[2]);
             if (!gid) return;
             if (!group_found && f[0] == group) user.gid = *gid, group_found = true;
+            // runc's GetExecUser: supplementary groups only in the implicit form ("svc",
+            // "1000"); "svc:video" runs with video alone.
+            if (!group.empty()) return;
             for (std::size_t at = 0; at <= f[3].size();) {
                 auto comma = f[3].find(',', at);
                 if (f[3].substr(at, comma - at) == login) user.groups.push_back(*gid);
