@@ -106,7 +106,8 @@ TEST_CASE("CUV021: not executable for the image's USER", "[validate][cuv021]") {
     CHECK(cuv021({{with_mode(0700)}, {"/usr/bin/app"}, {}, ""}).empty());
     auto denied = cuv021({{with_mode(0644)}, {"/usr/bin/app"}, {}, ""});
     REQUIRE(denied.size() == 1);
-    CHECK_THAT(denied[0].message, Catch::Contains("not executable for root (owner 0:0, mode 0644)"));
+    CHECK_THAT(denied[0].message,
+               Catch::Contains("not executable for root (owner 0:0, mode 0644)"));
     CHECK(cuv021({{with_mode(0644)}, {"/usr/bin/app"}, {}, "svc"}).size() == 1);
     CHECK(cuv021({{with_mode(0755)}, {"/usr/bin/app"}, {}, "svc:video"}).empty());
     CHECK(cuv021({{with_mode(0755)}, {"/usr/bin/app"}, {}, "1000:1000"}).empty());
