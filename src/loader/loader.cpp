@@ -264,7 +264,7 @@ private:
     void try_path(std::vector<Candidate>& out, std::string path, Rule rule,
                   const std::string& source) const {
         Candidate c;
-        c.attempt = {std::move(path), rule, source, Verdict::absent};
+        c.attempt = {std::move(path), rule, source, Verdict::absent, {}};
         c.attempt.verdict = verify(c.attempt.path, c.file, c.attempt.denied);
         out.push_back(std::move(c));
     }
