@@ -5,7 +5,7 @@ namespace {
 
 // A new field in either struct must be written below and bump
 // cache::format_version; these sizes are the reminder.
-static_assert(sizeof(image::FileEntry) == 88,
+static_assert(sizeof(image::FileEntry) == 96,
               "FileEntry changed: update facts_codec and cache::format_version");
 static_assert(sizeof(elf::ElfInfo) == 408,
               "ElfInfo changed: update facts_codec and cache::format_version");
@@ -16,6 +16,8 @@ void encode_entry(Writer& out, const image::FileEntry& e) {
     out.u64(e.mode);
     out.u64(e.size);
     out.str(e.link_target);
+    out.u64(e.uid);
+    out.u64(e.gid);
 }
 
 image::FileEntry decode_entry(Reader& in) {
@@ -28,6 +30,8 @@ image::FileEntry decode_entry(Reader& in) {
     e.mode = static_cast<std::uint32_t>(in.u64());
     e.size = in.u64();
     e.link_target = in.str();
+    e.uid = static_cast<std::uint32_t>(in.u64());
+    e.gid = static_cast<std::uint32_t>(in.u64());
     return e;
 }
 

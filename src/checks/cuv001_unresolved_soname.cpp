@@ -167,8 +167,8 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             if (cudnn_sub_library(sub_libraries, o, r)) continue;
             // A file ld.so finds but refuses (empty, text, another byte order) ends the search:
             // ld.so reports it and stops, it never goes on to a copy elsewhere.
-            const auto elsewhere =
-                r.error ? std::vector<std::string>{} : copies_named(stack, r.name);
+            const auto elsewhere = r.error || !r.denied.empty() ? std::vector<std::string>{}
+                                                                : copies_named(stack, r.name);
             const std::string refused =
                 r.error ? " but ld.so cannot load " + r.path +
                               ": it is not an ELF file ld.so accepts (\"invalid ELF header\", "
@@ -195,6 +195,9 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
                 f.message = r.name + (r.from_dlopen ? " (dlopen()ed)" : "") + " is needed by " +
                             o.path +
                             (!refused.empty() ? refused
+                             : !r.denied.empty()
+                                 ? " but ld.so cannot open it: " + r.denied +
+                                       " (\"cannot open shared object file: Permission denied\")"
                              : elsewhere.empty()
                                  ? " but nothing in the image provides it"
                                  : " but ld.so does not find it from there: the image has it at " +
@@ -208,6 +211,11 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
                                   util::starts_with(r.name, "libnv") ||
                                   util::starts_with(r.name, "libnccl");
                 f.fix =
+                    (!r.denied.empty()
+                         ? "Make it readable for the image's USER (chmod a+r, or chown it to "
+                           "that user) and its directories searchable (chmod a+x), or run as a "
+                           "USER that can read it; "
+                         : std::string()) +
                     (r.error ? "Replace " + r.path +
                                    " with the real library (a git-lfs pointer, an empty or a "
                                    "foreign file stands in for it); "
@@ -274,7 +282,11 @@ const ValidateCheck cuv001_unresolved_soname{
             "TensorFlow logs \"Could not load dynamic library 'libcudnn.so.8'\" and silently runs "
             "on the CPU. Host-injected driver libraries (libcuda.so.1, libnvidia-ml.so.1) are "
             "provided by the container runtime and are not reported. When a copy exists elsewhere "
-            "in the image the finding names it (the fix is a search path, not a package). Only "
+            "in the image the finding names it (the fix is a search path, not a package). A copy "
+            "the "
+            "image's USER cannot read (mode and owner from the layer, uid and groups from "
+            "/etc/passwd and /etc/group; root reads everything) is skipped as ld.so skips it "
+            "on EACCES, and the finding names the user, file, owner and mode. Only "
             "files inside the load closure of something the image runs (ENTRYPOINT/CMD, a "
             "framework, a Python extension module, an interpreter on PATH) are errors; a library "
             "nothing loads (an optional nvshmem or libfabric provider, libcusolverMg beside the "

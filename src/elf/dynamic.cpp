@@ -16,21 +16,27 @@ struct Located {
 
 std::optional<Located> locate(const ElfFile& file, std::string* why_not) {
     Located where;
-    if (const Section* s = file.section_of_type(sht_dynamic)) {
+    // ld.so reads the last PT_DYNAMIC (each one overwrites l_ld, elf/dl-load.c) and never
+    // the section headers: the .dynamic section is used only where it is that same table
+    // (its sh_link names the string table), or for an object without one (a .o).
+    const Segment* last = nullptr;
+    for (const auto& seg : file.segments())
+        if (seg.type == pt_dynamic) last = &seg;
+    const Section* s = file.section_of_type(sht_dynamic);
+    if (last != nullptr && (s == nullptr || s->offset != last->offset)) {
+        if (!file.contains(last->offset, last->filesz)) {
+            if (why_not) *why_not = "dynamic segment past end of file (truncated?)";
+            return std::nullopt;
+        }
+        return Located{true, Range{last->offset, last->filesz}, nullptr};
+    }
+    if (s != nullptr) {
         auto range = file.section_range(*s);
         if (!range) {
             if (why_not) *why_not = "dynamic section past end of file (truncated?)";
             return std::nullopt;
         }
         return Located{true, *range, s};
-    }
-    for (const auto& seg : file.segments()) {
-        if (seg.type != pt_dynamic) continue;
-        if (!file.contains(seg.offset, seg.filesz)) {
-            if (why_not) *why_not = "dynamic segment past end of file (truncated?)";
-            return std::nullopt;
-        }
-        return Located{true, Range{seg.offset, seg.filesz}, nullptr};
     }
     return where;
 }

@@ -397,7 +397,8 @@ struct ElfStream::State {
         for (std::uint64_t i = 0; i < phdrs.size / phentsize; ++i) {
             const detail::Segment p = segment(table + i * phentsize);
             if (p.type == pt_load && loads.size() < max_loads) loads.push_back(p);
-            if (p.type == pt_dynamic && !dynamic_pending && p.offset < size) {
+            // ld.so takes the last PT_DYNAMIC (each one overwrites l_ld in dl-load.c).
+            if (p.type == pt_dynamic && p.offset < size) {
                 dynamic = Range{p.offset, std::min(p.filesz, size - p.offset)};
                 want(dynamic);
                 dynamic_pending = dynamic.size > 0;

@@ -77,6 +77,8 @@ std::string_view to_string(Verdict verdict) {
             return "not inspected";
         case Verdict::stale_cache:
             return "stale cache entry";
+        case Verdict::permission_denied:
+            return "permission denied";
     }
     return "absent";
 }
@@ -231,7 +233,7 @@ private:
     }
 
     // open_verify: is the file there, and of our class and machine?
-    Verdict verify(std::string_view path, std::string& file) const {
+    Verdict verify(std::string_view path, std::string& file, std::string& denied) const {
         const auto& root = graph_.objects[0];
         auto resolved = files_.tree->resolve(full(path));
         if (resolved.status != image::Resolution::Status::ok || resolved.entry == nullptr)
@@ -239,6 +241,10 @@ private:
         const auto* entry = files_.data_entry(full(path));
         if (entry == nullptr) return Verdict::not_regular;
         file = entry->path;
+        if (options_.open_denied) {
+            denied = options_.open_denied(entry->path);
+            if (!denied.empty()) return Verdict::permission_denied;
+        }
         // ld.so reads a whole ELF header first: a shorter file (empty, a stub the scan never
         // reads) is "file too short", an error that ends the search.
         if (entry->size < (root.is_64bit ? 64u : 52u)) return Verdict::not_elf;
@@ -258,8 +264,8 @@ private:
     void try_path(std::vector<Candidate>& out, std::string path, Rule rule,
                   const std::string& source) const {
         Candidate c;
-        c.attempt = {std::move(path), rule, source, Verdict::absent};
-        c.attempt.verdict = verify(c.attempt.path, c.file);
+        c.attempt = {std::move(path), rule, source, Verdict::absent, {}};
+        c.attempt.verdict = verify(c.attempt.path, c.file, c.attempt.denied);
         out.push_back(std::move(c));
     }
 
@@ -470,6 +476,11 @@ private:
         if (driver) return map_driver(std::move(r), candidates, winner, requester);
         if (winner == candidates.end()) {
             r.status = Status::not_found;
+            for (const auto& c : candidates)
+                if (c.attempt.verdict == Verdict::permission_denied) {
+                    r.note = c.attempt.denied;
+                    break;
+                }
             return push(std::move(r));
         }
         r.rule = winner->attempt.rule;

@@ -8,12 +8,6 @@ namespace cuvet::validate {
 
 namespace {
 
-std::string octal(std::uint32_t mode) {
-    char text[8];
-    std::snprintf(text, sizeof text, "%04o", mode & 07777);
-    return text;
-}
-
 // exec.LookPath: the first PATH entry holding a non-directory with any x bit.
 std::string look_path(const std::string& name, const image::ImageConfig& config,
                       const image::FileTree& tree) {
@@ -65,7 +59,7 @@ std::string exec_problem(const std::string& path, const ImageUser& user,
                             ? tree.data_entry(*found.entry)
                             : found.entry;
     if (entry == nullptr) return path + " is a hard link to nothing";
-    const std::string owner = " (mode " + octal(entry->mode) + ")";
+    const std::string owner = " " + owner_and_mode(*entry);
     const std::string who = user.spec.empty() ? "root" : "USER " + user.spec;
     if (entry->type == image::FileType::directory) return path + " is a directory";
     if (entry->type != image::FileType::regular) return path + " is not a regular file";

@@ -1,6 +1,8 @@
 #include "image_user.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <string_view>
 
 namespace cuvet::validate {
@@ -82,6 +84,9 @@ ImageUser resolve_user(const std::string& spec, const loader::ImageFiles& files)
             auto gid = number(f[2]);
             if (!gid) return;
             if (!group_found && f[0] == group) user.gid = *gid, group_found = true;
+            // runc's GetExecUser: supplementary groups only in the implicit form ("svc",
+            // "1000"); "svc:video" runs with video alone.
+            if (!group.empty()) return;
             for (std::size_t at = 0; at <= f[3].size();) {
                 auto comma = f[3].find(',', at);
                 if (f[3].substr(at, comma - at) == login) user.groups.push_back(*gid);
@@ -105,10 +110,16 @@ bool permits(const ImageUser& user, const image::FileEntry& entry, unsigned want
     if (user.uid == 0)  // CAP_DAC_OVERRIDE: all but executing a file with no x bit at all
         return (want & 01) == 0 || entry.type == image::FileType::directory ||
                (entry.mode & 0111) != 0;
-    // The owner is not modelled (FileEntry keeps the mode only): any class that has the bits
-    // may be this user's.
-    return (entry.mode & want) == want || (entry.mode >> 3 & want) == want ||
-           (entry.mode >> 6 & want) == want;
+    // The kernel uses exactly one class: the owner's bits, else the group's when the file's
+    // group is the user's primary or a supplementary one, else the others' (a class with
+    // fewer bits than "other" still denies: generic_permission, fs/namei.c).
+    unsigned shift = 0;
+    if (entry.uid == user.uid)
+        shift = 6;
+    else if (entry.gid == user.gid ||
+             std::find(user.groups.begin(), user.groups.end(), entry.gid) != user.groups.end())
+        shift = 3;
+    return ((entry.mode >> shift) & want) == want;
 }
 
 std::string unsearchable_parent(const ImageUser& user, const image::FileTree& tree,
@@ -120,6 +131,25 @@ std::string unsearchable_parent(const ImageUser& user, const image::FileTree& tr
             return dir->path;
     }
     return "";
+}
+
+std::string open_denied(const ImageUser& user, const image::FileTree& tree,
+                        const std::string& file) {
+    const std::string who = "USER " + user.spec + " (uid " + std::to_string(user.uid) + ", gid " +
+                            std::to_string(user.gid) + ")";
+    if (auto dir = unsearchable_parent(user, tree, file); !dir.empty())
+        return who + " cannot search " + dir + " " + owner_and_mode(*tree.find(dir)) +
+               ", which holds " + file;
+    const auto* entry = tree.find(file);
+    if (entry == nullptr || permits(user, *entry, 04)) return "";
+    return who + " cannot read " + file + " " + owner_and_mode(*entry);
+}
+
+std::string owner_and_mode(const image::FileEntry& entry) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", entry.mode & 07777);
+    return "(owner " + std::to_string(entry.uid) + ":" + std::to_string(entry.gid) + ", mode " +
+           mode + ")";
 }
 
 }  // namespace cuvet::validate

@@ -23,14 +23,22 @@ struct ImageUser {
 
 ImageUser resolve_user(const std::string& spec, const loader::ImageFiles& files);
 
-// Whether `user` may read (04) or execute (01) `entry`, as the kernel decides: root reads
-// anything and executes what has any x bit. For another user the file's owner is unknown
-// (not modelled), so any of the owner, group or other bits is taken as theirs: never a
-// false error, a miss only where those bits are another owner's.
+// Whether `user` may read (04) or execute (01) `entry`, as the kernel decides: root keeps
+// CAP_DAC_OVERRIDE under docker's and podman's default capabilities, so it reads anything and
+// executes what has any x bit; another user gets the owner, group or other bits by the
+// entry's uid and gid.
 bool permits(const ImageUser& user, const image::FileEntry& entry, unsigned want);
 
 // The first directory above `path` that `user` cannot search (x), or "".
 std::string unsearchable_parent(const ImageUser& user, const image::FileTree& tree,
                                 const std::string& path);
+
+// "(owner 0:0, mode 0600)": what a finding about a permission quotes.
+std::string owner_and_mode(const image::FileEntry& entry);
+
+// Why `user` cannot open `file` for reading (a directory above it it cannot search, or no
+// read permission on it), naming the user, the file, its owner and mode; "" when it can.
+std::string open_denied(const ImageUser& user, const image::FileTree& tree,
+                        const std::string& file);
 
 }  // namespace cuvet::validate

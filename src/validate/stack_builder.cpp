@@ -21,6 +21,7 @@
 #include "cuvet/rules/database.hpp"
 #include "entry_start.hpp"
 #include "framework_models.hpp"
+#include "image_user.hpp"
 #include "roots.hpp"
 
 namespace cuvet::validate {
@@ -425,6 +426,11 @@ Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::s
         nvidia_start ? loader::RuntimeStart::nvidia : loader::RuntimeStart::none;
     if (!analysis.info.config.working_dir.empty())
         options.working_dir = analysis.info.config.working_dir;
+    if (const auto user = resolve_user(analysis.info.config.user, files);
+        user.known && user.problem.empty() && user.uid != 0)
+        options.open_denied = [user, tree = files.tree](const std::string& file) {
+            return open_denied(user, *tree, file);
+        };
     loader::Loader loader(files, options);
 
     stack.roots = find_roots(analysis, stack.frameworks);

@@ -27,8 +27,10 @@ cache::LayerFacts sample_facts(std::size_t padding = 0) {
     cache::LayerFacts facts;
     image::FileEntry lib;
     lib.path = "/usr/lib/libcudnn.so.9.1.0";
-    lib.mode = 0755;
+    lib.mode = 0750;
     lib.size = 123456789012ull;
+    lib.uid = 1000;  // who may read it depends on the owner (CUV001 for the image's USER)
+    lib.gid = 4294967294u;
     facts.listing.entries.push_back(lib);
     image::FileEntry link;
     link.path = "/usr/lib/libcudnn.so.9";
@@ -70,7 +72,7 @@ cache::LayerFacts sample_facts(std::size_t padding = 0) {
 bool same(const cache::LayerFacts& a, const cache::LayerFacts& b) {
     auto entry_eq = [](const image::FileEntry& x, const image::FileEntry& y) {
         return x.path == y.path && x.type == y.type && x.mode == y.mode && x.size == y.size &&
-               x.link_target == y.link_target;
+               x.link_target == y.link_target && x.uid == y.uid && x.gid == y.gid;
     };
     return std::equal(a.listing.entries.begin(), a.listing.entries.end(), b.listing.entries.begin(),
                       b.listing.entries.end(), entry_eq) &&

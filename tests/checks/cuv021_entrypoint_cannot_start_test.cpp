@@ -106,10 +106,18 @@ TEST_CASE("CUV021: not executable for the image's USER", "[validate][cuv021]") {
     CHECK(cuv021({{with_mode(0700)}, {"/usr/bin/app"}, {}, ""}).empty());
     auto denied = cuv021({{with_mode(0644)}, {"/usr/bin/app"}, {}, ""});
     REQUIRE(denied.size() == 1);
-    CHECK_THAT(denied[0].message, Catch::Contains("not executable for root (mode 0644)"));
+    CHECK_THAT(denied[0].message,
+               Catch::Contains("not executable for root (owner 0:0, mode 0644)"));
     CHECK(cuv021({{with_mode(0644)}, {"/usr/bin/app"}, {}, "svc"}).size() == 1);
     CHECK(cuv021({{with_mode(0755)}, {"/usr/bin/app"}, {}, "svc:video"}).empty());
     CHECK(cuv021({{with_mode(0755)}, {"/usr/bin/app"}, {}, "1000:1000"}).empty());
+    // The owner's bits by the tar header's uid: 0700 is the owner's program alone.
+    auto root_only = cuv021({{with_mode(0700)}, {"/usr/bin/app"}, {}, "svc"});
+    REQUIRE(root_only.size() == 1);
+    CHECK_THAT(root_only[0].message, Catch::Contains("(owner 0:0, mode 0700)"));
+    auto svc_owned = with_mode(0700);
+    svc_owned[2].uid = 1000;
+    CHECK(cuv021({{svc_owned}, {"/usr/bin/app"}, {}, "svc"}).empty());
     // A directory on the way that no one but root may search.
     auto hidden = base();
     hidden[1] = dir("usr/bin/", 0600);

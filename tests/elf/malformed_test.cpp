@@ -152,3 +152,35 @@ TEST_CASE("without section headers the facts come from PT_DYNAMIC", "[elf]") {
     // With no sections, the whole file is searched for library names.
     CHECK(without->dlopen_candidates == with_sections->dlopen_candidates);
 }
+
+TEST_CASE("two PT_DYNAMIC: the last one is the table, as ld.so reads it", "[elf][ld_rules]") {
+    std::string bytes = fixture_bytes();
+    if (sizeof(void*) != 8) return;
+    const auto original = elf::inspect(bytes);
+    REQUIRE(original);
+    REQUIRE_FALSE(original->needed.empty());
+    // A second PT_DYNAMIC after the real one (gcc puts PT_GNU_STACK there), naming an empty
+    // table (DT_NULL at once) appended to the file. dl-load.c overwrites l_ld with each
+    // PT_DYNAMIC, so ld.so sees no DT_NEEDED at all; the .dynamic section does not count.
+    const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(bytes.data());
+    const auto phoff = eh->e_phoff;
+    const auto phnum = eh->e_phnum;
+    const auto table_at = bytes.size();
+    bytes.append(2 * sizeof(Elf64_Dyn), '\0');
+    bool seen_dynamic = false, replaced = false;
+    for (std::size_t i = 0; i < phnum && !replaced; ++i) {
+        auto* ph = reinterpret_cast<Elf64_Phdr*>(bytes.data() + phoff + i * sizeof(Elf64_Phdr));
+        if (ph->p_type == PT_DYNAMIC) seen_dynamic = true;
+        if (seen_dynamic && ph->p_type == PT_GNU_STACK) {
+            ph->p_type = PT_DYNAMIC;
+            ph->p_offset = table_at;
+            ph->p_filesz = ph->p_memsz = 2 * sizeof(Elf64_Dyn);
+            replaced = true;
+        }
+    }
+    REQUIRE(replaced);
+    const auto last_wins = elf::inspect(bytes);
+    REQUIRE(last_wins);
+    CHECK(last_wins->needed.empty());
+    CHECK(last_wins->soname.empty());
+}

@@ -23,6 +23,10 @@ struct FileEntry {
     std::uint64_t size = 0;
     std::string link_target;  // symlink: as written; hardlink: absolute path of the data
     int layer = 0;            // index of the layer that wrote it last (0 for a rootfs dir)
+    // Owner as the tar header (or the rootfs) gives it: the runtime chowns to these ids, and
+    // the kernel picks the owner, group or other bits by them.
+    std::uint32_t uid = 0;
+    std::uint32_t gid = 0;
 };
 
 struct Resolution {
@@ -50,7 +54,8 @@ public:
     void put(FileEntry entry, std::shared_ptr<const std::string> content = nullptr);
     void remove_tree(std::string_view path);      // the path and everything below it
     void remove_children(std::string_view path);  // everything below it (opaque directory)
-    void set_mode(std::string_view path, std::uint32_t mode);  // a hard link's chmod
+    // A hard link's chmod and chown: the runtime applies its header to the shared inode.
+    void set_mode_and_owner(std::string_view path, const FileEntry& link_header);
 
     // Paths a rootfs scan could not read (--allow-partial): the tree lacks
     // whatever lies below them, so no verdict on it is complete.

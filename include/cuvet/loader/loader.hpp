@@ -54,6 +54,9 @@ enum class Verdict {
     wrong_class,    // ELFCLASS32 vs 64: skipped, the search goes on
     wrong_machine,  // e_machine mismatch: skipped, the search goes on
     not_elf,        // ld.so stops with "invalid ELF header"
+    // open() fails with EACCES for the container's user: open_path skips it and the search
+    // goes on (elf/dl-load.c), unlike an unreadable ELF header, which ends it.
+    permission_denied,
     not_inspected,  // the scan did not read it; accepted as ld.so would open it
     stale_cache,    // the cache names a file the image does not have
 };
@@ -64,6 +67,7 @@ struct Attempt {
     Rule rule = Rule::none;
     std::string source;  // whose RPATH/RUNPATH, "LD_LIBRARY_PATH", the cache or conf file
     Verdict verdict = Verdict::absent;
+    std::string denied;  // permission_denied: who cannot open what, with owner and mode
 };
 
 enum class Status {
@@ -145,6 +149,9 @@ struct Options {
     bool preload_file = true;  // read the image's /etc/ld.so.preload
     // Driver libraries come from the host (see driver_libs.hpp).
     bool host_driver = true;
+    // Why the container's user cannot open a data file (read on it, search on the
+    // directories above it), or "" when it can; unset: everything opens (root).
+    std::function<std::string(const std::string& file)> open_denied;
 };
 
 // Names an object loads beyond its DT_NEEDED, resolved as if they were in it:

@@ -137,8 +137,12 @@ std::shared_ptr<const std::string> FileTree::content(std::string_view path) cons
     return nullptr;
 }
 
-void FileTree::set_mode(std::string_view path, std::uint32_t mode) {
-    if (auto it = entries_.find(path); it != entries_.end()) it->second.mode = mode;
+void FileTree::set_mode_and_owner(std::string_view path, const FileEntry& link_header) {
+    if (auto it = entries_.find(path); it != entries_.end()) {
+        it->second.mode = link_header.mode;
+        it->second.uid = link_header.uid;
+        it->second.gid = link_header.gid;
+    }
 }
 
 void FileTree::put(FileEntry entry, std::shared_ptr<const std::string> content) {

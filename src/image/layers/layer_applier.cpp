@@ -147,11 +147,11 @@ void apply_layer(FileTree& tree, LayerContents&& layer) {
             if (entry.type != FileType::directory) tree.remove_tree(entry.path);
         }
         add_missing_parents(tree, entry.path, entry.layer);
-        // The runtimes chmod a hard link to its header's mode, and the file shares the inode.
+        // The runtimes chmod and chown a hard link to its header, and the file shares the inode.
         if (entry.type == FileType::hardlink) {
             const FileEntry* data = tree.find(entry.link_target);
             if (data && data->type == FileType::regular)
-                tree.set_mode(entry.link_target, entry.mode);
+                tree.set_mode_and_owner(entry.link_target, entry);
         }
         tree.put(std::move(entry), std::move(item.content));
         check_cost();

@@ -151,6 +151,10 @@ private:
         entry.path = path;
         entry.layer = layer_;
         entry.mode = archive_entry_perm(header);
+        // Negative ids (a corrupt header) cannot name an owner; they read as root's, as the
+        // kernel would refuse the chown that Go's reader passes them to.
+        entry.uid = static_cast<std::uint32_t>(std::max<la_int64_t>(archive_entry_uid(header), 0));
+        entry.gid = static_cast<std::uint32_t>(std::max<la_int64_t>(archive_entry_gid(header), 0));
         entry.size = archive_entry_size_is_set(header)
                          ? static_cast<std::uint64_t>(archive_entry_size(header))
                          : 0;

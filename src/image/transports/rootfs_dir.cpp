@@ -114,6 +114,8 @@ private:
         FileEntry entry;
         entry.path = path;
         entry.mode = info.st_mode & 07777;
+        entry.uid = info.st_uid;
+        entry.gid = info.st_gid;
         entry.size = static_cast<std::uint64_t>(info.st_size);
         std::shared_ptr<const std::string> content;
         if (S_ISDIR(info.st_mode)) {
