@@ -9,6 +9,7 @@ inline constexpr int exit_findings = 1;
 inline constexpr int exit_usage = 2;
 inline constexpr int exit_bad_input = 3;
 inline constexpr int exit_internal = 4;
+inline constexpr int exit_untrusted = 5;  // a rules bundle refused (docs/rules-bundle.md)
 
 inline int exit_code_for(ErrorKind kind) {
     switch (kind) {
@@ -19,6 +20,8 @@ inline int exit_code_for(ErrorKind kind) {
             return exit_bad_input;
         case ErrorKind::internal:
             return exit_internal;
+        case ErrorKind::untrusted:
+            return exit_untrusted;
     }
     return exit_internal;
 }
