@@ -20,8 +20,6 @@ inline int exit_code_for(ErrorKind kind) {
             return exit_bad_input;
         case ErrorKind::internal:
             return exit_internal;
-        case ErrorKind::untrusted:
-            return exit_untrusted;
     }
     return exit_internal;
 }

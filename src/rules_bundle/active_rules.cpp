@@ -36,8 +36,8 @@ std::string builtin_rules_version(const rules::Database& db) {
 ActiveRules load_active_rules(const std::optional<std::filesystem::path>& rules_dir,
                               const std::filesystem::path& cache_dir) {
     if (rules_dir) {
-        ActiveRules active{rules::Database::load(rules_dir), "", "--rules-dir " + rules_dir->string(),
-                           ""};
+        ActiveRules active{rules::Database::load(rules_dir), "",
+                           "--rules-dir " + rules_dir->string(), ""};
         active.version = "directory " + newest_data_version(active.db);
         return active;
     }

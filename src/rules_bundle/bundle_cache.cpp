@@ -78,7 +78,8 @@ std::optional<CachedBundle> read_cached_bundle(const fs::path& cache_dir, std::s
     if (refused = open_rules_dir(root, opened); !refused.empty()) return std::nullopt;
     std::string current = read_or_empty(rules_dir / current_name);
     while (!current.empty() && (current.back() == '\n')) current.pop_back();
-    if (current.size() != 64 || current.find_first_not_of("0123456789abcdef") != std::string::npos) {
+    if (current.size() != 64 ||
+        current.find_first_not_of("0123456789abcdef") != std::string::npos) {
         refused = (rules_dir / current_name).string() + ": not a bundle digest";
         return std::nullopt;
     }

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/rules_bundle/refused.hpp"
 #include "image/registry/http_client.hpp"
 
 namespace cuvet::rules_bundle::detail {
@@ -68,10 +69,11 @@ std::string make_manifest(const Descriptor& payload, const Descriptor& signature
         {"schemaVersion", 2},
         {"mediaType", manifest_media_type},
         {"artifactType", artifact_type},
-        {"config", descriptor_json({empty_media_type,
-                                    "sha256:"
-                                    "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a",
-                                    2})},
+        {"config",
+         descriptor_json({empty_media_type,
+                          "sha256:"
+                          "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a",
+                          2})},
         {"layers", json::array({payload_json, signature_json})},
         {"annotations",
          {{"org.opencontainers.image.created", version.created},
@@ -82,26 +84,26 @@ std::string make_manifest(const Descriptor& payload, const Descriptor& signature
 Manifest parse_manifest(const std::string& bytes, const std::string& origin) {
     json parsed = json::parse(bytes, nullptr, false);
     if (!parsed.is_object() || parsed.value("artifactType", "") != artifact_type)
-        fail_untrusted(origin + ": not a cuvet rules bundle (artifactType is not " +
-                       std::string(artifact_type) + ")");
+        refuse_bundle(origin + ": not a cuvet rules bundle (artifactType is not " +
+                      std::string(artifact_type) + ")");
     auto layers = parsed.find("layers");
     if (layers == parsed.end() || !layers->is_array())
-        fail_untrusted(origin + ": the bundle's manifest has no layers");
+        refuse_bundle(origin + ": the bundle's manifest has no layers");
     Manifest manifest;
     bool have_payload = false;
     for (const auto& layer : *layers) {
         auto descriptor = read_descriptor(layer);
-        if (!descriptor) fail_untrusted(origin + ": a malformed descriptor in the manifest");
+        if (!descriptor) refuse_bundle(origin + ": a malformed descriptor in the manifest");
         if (descriptor->media_type == payload_media_type) {
-            if (have_payload) fail_untrusted(origin + ": the bundle has two payloads");
+            if (have_payload) refuse_bundle(origin + ": the bundle has two payloads");
             manifest.payload = *descriptor;
             have_payload = true;
         } else if (descriptor->media_type == signature_media_type) {
-            if (manifest.signature) fail_untrusted(origin + ": the bundle has two signatures");
+            if (manifest.signature) refuse_bundle(origin + ": the bundle has two signatures");
             manifest.signature = *descriptor;
         }
     }
-    if (!have_payload) fail_untrusted(origin + ": the bundle has no rules payload");
+    if (!have_payload) refuse_bundle(origin + ": the bundle has no rules payload");
     return manifest;
 }
 
@@ -119,7 +121,7 @@ SignatureDocument parse_signature_document(const std::string& bytes, const std::
         !parsed.contains("key_id") || !parsed.contains("signature") ||
         !parsed.contains("payload_digest") || !parsed["key_id"].is_string() ||
         !parsed["signature"].is_string() || !parsed["payload_digest"].is_string())
-        fail_untrusted(origin + ": the signature blob is not an Ed25519 signature document");
+        refuse_bundle(origin + ": the signature blob is not an Ed25519 signature document");
     return {parsed["key_id"].get<std::string>(), parsed["payload_digest"].get<std::string>(),
             image::base64_decode(parsed["signature"].get<std::string>())};
 }

@@ -14,8 +14,7 @@ namespace cuvet::rules_bundle::detail {
 inline constexpr const char* manifest_media_type = "application/vnd.oci.image.manifest.v1+json";
 inline constexpr const char* artifact_type = "application/vnd.cuvet.rules.bundle.v1";
 inline constexpr const char* payload_media_type = "application/vnd.cuvet.rules.payload.v1+json";
-inline constexpr const char* signature_media_type =
-    "application/vnd.cuvet.rules.signature.v1+json";
+inline constexpr const char* signature_media_type = "application/vnd.cuvet.rules.signature.v1+json";
 inline constexpr const char* empty_media_type = "application/vnd.oci.empty.v1+json";
 inline constexpr const char* empty_config = "{}";
 inline constexpr const char* payload_format = "cuvet-rules-bundle/1";
@@ -48,7 +47,7 @@ Payload parse_payload(const std::string& bytes, const std::string& origin);
 
 std::string make_manifest(const Descriptor& payload, const Descriptor& signature,
                           const BundleVersion& version);
-// Throws an untrusted error naming `origin` when it is not a cuvet rules bundle.
+// Throws BundleRefused naming `origin` when it is not a cuvet rules bundle.
 Manifest parse_manifest(const std::string& bytes, const std::string& origin);
 
 std::string make_signature_document(const SignatureDocument& document);

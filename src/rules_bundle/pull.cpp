@@ -4,6 +4,7 @@
 #include "bundle_cache.hpp"
 #include "cuvet/core/error.hpp"
 #include "cuvet/rules_bundle/bundle.hpp"
+#include "cuvet/rules_bundle/refused.hpp"
 #include "image/registry/registry_client.hpp"
 #include "image/storage/sha256.hpp"
 #include "trusted_keys.hpp"
@@ -17,13 +18,12 @@ constexpr std::uint64_t max_blob = 64u << 20;
 std::string fetch_blob(image::RegistryClient& client, const detail::Descriptor& descriptor) {
     const std::string what = "blob " + descriptor.digest;
     if (descriptor.size > max_blob)
-        fail_untrusted(client.name() + ": " + what + " declares " +
-                       std::to_string(descriptor.size) + " bytes; refusing");
-    auto response = client.get("/v2/" + client.reference().repository + "/blobs/" +
-                                   descriptor.digest,
-                               {}, 0, what);
+        refuse_bundle(client.name() + ": " + what + " declares " + std::to_string(descriptor.size) +
+                      " bytes; refusing");
+    auto response = client.get(
+        "/v2/" + client.reference().repository + "/blobs/" + descriptor.digest, {}, 0, what);
     auto body = response->read_body(max_blob);
-    if (!body) fail_untrusted(client.name() + ": " + what + " is larger than it declares");
+    if (!body) refuse_bundle(client.name() + ": " + what + " is larger than it declares");
     if (!response->transport_error().empty())
         fail_io(client.name() + ": " + what + ": " + response->transport_error());
     return *body;
@@ -36,11 +36,12 @@ void refuse_rollback(const BundleVersion& version, const std::string& origin,
                      bool& already_cached) {
     const auto builtin = rules::Database::load();
     std::string builtin_date;  // "2026-11-23": the newest table's data date
-    for (const auto& table : builtin.tables()) builtin_date = std::max(builtin_date, table.data_date);
+    for (const auto& table : builtin.tables())
+        builtin_date = std::max(builtin_date, table.data_date);
     if (version.created.substr(0, 10) < builtin_date)
-        fail_untrusted(origin + ": rolled back: bundle " + std::to_string(version.sequence) +
-                       " was created " + version.created +
-                       ", before the compiled-in rules (" + builtin_rules_version(builtin) + ")");
+        refuse_bundle(origin + ": rolled back: bundle " + std::to_string(version.sequence) +
+                      " was created " + version.created + ", before the compiled-in rules (" +
+                      builtin_rules_version(builtin) + ")");
     std::string refused;
     auto cached = detail::read_cached_bundle(cache_dir, refused);
     if (!cached) return;
@@ -53,16 +54,18 @@ void refuse_rollback(const BundleVersion& version, const std::string& origin,
             return;
         }
         if (version.sequence < old.sequence || version.created < old.created)
-            fail_untrusted(origin + ": rolled back: bundle " + std::to_string(version.sequence) +
-                           " (" + version.created + ") is older than the cached bundle " +
-                           std::to_string(old.sequence) + " (" + old.created + ")");
+            refuse_bundle(origin + ": rolled back: bundle " + std::to_string(version.sequence) +
+                          " (" + version.created + ") is older than the cached bundle " +
+                          std::to_string(old.sequence) + " (" + old.created + ")");
         if (version.sequence == old.sequence)
-            fail_untrusted(origin + ": bundle " + std::to_string(version.sequence) +
-                           " has the cached bundle's sequence but other content");
-    } catch (const Error& error) {
-        if (error.kind() == ErrorKind::untrusted && std::string(error.what()).find(origin) == 0)
-            throw;
-        // A cached bundle that no longer verifies orders nothing: it is replaced.
+            refuse_bundle(origin + ": bundle " + std::to_string(version.sequence) +
+                          " has the cached bundle's sequence but other content");
+    } catch (const BundleRefused& error) {
+        // This bundle's own refusal stands; the cached one failing its checks
+        // orders nothing: it is replaced.
+        if (std::string(error.what()).rfind(origin, 0) == 0) throw;
+    } catch (const Error&) {
+        // A cached bundle that no longer loads orders nothing either.
     }
 }
 
@@ -78,7 +81,7 @@ PullResult pull_bundle(const std::string& reference, const PullOptions& options)
     bytes.manifest = client.manifest(parsed.manifest_reference()).body;
     const std::string manifest_digest = image::sha256_digest(bytes.manifest);
     if (!parsed.digest.empty() && manifest_digest != parsed.digest)
-        fail_untrusted(origin + ": digest mismatch: the manifest's content is " + manifest_digest);
+        refuse_bundle(origin + ": digest mismatch: the manifest's content is " + manifest_digest);
     const detail::Manifest manifest = detail::parse_manifest(bytes.manifest, origin);
     bytes.payload = fetch_blob(client, manifest.payload);
     if (manifest.signature) bytes.signature = fetch_blob(client, *manifest.signature);
@@ -86,7 +89,7 @@ PullResult pull_bundle(const std::string& reference, const PullOptions& options)
     try {
         rules::Database::from_files(verified.payload.files);
     } catch (const Error& error) {
-        fail_untrusted(origin + ": the signed tables do not load: " + error.what());
+        refuse_bundle(origin + ": the signed tables do not load: " + error.what());
     }
     PullResult result;
     result.manifest_digest = manifest_digest;
@@ -94,8 +97,8 @@ PullResult pull_bundle(const std::string& reference, const PullOptions& options)
     result.key_id = verified.signer.key_id;
     refuse_rollback(result.version, origin, options.cache_dir, manifest_digest,
                     result.already_cached);
-    const std::string pinned = "docker://" + parsed.registry + "/" + parsed.repository + "@" +
-                               manifest_digest;
+    const std::string pinned =
+        "docker://" + parsed.registry + "/" + parsed.repository + "@" + manifest_digest;
     result.cached_at = detail::store_bundle(
         options.cache_dir, {bytes, verified.signer.pem, pinned, {}}, manifest_digest);
     return result;

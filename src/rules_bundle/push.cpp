@@ -54,8 +54,8 @@ PushResult push_bundle(const std::filesystem::path& rules_dir, const std::string
     const detail::Signature signature =
         detail::sign(private_pem, options.private_key.string(), payload_bytes);
     const std::string payload_digest = image::sha256_digest(payload_bytes);
-    const std::string signature_bytes = detail::make_signature_document(
-        {signature.key_id, payload_digest, signature.bytes});
+    const std::string signature_bytes =
+        detail::make_signature_document({signature.key_id, payload_digest, signature.bytes});
     const detail::Descriptor payload_descriptor{detail::payload_media_type, payload_digest,
                                                 payload_bytes.size()};
     const detail::Descriptor signature_descriptor{detail::signature_media_type,

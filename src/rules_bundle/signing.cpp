@@ -70,8 +70,7 @@ Signature sign(const std::string& private_pem, const std::string& origin,
     // Ed25519 signs the message itself (no digest is chosen: the NULL md).
     if (!context || EVP_DigestSignInit(context.get(), nullptr, nullptr, nullptr, key.get()) != 1 ||
         EVP_DigestSign(context.get(), reinterpret_cast<unsigned char*>(bytes.data()), &length,
-                       reinterpret_cast<const unsigned char*>(message.data()), message.size()) !=
-            1)
+                       reinterpret_cast<const unsigned char*>(message.data()), message.size()) != 1)
         fail_input(origin + ": signing failed");
     bytes.resize(length);
     return {bytes, key_id_of(raw_public(key.get()))};

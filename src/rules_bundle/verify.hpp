@@ -20,7 +20,7 @@ struct VerifiedBundle {
     PublicKey signer;
 };
 
-// Throws cuvet::Error(untrusted) with one line naming `origin` and the reason.
+// Throws BundleRefused (refused.hpp) with one line naming `origin` and the reason.
 VerifiedBundle verify_bundle(const BundleBytes& bytes, const std::vector<PublicKey>& keys,
                              const std::string& origin);
 

@@ -11,9 +11,6 @@ enum class ErrorKind {
     input,     // the image, Dockerfile or rules file is malformed
     io,        // the file system refused (missing file, permission)
     internal,  // a bug in cuvet
-    // a signed artifact failed a check of its digest, signature or version
-    // (a rules bundle, docs/rules-bundle.md): nothing of it was used
-    untrusted,
 };
 
 class Error : public std::runtime_error {
@@ -33,10 +30,6 @@ private:
 }
 [[noreturn]] inline void fail_io(const std::string& message) {
     throw Error(ErrorKind::io, message);
-}
-
-[[noreturn]] inline void fail_untrusted(const std::string& message) {
-    throw Error(ErrorKind::untrusted, message);
 }
 
 }  // namespace cuvet

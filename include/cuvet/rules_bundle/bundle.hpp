@@ -43,7 +43,7 @@ PushResult push_bundle(const std::filesystem::path& rules_dir, const std::string
 struct PullOptions {
     image::Access access;
     std::vector<std::filesystem::path> trust_keys;  // --trust-key, beside the built-in key
-    std::filesystem::path cache_dir;  // empty: the layer cache's directory (cache::Store)
+    std::filesystem::path cache_dir;   // empty: the layer cache's directory (cache::Store)
     std::filesystem::path config_dir;  // empty: $XDG_CONFIG_HOME/cuvet (trusted-keys/*.pem)
 };
 
@@ -55,7 +55,7 @@ struct PullResult {
     bool already_cached = false;  // the same bundle was cached before
 };
 
-// Throws cuvet::Error(untrusted) naming the reason when a digest, the
+// Throws BundleRefused (refused.hpp, exit 5) naming the reason when a digest, the
 // signature or the version check refuses the bundle; nothing is cached then.
 PullResult pull_bundle(const std::string& reference, const PullOptions& options);
 

@@ -36,7 +36,8 @@ struct HttpResponse::Transfer {
     curl_slist* header_list = nullptr;
     char error_buffer[CURL_ERROR_SIZE] = {};
     bool follow = true;
-    std::string body;  // a POST/PUT body: curl reads it in place, so it lives as long as the transfer
+    std::string
+        body;  // a POST/PUT body: curl reads it in place, so it lives as long as the transfer
 
     long current_status = 0;
     std::map<std::string, std::string> current_headers;

@@ -18,8 +18,7 @@ namespace cuvet::image {
 class RegistryClient {
 public:
     // `actions`: the token scope asked for, "pull" or "pull,push" (registry_push.hpp).
-    RegistryClient(RegistryReference reference, const Access& access,
-                   std::string actions = "pull");
+    RegistryClient(RegistryReference reference, const Access& access, std::string actions = "pull");
 
     struct Document {
         std::string body;

@@ -14,8 +14,8 @@ std::string absolute_location(const RegistryClient& client, const std::string& l
 
 bool blob_exists(RegistryClient& client, const std::string& digest) {
     try {
-        client.get("/v2/" + client.reference().repository + "/blobs/" + digest, {"Range: bytes=0-0"},
-                   0, "blob " + digest);
+        client.get("/v2/" + client.reference().repository + "/blobs/" + digest,
+                   {"Range: bytes=0-0"}, 0, "blob " + digest);
         return true;
     } catch (const Error&) {
         return false;  // absent (404) or unreadable: the upload below says which
