@@ -28,8 +28,9 @@ struct RegistryArgs {
     image::Access access() const {
         if (password_stdin && username.empty()) fail_usage("--password-stdin needs --username");
         if (!username.empty() && !password_stdin)
-            fail_usage("--username needs --password-stdin (a password on the command line would "
-                       "show in ps)");
+            fail_usage(
+                "--username needs --password-stdin (a password on the command line would "
+                "show in ps)");
         image::Access out;
         out.username = username;
         out.insecure = insecure;
@@ -62,10 +63,9 @@ int run_push(const PushArgs& args) {
     options.private_key = args.key;
     options.sequence = args.sequence;
     auto result = rules_bundle::push_bundle(args.dir, args.reference, options);
-    std::cout << "pushed rules bundle " << result.version.sequence << " ("
-              << result.version.created << ", " << result.tables << " tables) to "
-              << printable(args.reference) << "@" << result.manifest_digest << ", signed by "
-              << result.key_id << "\n";
+    std::cout << "pushed rules bundle " << result.version.sequence << " (" << result.version.created
+              << ", " << result.tables << " tables) to " << printable(args.reference) << "@"
+              << result.manifest_digest << ", signed by " << result.key_id << "\n";
     return 0;
 }
 
@@ -98,17 +98,20 @@ void add_rules_bundle_commands(CLI::App& rules, Dispatch& dispatch) {
                              "the bundle's sequence number (default: now, in Unix seconds); "
                              "pull refuses a lower one than it has");
     push->registry.add_to(*push_command);
-    push_command->callback([push, &dispatch] { dispatch.run = [push] { return run_push(*push); }; });
+    push_command->callback(
+        [push, &dispatch] { dispatch.run = [push] { return run_push(*push); }; });
 
     auto pull = std::make_shared<PullArgs>();
     CLI::App* pull_command = rules.add_subcommand(
         "pull", "fetch a rules bundle, verify its digests, signature and version, and cache it");
-    pull_command->add_option("REF", pull->reference, "registry reference: HOST/REPO:TAG or @sha256:…")
+    pull_command
+        ->add_option("REF", pull->reference, "registry reference: HOST/REPO:TAG or @sha256:…")
         ->required();
     pull_command->add_option("--trust-key", pull->trust_keys,
                              "also trust this Ed25519 public key (PEM); repeatable");
     pull->registry.add_to(*pull_command);
-    pull_command->callback([pull, &dispatch] { dispatch.run = [pull] { return run_pull(*pull); }; });
+    pull_command->callback(
+        [pull, &dispatch] { dispatch.run = [pull] { return run_pull(*pull); }; });
 }
 
 }  // namespace cuvet::cli

@@ -8,8 +8,8 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 
-#include "cuvet/rules_bundle/refused.hpp"
 #include "cuvet/rules_bundle/bundle.hpp"
+#include "cuvet/rules_bundle/refused.hpp"
 #include "image/registry/registry_client.hpp"
 #include "image/registry/registry_push.hpp"
 #include "image/storage/sha256.hpp"
@@ -87,15 +87,14 @@ void push_manifest(const test::RegistryServer& registry, const std::string& tag,
             layers.push_back({{"mediaType", descriptor->media_type},
                               {"digest", descriptor->digest},
                               {"size", descriptor->size}});
-    nlohmann::json manifest = {
-        {"schemaVersion", 2},
-        {"mediaType", rules_bundle::detail::manifest_media_type},
-        {"artifactType", rules_bundle::detail::artifact_type},
-        {"config",
-         {{"mediaType", rules_bundle::detail::empty_media_type},
-          {"digest", image::sha256_digest("{}")},
-          {"size", 2}}},
-        {"layers", layers}};
+    nlohmann::json manifest = {{"schemaVersion", 2},
+                               {"mediaType", rules_bundle::detail::manifest_media_type},
+                               {"artifactType", rules_bundle::detail::artifact_type},
+                               {"config",
+                                {{"mediaType", rules_bundle::detail::empty_media_type},
+                                 {"digest", image::sha256_digest("{}")},
+                                 {"size", 2}}},
+                               {"layers", layers}};
     image::RegistryClient client(image::parse_registry_reference(registry.host() + "/cuvet/rules"),
                                  plain_http(), "pull,push");
     image::push_manifest(client, tag, rules_bundle::detail::manifest_media_type, manifest.dump());
@@ -128,9 +127,10 @@ std::string blob(const test::RegistryServer& registry, const Descriptor& descrip
 
 }  // namespace
 
-TEST_CASE("rules pull: a good bundle is used; tampered, unsigned, wrong-key, rolled-back and "
-          "corrupted bundles are each refused",
-          "[rules-bundle][integration]") {
+TEST_CASE(
+    "rules pull: a good bundle is used; tampered, unsigned, wrong-key, rolled-back and "
+    "corrupted bundles are each refused",
+    "[rules-bundle][integration]") {
     if (!test::RegistryServer::available()) CUVET_SKIP("docker-registry, skopeo or openssl absent");
     test::RegistryServer registry;
     test::TempDir dir;
@@ -150,7 +150,8 @@ TEST_CASE("rules pull: a good bundle is used; tampered, unsigned, wrong-key, rol
     CHECK(pulled.version.sequence == 10);
     auto active = rules_bundle::load_active_rules(std::nullopt, options.cache_dir);
     CHECK(active.version.rfind("bundle 10 (", 0) == 0);
-    CHECK(active.origin == "docker://" + registry.host() + "/cuvet/rules@" + pushed.manifest_digest);
+    CHECK(active.origin ==
+          "docker://" + registry.host() + "/cuvet/rules@" + pushed.manifest_digest);
     CHECK(active.note.find("judging with rules bundle 10") != std::string::npos);
     CHECK_FALSE(active.db.tables().empty());
     // The same bundle again is no rollback.
@@ -168,8 +169,9 @@ TEST_CASE("rules pull: a good bundle is used; tampered, unsigned, wrong-key, rol
 
     // Rolled back: an older sequence than the cached bundle, validly signed.
     push(registry, "old", release, 9);
-    CHECK_THAT(refusal(base + "old", options),
-               Catch::Contains("rolled back") && Catch::Contains("older than the cached bundle 10"));
+    CHECK_THAT(
+        refusal(base + "old", options),
+        Catch::Contains("rolled back") && Catch::Contains("older than the cached bundle 10"));
 
     // Tampered: the payload changed after signing, the signature kept.
     const auto [payload, signature] = layers_of(registry, "good");

@@ -13,8 +13,6 @@ public:
     explicit BundleRefused(const std::string& message) : Error(ErrorKind::input, message) {}
 };
 
-[[noreturn]] inline void refuse_bundle(const std::string& message) {
-    throw BundleRefused(message);
-}
+[[noreturn]] inline void refuse_bundle(const std::string& message) { throw BundleRefused(message); }
 
 }  // namespace cuvet::rules_bundle
