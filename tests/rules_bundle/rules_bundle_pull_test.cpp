@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "cuvet/rules_bundle/bundle.hpp"
 #include "cuvet/rules_bundle/refused.hpp"
@@ -116,7 +117,8 @@ std::pair<Descriptor, Descriptor> layers_of(const test::RegistryServer& registry
                                  plain_http());
     auto manifest = nlohmann::json::parse(client.manifest(tag).body);
     auto read = [](const nlohmann::json& layer) {
-        return Descriptor{layer["mediaType"], layer["digest"], layer["size"]};
+        return Descriptor{layer["mediaType"].get<std::string>(), layer["digest"].get<std::string>(),
+                          layer["size"].get<std::uint64_t>()};
     };
     return {read(manifest["layers"][0]), read(manifest["layers"][1])};
 }
