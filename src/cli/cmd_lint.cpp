@@ -117,6 +117,8 @@ int run_lint(const LintArgs& args) {
     report::ReportContext context;
     context.tool_version = CUVET_VERSION;
     context.command = "lint";
+    context.rules_version = setup.rules_version;
+    context.rules_origin = setup.rules_origin;
     context.targets = targets;
     context.rules = documented_rules(checks::CheckKind::lint);
     context.information_uri = repository_url();

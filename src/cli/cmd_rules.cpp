@@ -82,12 +82,19 @@ int run_rules(const RulesArgs& args) {
 
 void add_rules_command(CLI::App& app, Dispatch& dispatch) {
     auto args = std::make_shared<RulesArgs>();
-    CLI::App* command =
-        app.add_subcommand("rules", "list every check and fact table with its data version");
+    CLI::App* command = app.add_subcommand(
+        "rules",
+        "list every check and fact table with its data version; push and pull signed rules "
+        "bundles (docs/rules-bundle.md)");
+    command->require_subcommand(0, 1);
     add_format_option(*command, args->format, {"text", "json"});
     command->add_option("--rules-dir", args->rules_dir,
                         "directory of rules/*.json overriding the built-in ones");
-    command->callback([args, &dispatch] { dispatch.run = [args] { return run_rules(*args); }; });
+    add_rules_bundle_commands(*command, dispatch);
+    // Without push/pull, `cuvet rules` lists; a subcommand sets its own run first.
+    command->callback([args, command, &dispatch] {
+        if (command->get_subcommands().empty()) dispatch.run = [args] { return run_rules(*args); };
+    });
 }
 
 }  // namespace cuvet::cli

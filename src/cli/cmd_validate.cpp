@@ -152,6 +152,8 @@ int run_validate(const ValidateArgs& args) {
     report::ReportContext context;
     context.tool_version = CUVET_VERSION;
     context.command = "validate";
+    context.rules_version = setup.rules_version;
+    context.rules_origin = setup.rules_origin;
     context.targets = {args.image.path};
     context.rules = documented_rules(checks::CheckKind::validate);
     context.information_uri = repository_url();

@@ -57,6 +57,8 @@ void add_runtime_start_option(CLI::App& command, bool& nvidia_start);
 void add_files_command(CLI::App& app, Dispatch& dispatch);
 void add_image_command(CLI::App& app, Dispatch& dispatch);
 void add_rules_command(CLI::App& app, Dispatch& dispatch);
+// `rules push` and `rules pull`, under the `rules` command.
+void add_rules_bundle_commands(CLI::App& rules, Dispatch& dispatch);
 void add_explain_command(CLI::App& app, Dispatch& dispatch);
 void add_elf_command(CLI::App& app, Dispatch& dispatch);
 void add_probe_command(CLI::App& app, Dispatch& dispatch);

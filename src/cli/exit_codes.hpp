@@ -9,6 +9,7 @@ inline constexpr int exit_findings = 1;
 inline constexpr int exit_usage = 2;
 inline constexpr int exit_bad_input = 3;
 inline constexpr int exit_internal = 4;
+inline constexpr int exit_untrusted = 5;  // a rules bundle refused (docs/rules-bundle.md)
 
 inline int exit_code_for(ErrorKind kind) {
     switch (kind) {

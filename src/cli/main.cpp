@@ -7,6 +7,7 @@
 #include "conventions.hpp"
 #include "cuvet/core/error.hpp"
 #include "cuvet/core/printable.hpp"
+#include "cuvet/rules_bundle/refused.hpp"
 #include "exit_codes.hpp"
 
 int main(int argc, char** argv) {
@@ -48,6 +49,9 @@ int main(int argc, char** argv) {
     }
     try {
         return dispatch.run ? dispatch.run() : cli::exit_usage;
+    } catch (const rules_bundle::BundleRefused& e) {
+        std::cerr << "cuvet: error: " << printable(e.what()) << "\n";
+        return cli::exit_untrusted;
     } catch (const Error& e) {
         std::cerr << "cuvet: error: " << printable(e.what()) << "\n";
         return cli::exit_code_for(e.kind());

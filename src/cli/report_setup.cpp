@@ -10,6 +10,7 @@
 
 #include "cuvet/core/error.hpp"
 #include "cuvet/core/printable.hpp"
+#include "cuvet/rules_bundle/bundle.hpp"
 
 namespace cuvet::cli {
 
@@ -36,9 +37,16 @@ ReportSetup load_report_setup(const std::string& fail_on, const std::string& con
         for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
         config.ignored.insert(upper);
     }
-    rules::Database db = rules::Database::load(
+    // --rules-dir, else a cached bundle that verifies, else the compiled-in rules.
+    rules_bundle::ActiveRules rules = rules_bundle::load_active_rules(
         rules_dir.empty() ? std::nullopt : std::optional<std::filesystem::path>(rules_dir));
-    return ReportSetup{threshold, std::move(config), std::move(db), std::move(file_ignored)};
+    if (!rules.note.empty()) std::cerr << "cuvet: " << printable(rules.note) << "\n";
+    return ReportSetup{threshold,
+                       std::move(config),
+                       std::move(rules.db),
+                       std::move(rules.version),
+                       std::move(rules.origin),
+                       std::move(file_ignored)};
 }
 
 void note_config_effects(const ReportSetup& setup, const std::vector<report::Finding>& silenced,

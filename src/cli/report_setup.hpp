@@ -17,6 +17,9 @@ struct ReportSetup {
     std::optional<report::FailOn> fail_on;  // from --fail-on; nullopt: config or default
     config::Config config;
     rules::Database db;
+    // How reports name the rules judged with (docs/rules-bundle.md).
+    std::string rules_version;
+    std::string rules_origin;
     // The ids the config file itself ignores (config.ignored adds --ignore).
     std::set<std::string> file_ignored;
 };

@@ -24,6 +24,9 @@ public:
         report["tool"] = {{"name", "cuvet"}, {"version", context.tool_version}};
         report["command"] = context.command;
         report["targets"] = context.targets;
+        if (!context.rules_version.empty())
+            report["rules"] = {{"version", context.rules_version},
+                               {"origin", context.rules_origin}};
         nlohmann::json summary = {
             {"total", findings.size()}, {"error", 0}, {"warning", 0}, {"info", 0}};
         for (const auto& finding : findings) {

@@ -125,11 +125,17 @@ public:
         nlohmann::json driver = {{"name", "cuvet"}, {"rules", rules}};
         if (!context.tool_version.empty()) driver["version"] = context.tool_version;
         if (!context.information_uri.empty()) driver["informationUri"] = context.information_uri;
+        nlohmann::json tool = {{"driver", driver}};
+        // The rules database is a component of its own: a bundle changes it without a new cuvet.
+        if (!context.rules_version.empty())
+            tool["extensions"] =
+                nlohmann::json::array({{{"name", "cuvet-rules"},
+                                        {"version", context.rules_version},
+                                        {"properties", {{"origin", context.rules_origin}}}}});
         nlohmann::json log = {
             {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
             {"version", "2.1.0"},
-            {"runs",
-             nlohmann::json::array({{{"tool", {{"driver", driver}}}, {"results", results}}})}};
+            {"runs", nlohmann::json::array({{{"tool", tool}, {"results", results}}})}};
         out << log.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     }
 };

@@ -96,6 +96,10 @@ public:
             }
         }
         close_group(sorted.empty() ? nullptr : &sorted.back());
+        if (!context.rules_version.empty())
+            out << paint("2", "rules: " + printable(context.rules_version) + " from " +
+                                  printable(context.rules_origin))
+                << "\n";
     }
 
 private:

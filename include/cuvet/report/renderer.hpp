@@ -30,7 +30,11 @@ struct ReportContext {
     std::string command;               // "validate", "lint"
     std::vector<std::string> targets;  // the images or Dockerfiles examined
     std::vector<RuleInfo> rules;       // every check that ran
-    bool color = false;                // text only: ANSI colours
+    // The rules database judged with: "bundle 1764312000 (2026-11-28T06:40:00Z)" or
+    // "built-in 2026.11.23-3", and where it came from; empty when not known.
+    std::string rules_version;
+    std::string rules_origin;
+    bool color = false;  // text only: ANSI colours
     // text only: titles, every location and the evidence (search traces,
     // provenance). validate turns it off unless --verbose: one line per finding.
     bool verbose = true;

@@ -36,6 +36,8 @@ struct HttpResponse::Transfer {
     curl_slist* header_list = nullptr;
     char error_buffer[CURL_ERROR_SIZE] = {};
     bool follow = true;
+    std::string
+        body;  // a POST/PUT body: curl reads it in place, so it lives as long as the transfer
 
     long current_status = 0;
     std::map<std::string, std::string> current_headers;
@@ -140,6 +142,14 @@ HttpResponse::HttpResponse(const HttpRequest& request)
     if (request.range_from > 0) {
         range = std::to_string(request.range_from) + "-";
         lib->easy_setopt(easy, CURLOPT_RANGE, range.c_str());
+    }
+    if (!request.method.empty()) {
+        t.body = request.body;
+        lib->easy_setopt(easy, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+        lib->easy_setopt(easy, CURLOPT_POSTFIELDS, t.body.data());
+        lib->easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(t.body.size()));
+        // No "Expect: 100-continue" round trip before a body the registry takes anyway.
+        t.header_list = lib->slist_append(t.header_list, "Expect:");
     }
     for (const auto& header : request.headers)
         t.header_list = lib->slist_append(t.header_list, header.c_str());

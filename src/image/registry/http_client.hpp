@@ -25,6 +25,9 @@ struct HttpRequest {
     std::uint64_t range_from = 0;      // >0: "Range: bytes=N-" (resuming a blob)
     TlsOptions tls;
     bool follow_redirects = true;  // blob storage often redirects to another host
+    // Empty: GET. "POST"/"PUT" send `body` (pushing a blob or manifest).
+    std::string method;
+    std::string body;
     // Seconds the whole exchange (headers and body) may take; 0: no limit.
     // Past it the response throws an io error naming the URL: a server that
     // trickles bytes cannot keep cuvet waiting.

@@ -139,12 +139,14 @@ private:
 
 }  // namespace
 
-RegistryClient::RegistryClient(RegistryReference reference, const Access& access)
+RegistryClient::RegistryClient(RegistryReference reference, const Access& access,
+                               std::string actions)
     : reference_(std::move(reference)),
       insecure_(access.insecure),
       cross_host_auth_(access.cross_host_auth),
       timeout_seconds_(access.timeout_seconds),
-      stall_seconds_(registry_stall_seconds()) {
+      stall_seconds_(registry_stall_seconds()),
+      actions_(std::move(actions)) {
     if (!access.username.empty())
         credentials_ = {access.username, access.password, "--username"};
     else
@@ -243,7 +245,7 @@ void RegistryClient::authenticate(const std::string& challenge_header) {
     }
     const std::string token_basic = withheld.empty() ? basic : "";
     std::string url = realm + (realm.find('?') == std::string::npos ? "?" : "&") +
-                      "scope=" + url_escape("repository:" + reference_.repository + ":pull");
+                      "scope=" + url_escape("repository:" + reference_.repository + ":" + actions_);
     if (!challenge->params["service"].empty())
         url += "&service=" + url_escape(challenge->params["service"]);
     for (int attempt = 0;;) {
@@ -285,10 +287,34 @@ std::unique_ptr<HttpResponse> RegistryClient::get(const std::string& path,
                                                   const std::vector<std::string>& headers,
                                                   std::uint64_t range_from,
                                                   const std::string& what) {
+    HttpRequest shape;
+    shape.url = base_url_ + path;
+    shape.headers = headers;
+    shape.range_from = range_from;
+    return exchange(shape, what);
+}
+
+std::unique_ptr<HttpResponse> RegistryClient::send(const std::string& method,
+                                                   const std::string& url,
+                                                   const std::vector<std::string>& headers,
+                                                   const std::string& body,
+                                                   const std::string& what) {
+    HttpRequest shape;
+    shape.url = url;
+    shape.headers = headers;
+    shape.method = method;
+    shape.body = body;
+    return exchange(shape, what);
+}
+
+std::unique_ptr<HttpResponse> RegistryClient::exchange(const HttpRequest& shape,
+                                                       const std::string& what) {
     bool reauthenticated = false;
     for (int attempt = 0;;) {
-        auto response =
-            std::make_unique<HttpResponse>(request(base_url_ + path, headers, range_from));
+        HttpRequest attempt_request = request(shape.url, shape.headers, shape.range_from);
+        attempt_request.method = shape.method;
+        attempt_request.body = shape.body;
+        auto response = std::make_unique<HttpResponse>(attempt_request);
         long status = response->status();
         if (status == 0) {
             if (!response->timed_out() && ++attempt < max_attempts) {

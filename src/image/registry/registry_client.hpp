@@ -17,7 +17,8 @@ namespace cuvet::image {
 
 class RegistryClient {
 public:
-    RegistryClient(RegistryReference reference, const Access& access);
+    // `actions`: the token scope asked for, "pull" or "pull,push" (registry_push.hpp).
+    RegistryClient(RegistryReference reference, const Access& access, std::string actions = "pull");
 
     struct Document {
         std::string body;
@@ -40,8 +41,16 @@ public:
     std::unique_ptr<HttpResponse> get(const std::string& path,
                                       const std::vector<std::string>& headers,
                                       std::uint64_t range_from, const std::string& what);
+    // `method` ("POST", "PUT") `url` (base_url() + path, or an upload Location) with
+    // `body`, after auth and retries; the response is 2xx.
+    std::unique_ptr<HttpResponse> send(const std::string& method, const std::string& url,
+                                       const std::vector<std::string>& headers,
+                                       const std::string& body, const std::string& what);
+    // "https://host:port" (or http:// with --insecure), decided when the client was made.
+    const std::string& base_url() const { return base_url_; }
 
 private:
+    std::unique_ptr<HttpResponse> exchange(const HttpRequest& shape, const std::string& what);
     void ping();
     void authenticate(const std::string& challenge_header);
     std::string authorization();
@@ -67,6 +76,7 @@ private:
     std::string base_url_;  // "https://host:port"
     std::mutex auth_mutex_;
     std::string authorization_;  // "Authorization: …" or empty
+    std::string actions_;        // token scope: "pull", or "pull,push" to push
 };
 
 }  // namespace cuvet::image
