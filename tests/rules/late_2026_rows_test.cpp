@@ -35,7 +35,7 @@ TEST_CASE("cudnn_optional must be a boolean", "[rules][rules37]") {
                Catch::Contains("/builds/0/cudnn_optional"));
 }
 
-TEST_CASE("vLLM 0.28.0 pins torch 2.13.0; 0.30 stays unknown", "[rules][rules37]") {
+TEST_CASE("vLLM 0.28.0 pins torch 2.13.0 and 0.30 stays unknown", "[rules][rules37]") {
     const auto* vllm = db().framework_build("vllm", v("0.28.0"), "");
     REQUIRE(vllm);
     REQUIRE(vllm->requirement("torch"));
