@@ -130,7 +130,7 @@ std::string blob(const test::RegistryServer& registry, const Descriptor& descrip
 }  // namespace
 
 TEST_CASE(
-    "rules pull: a good bundle is used; tampered, unsigned, wrong-key, rolled-back and "
+    "rules pull: a good bundle is used and tampered, unsigned, wrong-key, rolled-back and "
     "corrupted bundles are each refused",
     "[rules-bundle][integration]") {
     if (!test::RegistryServer::available()) CUVET_SKIP("docker-registry, skopeo or openssl absent");
