@@ -100,6 +100,15 @@ TEST_CASE("CUVL10 CUDA code compiled on a -runtime or -base tag", "[lint][lint-c
                        build,
                    "CUVL10")
               .empty());
+    CHECK(lint_ids("FROM nvidia/cuda:12.1.1-runtime-ubuntu22.04\n"
+                   "RUN cmake -B build -DGGML_CUDA=ON && cmake --build build\n",
+                   "CUVL10")
+              .size() == 1);
+    // unseen/ h03 (Adenov94/torchserve_multiple_models_mlp): a shell variable is no build
+    // switch.
+    CHECK(lint_ids("FROM nvidia/cuda:11.6.2-cudnn8-runtime-ubuntu20.04\nRUN export USE_CUDA=1\n",
+                   "CUVL10")
+              .empty());
     // Asking nvcc its version compiles nothing.
     CHECK(lint_ids("FROM nvidia/cuda:12.1.1-runtime-ubuntu22.04\nRUN nvcc --version\n", "CUVL10")
               .empty());
