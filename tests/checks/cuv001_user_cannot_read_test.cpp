@@ -1,21 +1,13 @@
 // CUV001: a library the image's USER cannot open does not satisfy DT_NEEDED (issue 33). ld.so's
 // open() fails with EACCES, open_path skips that directory and the search goes on.
 #include <catch2/catch.hpp>
-#include <fstream>
-#include <sstream>
 
 #include "support/cuda_image.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace cuvet::test;
 
 namespace {
-
-std::string bytes_of(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-}
 
 // A gcc-built program whose RUNPATH is /opt/a:/opt/b and which needs libneed.so.1.
 struct Binaries {
@@ -27,7 +19,7 @@ const Binaries& binaries() {
         fs.lib("/opt/a/libneed.so.1", "libneed.so.1");
         fs.exe("/app", {"/opt/a/libneed.so.1"}, "-Wl,--enable-new-dtags,-rpath,/opt/a:/opt/b");
         REQUIRE(fs.error().empty());
-        return Binaries{bytes_of(fs.host("/app")), bytes_of(fs.host("/opt/a/libneed.so.1"))};
+        return Binaries{read_file(fs.host("/app")), read_file(fs.host("/opt/a/libneed.so.1"))};
     }();
     return built;
 }
