@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "cache/cache_test_support.hpp"
 #include "cuvet/cache/store.hpp"
 #include "cuvet/inventory/analysis.hpp"
 #include "image/image_fixtures.hpp"
@@ -35,38 +36,6 @@ ImageSpec elf_image(const std::string& top_note) {
     spec.layers[1].entries.push_back(file("usr/lib/libuser.so", read_file(elf.user), 0755));
     spec.layers[1].entries.push_back(file("opt/note-" + top_note + ".txt", top_note));
     return spec;
-}
-
-std::string fingerprint(const inventory::Analysis& a) {
-    std::string out;
-    for (const auto& [path, e] : a.tree.entries())
-        out += path + " " + std::string(image::to_string(e.type)) + " " + std::to_string(e.size) +
-               " L" + std::to_string(e.layer) + "\n";
-    for (const auto& [path, info] : a.elfs)
-        out += "elf " + path + " " + info.soname + " needed " + std::to_string(info.needed.size()) +
-               "\n";
-    for (const auto& path : a.not_elf) out += "not-elf " + path + "\n";
-    return out + inventory::to_json(a.inventory).dump();
-}
-
-struct Run {
-    std::string fingerprint;
-    cache::Stats stats;
-};
-
-Run analyze(const std::string& source, cache::Store* store) {
-    auto image = image::open_image(source, {});
-    inventory::AnalyzeOptions options;
-    options.layer_cache = store;
-    cache::Stats before = store ? store->stats() : cache::Stats{};
-    Run run;
-    run.fingerprint = fingerprint(inventory::analyze(*image, options));
-    if (store) {
-        auto after = store->stats();
-        run.stats = {after.hits - before.hits, after.misses - before.misses,
-                     after.rejected - before.rejected, after.written - before.written};
-    }
-    return run;
 }
 
 // Sets an environment variable for the life of the object.

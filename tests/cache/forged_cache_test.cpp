@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "cache/cache_test_support.hpp"
 #include "cache/facts_codec.hpp"
 #include "scenarios/scenario_support.hpp"
 #include "support/cuda_image.hpp"
@@ -32,19 +33,6 @@ fs::path missing_library_image(CudaImage& img) {
     fs::remove_all(img.fs().host("/opt/stage"));
     REQUIRE(img.fs().error().empty());
     return img.write();
-}
-
-std::string seal(const std::string& body, const std::string& key) {
-    std::string tag(32, '\0');
-    unsigned length = 0;
-    if (key.empty())
-        EVP_Digest(body.data(), body.size(), reinterpret_cast<unsigned char*>(tag.data()), &length,
-                   EVP_sha256(), nullptr);
-    else
-        HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-             reinterpret_cast<const unsigned char*>(body.data()), body.size(),
-             reinterpret_cast<unsigned char*>(tag.data()), &length);
-    return body + tag;
 }
 
 // Rewrites every entry of the cache in `dir` as an attacker would: the

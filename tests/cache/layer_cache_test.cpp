@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
+#include "cache/cache_test_support.hpp"
 #include "cuvet/cache/store.hpp"
 #include "cuvet/inventory/analysis.hpp"
 #include "support/elf_fixtures.hpp"
@@ -58,49 +59,6 @@ fs::path write_image(const TempDir& dir, const std::string& name, const ImageSpe
     oci_layout({oci_image(spec)}).write_dir(path);
     return path;
 }
-
-// Everything an analysis holds, as text, so that two can be compared whole.
-std::string fingerprint(const inventory::Analysis& a) {
-    std::string out;
-    for (const auto& [path, e] : a.tree.entries())
-        out += path + " " + std::string(image::to_string(e.type)) + " " + std::to_string(e.mode) +
-               " " + std::to_string(e.size) + " " + e.link_target + " L" + std::to_string(e.layer) +
-               "\n";
-    for (const auto& [path, info] : a.elfs)
-        out += "elf " + path + " " + info.soname + " needed " + std::to_string(info.needed.size()) +
-               " exports " + std::to_string(info.exported_symbols.size()) + "\n";
-    for (const auto& path : a.not_elf) out += "not-elf " + path + "\n";
-    for (const auto& [path, text] : a.texts) out += "text " + path + " " + text + "\n";
-    return out + inventory::to_json(a.inventory).dump();
-}
-
-struct Run {
-    std::string fingerprint;
-    inventory::Analysis analysis;
-    cache::Stats stats;
-};
-
-Run analyze(const fs::path& image_path, cache::Store* store, std::vector<std::string> extra = {},
-            bool verify = true) {
-    image::OpenOptions open;
-    open.verify_digests = verify;
-    auto image = image::open_image(image_path, open);
-    inventory::AnalyzeOptions options;
-    options.layer_cache = store;
-    options.extra_elf_paths = std::move(extra);
-    options.workers = 2;
-    cache::Stats before = store ? store->stats() : cache::Stats{};
-    Run run;
-    run.analysis = inventory::analyze(*image, options);
-    run.fingerprint = fingerprint(run.analysis);
-    if (store) {
-        auto after = store->stats();
-        run.stats = {after.hits - before.hits, after.misses - before.misses,
-                     after.rejected - before.rejected, after.written - before.written};
-    }
-    return run;
-}
-
 }  // namespace
 
 TEST_CASE("layer cache: cold and warm analyses equal the analysis without cache", "[cache]") {

@@ -10,17 +10,15 @@
 #include <filesystem>
 #include <fstream>
 
+#include "cache/cache_test_support.hpp"
 #include "cuvet/core/error.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace cuvet;
+using cuvet::test::key;
 namespace fs = std::filesystem;
 
 namespace {
-
-cache::Key key(char c) {
-    return {"sha256:" + std::string(64, c), "sha256:" + std::string(64, char(c + 1))};
-}
 
 // Every field of every struct set, so a field the codec forgets shows.
 cache::LayerFacts sample_facts(std::size_t padding = 0) {

@@ -14,19 +14,18 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "cache/cache_test_support.hpp"
 #include "cuvet/cache/store.hpp"
 #include "cuvet/core/error.hpp"
 #include "support/skip.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace cuvet;
+using cuvet::test::key;
+using cuvet::test::seal;
 namespace fs = std::filesystem;
 
 namespace {
-
-cache::Key key(char c) {
-    return {"sha256:" + std::string(64, c), "sha256:" + std::string(64, char(c + 1))};
-}
 
 cache::LayerFacts facts() {
     cache::LayerFacts facts;
@@ -52,19 +51,6 @@ mode_t mode_of(const fs::path& path) {
     struct stat info {};
     REQUIRE(::lstat(path.c_str(), &info) == 0);
     return info.st_mode & 07777;
-}
-
-std::string seal(const std::string& body, const std::string& key) {
-    std::string tag(32, '\0');
-    unsigned length = 0;
-    if (key.empty())
-        EVP_Digest(body.data(), body.size(), reinterpret_cast<unsigned char*>(tag.data()), &length,
-                   EVP_sha256(), nullptr);
-    else
-        HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-             reinterpret_cast<const unsigned char*>(body.data()), body.size(),
-             reinterpret_cast<unsigned char*>(tag.data()), &length);
-    return body + tag;
 }
 
 // Runs `body` with an environment variable set (or unset), then restores it.

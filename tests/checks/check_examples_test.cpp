@@ -11,15 +11,12 @@
 #include "cuvet/checks/registry.hpp"
 #include "cuvet/lint/lint.hpp"
 #include "cuvet/rules/database.hpp"
+#include "support/builtin_rules.hpp"
 
+using cuvet::test::db;
 using namespace cuvet;
 
 namespace {
-
-const rules::Database& db() {
-    static const rules::Database database = rules::Database::load();
-    return database;
-}
 
 // An example that needs an option says so in its first line, as the user would
 // type it: "# cuvet lint --driver 470.82.01".

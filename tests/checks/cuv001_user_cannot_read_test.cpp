@@ -30,7 +30,7 @@ TarEntry owned(TarEntry entry, std::uint32_t uid, std::uint32_t gid) {
     return entry;
 }
 
-std::vector<TarEntry> base() {
+std::vector<TarEntry> base_layer() {
     return {dir("usr/"),
             dir("usr/bin/"),
             file("usr/bin/app", binaries().program, 0755),
@@ -60,7 +60,7 @@ std::vector<cuvet::report::Finding> libneed_findings(std::vector<TarEntry> entri
 }
 
 std::vector<TarEntry> with_library(TarEntry library, std::uint32_t dir_mode = 0755) {
-    auto entries = base();
+    auto entries = base_layer();
     entries.push_back(dir("opt/a/", dir_mode));
     entries.push_back(std::move(library));
     return entries;

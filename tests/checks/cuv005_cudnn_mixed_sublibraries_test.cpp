@@ -13,7 +13,7 @@ using namespace cuvet::test;
 
 namespace {
 
-const std::string lib_dir = "/usr/lib/x86_64-linux-gnu";
+const std::string multiarch_lib_dir = "/usr/lib/x86_64-linux-gnu";
 
 const cuvet::report::Finding* first(const std::vector<cuvet::report::Finding>& findings,
                                     const std::string& id, cuvet::report::Severity severity) {
@@ -37,9 +37,9 @@ void torch_with_two_cudnns(CudaImage& img) {
     dist_info(img.fs(), site_packages, "nvidia_cudnn_cu13", "9.19.0.56");
     for (std::string name : {"libcudnn_graph", "libcudnn_ops", "libcudnn"}) {
         std::vector<std::string> needs;
-        if (name == "libcudnn_ops") needs = {lib_dir + "/libcudnn_graph.so.9.14.0"};
-        img.fs().lib(lib_dir + "/" + name + ".so.9.14.0", name + ".so.9", needs);
-        img.fs().symlink(lib_dir + "/" + name + ".so.9", name + ".so.9.14.0");
+        if (name == "libcudnn_ops") needs = {multiarch_lib_dir + "/libcudnn_graph.so.9.14.0"};
+        img.fs().lib(multiarch_lib_dir + "/" + name + ".so.9.14.0", name + ".so.9", needs);
+        img.fs().symlink(multiarch_lib_dir + "/" + name + ".so.9", name + ".so.9.14.0");
     }
     img.dpkg("libcudnn9-cuda-13", "9.14.0.64-1");
     img.torch("2.11.0+cu130", "13.0", {});
@@ -57,9 +57,9 @@ TEST_CASE("CUV005: libcudnn.so.8.9.7 next to libcudnn_ops_infer.so.8.6.0", "[val
     for (bool mixed : {true, false}) {
         CudaImage img;
         img.glibc();
-        img.cudnn(lib_dir, "8.9.7", "", mixed ? "8.6.0" : "8.9.7");
+        img.cudnn(multiarch_lib_dir, "8.9.7", "", mixed ? "8.6.0" : "8.9.7");
         // What the image runs links that cuDNN.
-        img.fs().exe("/opt/app/bin/infer", {lib_dir + "/libcudnn.so.8.9.7"});
+        img.fs().exe("/opt/app/bin/infer", {multiarch_lib_dir + "/libcudnn.so.8.9.7"});
         img.entrypoint = {"/opt/app/bin/infer"};
         REQUIRE(img.fs().error().empty());
         auto findings = validate_findings(img.write());
@@ -79,8 +79,8 @@ TEST_CASE("CUV005: a mixed cuDNN nothing loads is one info finding", "[validate]
     img.glibc();
     // A leftover copy (an old install under /opt) beside the consistent cuDNN the app loads.
     img.cudnn("/opt/old/cudnn/lib", "8.9.7", "", "8.6.0");
-    img.cudnn(lib_dir, "8.9.7");
-    img.fs().exe("/opt/app/bin/infer", {lib_dir + "/libcudnn.so.8.9.7"});
+    img.cudnn(multiarch_lib_dir, "8.9.7");
+    img.fs().exe("/opt/app/bin/infer", {multiarch_lib_dir + "/libcudnn.so.8.9.7"});
     img.entrypoint = {"/opt/app/bin/infer"};
     REQUIRE(img.fs().error().empty());
     auto findings = validate_findings(img.write());
@@ -98,7 +98,7 @@ TEST_CASE("CUV005: LD_LIBRARY_PATH to the dpkg cuDNN mixes the one torch loads, 
     for (bool ld_library_path : {true, false}) {
         CudaImage img;
         torch_with_two_cudnns(img);
-        if (ld_library_path) img.env.push_back("LD_LIBRARY_PATH=" + lib_dir);
+        if (ld_library_path) img.env.push_back("LD_LIBRARY_PATH=" + multiarch_lib_dir);
         REQUIRE(img.fs().error().empty());
         auto findings = validate_findings(img.write());
         INFO(describe_findings(findings));
@@ -111,7 +111,7 @@ TEST_CASE("CUV005: LD_LIBRARY_PATH to the dpkg cuDNN mixes the one torch loads, 
         REQUIRE(error != nullptr);
         // libcudnn.so.9 of the wheel, which torch maps, dlopen()s the 9.14 sub-libraries.
         CHECK(error->loaded_by == "imported by torch");
-        CHECK(error->message.find("libcudnn.so.9 -> " + lib_dir + "/libcudnn_") !=
+        CHECK(error->message.find("libcudnn.so.9 -> " + multiarch_lib_dir + "/libcudnn_") !=
               std::string::npos);
         CHECK(error->message.find("9.19.0") != std::string::npos);
         CHECK(error->message.find("9.14.0") != std::string::npos);

@@ -8,7 +8,7 @@ using namespace cuvet::test;
 namespace {
 
 // The build machine's glibc, and a libc.so.6 stand-in that defines only GLIBC_2.2.5 … GLIBC_2.17.
-std::filesystem::path image(bool old_glibc) {
+std::filesystem::path glibc_image(bool old_glibc) {
     static std::vector<std::unique_ptr<CudaImage>> keep;
     keep.push_back(std::make_unique<CudaImage>());
     CudaImage& img = *keep.back();
@@ -38,7 +38,7 @@ std::filesystem::path image(bool old_glibc) {
 
 TEST_CASE("CUV012: a library needing getrandom@GLIBC_2.25 on a glibc 2.17 image",
           "[validate][cuv012]") {
-    auto bad = validate_findings(image(true));
+    auto bad = validate_findings(glibc_image(true));
     INFO(describe_findings(bad));
     CHECK(ids_of(bad).count("CUV012") >= 1);
     bool named = false;
@@ -46,7 +46,7 @@ TEST_CASE("CUV012: a library needing getrandom@GLIBC_2.25 on a glibc 2.17 image"
         named = named ||
                 (f.id == "CUV012" && f.message.find("/opt/app/libapp.so") != std::string::npos);
     CHECK(named);
-    auto good = validate_findings(image(false));
+    auto good = validate_findings(glibc_image(false));
     INFO(describe_findings(good));
     CHECK(ids_of(good).count("CUV012") == 0);
 }

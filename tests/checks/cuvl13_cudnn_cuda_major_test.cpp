@@ -40,5 +40,5 @@ TEST_CASE("a cuDNN package name with an absurd major is no crash", "[lint][CUVL1
         "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
         "RUN apt-get install -y libcudnn99999999999999-cuda-12\n"
         "RUN pip install tensorflow==2.16.1\n";
-    CHECK_NOTHROW(lint::lint_text(text, "Dockerfile", test::lint_db()));
+    CHECK_NOTHROW(lint::lint_text(text, "Dockerfile", test::db()));
 }

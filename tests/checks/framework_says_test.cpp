@@ -4,15 +4,12 @@
 
 #include "checks/check_util.hpp"
 #include "cuvet/rules/database.hpp"
+#include "support/builtin_rules.hpp"
 
+using cuvet::test::db;
 using namespace cuvet;
 
 namespace {
-
-const rules::Database& db() {
-    static const rules::Database database = rules::Database::load();
-    return database;
-}
 
 rules::Version v(const char* text) { return *rules::Version::parse(text); }
 

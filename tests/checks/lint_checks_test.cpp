@@ -10,16 +10,13 @@
 #include "cuvet/core/error.hpp"
 #include "cuvet/lint/lint.hpp"
 #include "cuvet/rules/database.hpp"
+#include "support/builtin_rules.hpp"
 #include "support/skip.hpp"
 
+using cuvet::test::db;
 using namespace cuvet;
 
 namespace {
-
-const rules::Database& db() {
-    static const rules::Database database = rules::Database::load();
-    return database;
-}
 
 std::vector<report::Finding> lint_with(const std::string& text, const std::string& id,
                                        const lint::Options& options = {}) {

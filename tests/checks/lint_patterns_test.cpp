@@ -7,29 +7,20 @@
 #include <iterator>
 
 #include "checks/lint/lint_support.hpp"
+#include "checks/lint_test_support.hpp"
 #include "cuvet/dockerfile/facts.hpp"
 #include "cuvet/dockerfile/parser.hpp"
 #include "cuvet/dockerfile/stages.hpp"
 #include "cuvet/lint/lint.hpp"
 #include "cuvet/rules/database.hpp"
 #include "cuvet/rules/embedded.hpp"
+#include "support/builtin_rules.hpp"
 
+using cuvet::test::db;
 using namespace cuvet;
+using cuvet::test::lint_ids;
 
 namespace {
-
-const rules::Database& db() {
-    static const rules::Database database = rules::Database::load();
-    return database;
-}
-
-std::vector<report::Finding> lint_ids(const std::string& text, const std::string& id) {
-    auto result = lint::lint_text(text, "Dockerfile", db());
-    std::vector<report::Finding> out;
-    std::copy_if(result.findings.begin(), result.findings.end(), std::back_inserter(out),
-                 [&](const report::Finding& f) { return f.id == id; });
-    return out;
-}
 
 dockerfile::Facts facts_of(const std::string& text) {
     auto parsed = dockerfile::parse(text, "Dockerfile");

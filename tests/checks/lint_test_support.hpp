@@ -8,17 +8,13 @@
 
 #include "cuvet/lint/lint.hpp"
 #include "cuvet/rules/database.hpp"
+#include "support/builtin_rules.hpp"
 
 namespace cuvet::test {
 
-inline const rules::Database& lint_db() {
-    static const rules::Database database = rules::Database::load();
-    return database;
-}
-
 // The findings of check `id` on `text`, linted as "Dockerfile".
 inline std::vector<report::Finding> lint_ids(const std::string& text, const std::string& id) {
-    auto result = lint::lint_text(text, "Dockerfile", lint_db());
+    auto result = lint::lint_text(text, "Dockerfile", db());
     std::vector<report::Finding> out;
     std::copy_if(result.findings.begin(), result.findings.end(), std::back_inserter(out),
                  [&](const report::Finding& f) { return f.id == id; });

@@ -12,7 +12,7 @@ using namespace cuvet;
 namespace {
 
 std::multiset<std::string> ids(const std::string& text) {
-    auto result = lint::lint_text(text, "Dockerfile", test::lint_db());
+    auto result = lint::lint_text(text, "Dockerfile", test::db());
     std::multiset<std::string> out;
     for (const auto& f : result.findings) out.insert(f.id);
     return out;

@@ -4,27 +4,14 @@
 #include <catch2/catch.hpp>
 #include <iterator>
 
+#include "checks/lint_test_support.hpp"
 #include "cuvet/lint/lint.hpp"
 #include "cuvet/rules/database.hpp"
+#include "support/builtin_rules.hpp"
 
+using cuvet::test::db;
 using namespace cuvet;
-
-namespace {
-
-const rules::Database& db() {
-    static const rules::Database database = rules::Database::load();
-    return database;
-}
-
-std::vector<report::Finding> lint_ids(const std::string& text, const std::string& id) {
-    auto result = lint::lint_text(text, "Dockerfile", db());
-    std::vector<report::Finding> out;
-    std::copy_if(result.findings.begin(), result.findings.end(), std::back_inserter(out),
-                 [&](const report::Finding& f) { return f.id == id; });
-    return out;
-}
-
-}  // namespace
+using cuvet::test::lint_ids;
 
 TEST_CASE("CUVL01 leaves a wheel of the base's CUDA major alone", "[lint][CUVL01]") {
     // torch 1.13.1+cu117 on Triton 22.12 (CUDA 11.8): torch brings its own CUDA 11.7, and the

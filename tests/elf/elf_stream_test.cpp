@@ -18,17 +18,14 @@
 #include "support/temp_dir.hpp"
 
 using namespace cuvet;
+using cuvet::test::fatbin_container;
 namespace fs = std::filesystem;
 
 namespace {
 
 // Payload text that would be found if anything read a hole.
-std::string entry(std::uint16_t kind, std::uint32_t arch, std::size_t payload) {
+std::string sized_entry(std::uint16_t kind, std::uint32_t arch, std::size_t payload) {
     return test::fatbin_entry(kind, arch, 64, payload, "libcudnn.so.7 ");
-}
-
-std::string container(const std::vector<std::string>& entries) {
-    return test::fatbin_container(entries);
 }
 
 void check_same(const elf::ElfInfo& a, const elf::ElfInfo& b) {
@@ -90,12 +87,13 @@ const GpuLibrary& gpu_library() {
         test::write_file(out.dir / "lib.c",
                          "const char *names[] = {\"libcudnn.so.9\", \"libcublasLt.so.13\"};\n"
                          "int answer(void) { return 42; }\n");
-        test::write_file(out.dir / "fatbin.bin",
-                         container({entry(2, 80, 100 * 1024), entry(1, 90, 1024)}) +
-                             container({entry(2, 90, 40 * 1024), entry(8, 75, 64)}));
         test::write_file(
-            out.dir / "ldata.bin",
-            std::string(24, 'x') + container({entry(2, 120, 20 * 1024)}) + std::string(24, 'y'));
+            out.dir / "fatbin.bin",
+            fatbin_container({sized_entry(2, 80, 100 * 1024), sized_entry(1, 90, 1024)}) +
+                fatbin_container({sized_entry(2, 90, 40 * 1024), sized_entry(8, 75, 64)}));
+        test::write_file(out.dir / "ldata.bin",
+                         std::string(24, 'x') + fatbin_container({sized_entry(2, 120, 20 * 1024)}) +
+                             std::string(24, 'y'));
         out.path = out.dir / "libgpu.so";
         const std::string d = test::shell_quote(out.dir.path().string());
         auto made = test::run_shell(

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "image/image_fixtures.hpp"
+#include "image/tar_blocks.hpp"
 
 using namespace cuvet::test;
 
@@ -16,13 +17,6 @@ constexpr std::string_view ustar_magic{
     "00",
     8};
 constexpr std::string_view gnu_magic{"ustar  \0", 8};
-
-void put_octal(std::string& block, std::size_t at, std::size_t width, std::uint64_t value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%0*llo", static_cast<int>(width - 1),
-                  static_cast<unsigned long long>(value));
-    block.replace(at, width - 1, text, width - 1);
-}
 
 // One header block; `edit` changes bytes before the checksum is written.
 std::string header(const std::string& name, std::size_t size, char type,
@@ -46,11 +40,6 @@ std::string header(const std::string& name, std::size_t size, char type,
     std::snprintf(text, sizeof text, "%06o", sum);
     block.replace(148, 7, text, 7);  // six digits, NUL, then the space already there
     return block;
-}
-
-std::string padded(std::string data) {
-    data.resize((data.size() + 511) / 512 * 512, '\0');
-    return data;
 }
 
 std::string member(const std::string& name, const std::string& data, char type = '0',

@@ -8,6 +8,7 @@
 
 #include "cuvet/core/scan_limits.hpp"
 #include "image/image_fixtures.hpp"
+#include "image/tar_blocks.hpp"
 #include "support/elf_fixtures.hpp"
 #include "support/sanitizer.hpp"
 #include "support/skip.hpp"
@@ -18,11 +19,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::uint64_t huge = 64ull << 30;
-
-void put_octal(std::string& h, std::size_t at, std::size_t width, std::uint64_t value) {
-    std::snprintf(&h[at], width, "%0*llo", static_cast<int>(width - 1),
-                  static_cast<unsigned long long>(value));
-}
 
 // Sizes past 8 GiB do not fit 11 octal digits: GNU's base-256 form.
 void put_number(std::string& h, std::size_t at, std::uint64_t value) {
@@ -37,11 +33,6 @@ void finish_header(std::string& h) {
     for (unsigned char c : h) sum += c;
     std::snprintf(&h[148], 8, "%06o", sum);
     h[155] = ' ';
-}
-
-std::string padded(std::string bytes) {
-    bytes.resize((bytes.size() + 511) / 512 * 512, '\0');
-    return bytes;
 }
 
 // One data region of a sparse file.

@@ -14,7 +14,10 @@
 #include "support/temp_dir.hpp"
 
 using namespace cuvet;
-using namespace cuvet::image;
+using cuvet::image::counting_source;
+using cuvet::image::FileRangeSource;
+using cuvet::image::inflate_guard;
+using cuvet::image::open_decompressed;
 using namespace cuvet::test;
 
 namespace {

@@ -19,14 +19,13 @@ using namespace cuvet;
 namespace fs = std::filesystem;
 using test::analyze_dir;
 using test::component;
+using test::describe;
 
 bool has_evidence(const inventory::Component& c, const std::string& kind) {
     for (const auto& e : c.evidence)
         if (e.kind == kind) return true;
     return false;
 }
-
-std::string describe(const inventory::Inventory& inv) { return inventory::to_json(inv).dump(1); }
 
 const std::string site = "/usr/local/lib/python3.10/dist-packages";
 

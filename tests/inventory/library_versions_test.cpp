@@ -20,14 +20,13 @@ using namespace cuvet;
 namespace fs = std::filesystem;
 using test::analyze_dir;
 using test::component;
+using test::describe;
 
 std::string evidence_version(const inventory::Component& c, const std::string& kind) {
     for (const auto& e : c.evidence)
         if (e.kind == kind) return e.version;
     return "";
 }
-
-std::string describe(const inventory::Inventory& inv) { return inventory::to_json(inv).dump(1); }
 
 }  // namespace
 

@@ -7,16 +7,13 @@
 #include <sstream>
 
 #include "cuvet/rules/database.hpp"
+#include "support/builtin_rules.hpp"
 
 using cuvet::rules::Database;
 using cuvet::rules::Version;
+using cuvet::test::db;
 
 namespace {
-
-const Database& db() {
-    static const Database database = Database::load();
-    return database;
-}
 
 // A driver row for this CUDA: "12" needs any 12.x row, "12.4" or "12.4.1" a 12.4 row.
 bool has_driver_row(const Version& cuda) {

@@ -1,16 +1,11 @@
 #include <catch2/catch.hpp>
 
 #include "cuvet/rules/database.hpp"
+#include "support/builtin_rules.hpp"
 
 using cuvet::rules::CudaTagStatus;
 using cuvet::rules::Database;
-
-namespace {
-const Database& db() {
-    static const Database database = Database::load();
-    return database;
-}
-}  // namespace
+using cuvet::test::db;
 
 TEST_CASE("nvidia/cuda: published tags, with their support state", "[rules][cuda_tags]") {
     auto a = db().nvidia_cuda_tag("12.4.1-cudnn-runtime-ubuntu22.04");

@@ -9,16 +9,11 @@
 #include "cuvet/core/error.hpp"
 #include "cuvet/rules/database.hpp"
 #include "cuvet/rules/embedded.hpp"
+#include "support/builtin_rules.hpp"
 
 namespace cuvet::test {
 
 inline rules::Version v(const char* text) { return *rules::Version::parse(text); }
-
-// Loaded once for the whole test run.
-inline const rules::Database& db() {
-    static const rules::Database database = rules::Database::load();
-    return database;
-}
 
 // A built-in table file ("nccl.json") as JSON.
 inline nlohmann::json builtin_table(const std::string& file) {

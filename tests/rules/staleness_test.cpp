@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "cuvet/rules/database.hpp"
+#include "support/builtin_rules.hpp"
 
 using cuvet::rules::Database;
+using cuvet::test::db;
 
 namespace {
 
@@ -95,11 +97,6 @@ bool ngc_too_old(std::string_view newest_release, std::string_view data_date) {
     int newest = month_index_of_release(newest_release);
     int checked = month_index_of_date(data_date);
     return newest < 0 || checked < 0 || checked - newest > kMaxNgcLagMonths;
-}
-
-const Database& db() {
-    static const Database database = Database::load();
-    return database;
 }
 
 }  // namespace

@@ -3,12 +3,10 @@
 #include <catch2/catch.hpp>
 
 #include "cuvet/core/error.hpp"
+#include "rules/rules_fixtures.hpp"
 
 using cuvet::rules::Version;
-
-namespace {
-Version v(const char* text) { return *Version::parse(text); }
-}  // namespace
+using cuvet::test::v;
 
 TEST_CASE("Version parses dotted numbers and keeps the text", "[rules][version]") {
     auto driver = Version::parse("535.104.05");

@@ -17,6 +17,7 @@
 #include "support/process.hpp"
 #include "support/skip.hpp"
 #include "support/temp_dir.hpp"
+#include "support/text_lines.hpp"
 
 using namespace cuvet;
 using namespace cuvet::test;
@@ -30,15 +31,6 @@ bool has_pair(const std::vector<std::string>& args, const std::string& flag,
         if (args[i] == flag && args[i + 1] == value) return true;
     }
     return false;
-}
-
-std::string line_of(const std::string& text, const std::string& prefix) {
-    std::istringstream lines(text);
-    std::string line;
-    while (std::getline(lines, line)) {
-        if (line.rfind(prefix, 0) == 0) return line;
-    }
-    return {};
 }
 
 // podman with its own vfs storage in `dir`, runc (crun refuses this host's hybrid cgroups) and no

@@ -24,14 +24,13 @@
 #include "support/sanitizer.hpp"
 #include "support/skip.hpp"
 #include "support/temp_dir.hpp"
+#include "support/text_lines.hpp"
 
 using namespace cuvet;
 using namespace cuvet::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-bool can_unshare() { return ::geteuid() == 0 && run_shell("unshare -m true").exit_code == 0; }
 
 // The hostile program, static (the image needs no libc of its own), or "" when gcc cannot link one.
 // CUVET_HOSTILE_BINARY names a prebuilt one (the GPU machine has no compiler for it).
@@ -68,21 +67,6 @@ private:
     int fd_ = -1;
     int port_ = 0;
 };
-
-std::vector<std::string> lines_of(const std::string& text, const std::string& prefix) {
-    std::vector<std::string> found;
-    std::istringstream lines(text);
-    std::string line;
-    while (std::getline(lines, line)) {
-        if (line.rfind(prefix, 0) == 0) found.push_back(line);
-    }
-    return found;
-}
-
-std::string line_of(const std::string& text, const std::string& prefix) {
-    const auto found = lines_of(text, prefix);
-    return found.empty() ? std::string() : found.front();
-}
 
 int number_after(const std::string& text, const std::string& prefix) {
     const std::string line = line_of(text, prefix);

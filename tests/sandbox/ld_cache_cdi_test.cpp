@@ -22,8 +22,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool can_unshare() { return ::geteuid() == 0 && run_shell("unshare -m true").exit_code == 0; }
-
 // What `nvidia-ctk cdi generate` writes (trimmed: one GPU, one library), with `lib` as the driver
 // file.
 std::string nvidia_ctk_spec(const fs::path& lib, const std::string& device_node) {

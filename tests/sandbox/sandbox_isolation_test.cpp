@@ -20,8 +20,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool can_unshare() { return ::geteuid() == 0 && run_shell("unshare -m true").exit_code == 0; }
-
 // /bin/sh and the named tools, with their libraries.
 void shell_rootfs(const fs::path& root, const std::vector<std::string>& tools) {
     for (const std::string& tool : tools) {

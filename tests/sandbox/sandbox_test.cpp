@@ -41,8 +41,6 @@ std::size_t count_entries(const fs::path& dir) {
     return count;
 }
 
-bool can_unshare() { return ::geteuid() == 0 && run_shell("unshare -m true").exit_code == 0; }
-
 }  // namespace
 
 TEST_CASE("run_process captures output and kills a program that outlives its timeout",

@@ -5,6 +5,7 @@
 
 #include "cuvet/image/image.hpp"
 #include "cuvet/inventory/analysis.hpp"
+#include "cuvet/inventory/inventory.hpp"
 
 namespace cuvet::test {
 
@@ -19,6 +20,11 @@ inline const inventory::Component* component(const inventory::Inventory& inv,
     for (const auto* c : inv.find(name))
         if (c->location == location) return c;
     return nullptr;
+}
+
+// The inventory as indented JSON, for a failing test's INFO.
+inline std::string describe(const inventory::Inventory& inv) {
+    return inventory::to_json(inv).dump(1);
 }
 
 }  // namespace cuvet::test

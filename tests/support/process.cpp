@@ -1,6 +1,7 @@
 #include "support/process.hpp"
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -42,5 +43,7 @@ ProcessResult run_cuvet(const std::vector<std::string>& args) {
 bool have_program(const std::string& name) {
     return run_shell("command -v " + shell_quote(name)).exit_code == 0;
 }
+
+bool can_unshare() { return ::geteuid() == 0 && run_shell("unshare -m true").exit_code == 0; }
 
 }  // namespace cuvet::test

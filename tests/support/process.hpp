@@ -16,6 +16,9 @@ ProcessResult run_shell(const std::string& command);
 // Runs the cuvet binary under test with the given arguments (shell-quoted here).
 ProcessResult run_cuvet(const std::vector<std::string>& args);
 bool have_program(const std::string& name);
+// Whether this process may make mount namespaces (root, and unshare(1) works): the sandbox
+// tests need it.
+bool can_unshare();
 std::string shell_quote(const std::string& word);
 
 }  // namespace cuvet::test
