@@ -1,8 +1,8 @@
 #pragma once
 // Private to src/checks: declares every check object listed in the .inc files.
 #include "cuvet/checks/registry.hpp"
-#include "cuvet/checks/stack.hpp"
 #include "cuvet/rules/database.hpp"
+#include "stack_model.hpp"
 
 namespace cuvet::checks {
 

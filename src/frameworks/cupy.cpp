@@ -5,9 +5,9 @@ namespace cuvet::frameworks {
 
 namespace {
 
-using checks::FrameworkInstall;
-using checks::FrameworkLoad;
-using checks::FrameworkTool;
+using stack::FrameworkInstall;
+using stack::FrameworkLoad;
+using stack::FrameworkTool;
 using namespace detail;
 
 // CuPy 14 (cupy-cudaNNx) opens its CUDA libraries through cuda-pathfinder,

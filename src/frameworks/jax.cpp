@@ -20,9 +20,9 @@ namespace cuvet::frameworks {
 
 namespace {
 
-using checks::FrameworkInstall;
-using checks::FrameworkLoad;
-using checks::FrameworkTool;
+using stack::FrameworkInstall;
+using stack::FrameworkLoad;
+using stack::FrameworkTool;
 using namespace detail;
 
 // One library JAX's start-up check loads: the name it reports, the nvidia

@@ -4,13 +4,13 @@
 #include <filesystem>
 #include <set>
 
-#include "cuvet/checks/loader_resolution.hpp"
+#include "cuvet/stack/loader_resolution.hpp"
 
 namespace cuvet::frameworks::detail {
 
-using checks::FrameworkInstall;
-using checks::FrameworkLoad;
-using checks::FrameworkTool;
+using stack::FrameworkInstall;
+using stack::FrameworkLoad;
+using stack::FrameworkTool;
 
 bool starts_with(std::string_view s, std::string_view head) {
     return s.substr(0, head.size()) == head;
@@ -113,7 +113,7 @@ FrameworkLoad open_from(inventory::Analysis& analysis, const loader::Loader& loa
     }
     needed.resize(size);
     const auto& r = graph.resolutions[graph.objects[0].needs.back()];
-    load.resolution = checks::from_loader(r, true);
+    load.resolution = stack::from_loader(r, true);
     if (!r.object) return load;
     std::vector<std::size_t> queue = {*r.object};
     std::set<std::size_t> seen = {*r.object};

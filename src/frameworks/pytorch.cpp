@@ -9,9 +9,9 @@ namespace cuvet::frameworks {
 
 namespace {
 
-using checks::FrameworkInstall;
-using checks::FrameworkLoad;
-using checks::FrameworkTool;
+using stack::FrameworkInstall;
+using stack::FrameworkLoad;
+using stack::FrameworkTool;
 using namespace detail;
 
 // PyTorch's own extension module: `import torch` maps it and its closure

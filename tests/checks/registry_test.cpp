@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <set>
 
-#include "cuvet/checks/stack.hpp"
 #include "cuvet/rules/database.hpp"
+#include "cuvet/stack/stack.hpp"
 
 using namespace cuvet;
 
@@ -55,7 +55,7 @@ TEST_CASE("find_check ignores case and refuses unknown ids", "[checks][registry]
 
 TEST_CASE("running the checks stamps registry metadata and runs only implemented ones",
           "[checks][registry]") {
-    checks::Stack stack;
+    stack::Stack stack;
     auto db = rules::Database::load();
     auto findings = checks::run_validate_checks(stack, db);
     std::size_t implemented = 0;

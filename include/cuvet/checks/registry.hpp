@@ -22,9 +22,9 @@ struct Facts;
 
 namespace cuvet::checks {
 
-struct Stack;  // cuvet/checks/stack.hpp
+struct Stack;  // cuvet/stack/stack.hpp
 
-using ValidateRun = std::vector<report::Finding> (*)(const Stack&, const rules::Database&);
+using ValidateRun = std::vector<report::Finding> (*)(const stack::Stack&, const rules::Database&);
 using LintRun = std::vector<report::Finding> (*)(const dockerfile::Facts&, const rules::Database&);
 
 struct ValidateCheck {
@@ -57,7 +57,8 @@ const CheckEntry* find_check(std::string_view id);
 // The registry as reports describe it (SARIF rules, JUnit cases), one kind at a time.
 std::vector<report::RuleInfo> report_rules(CheckKind kind);
 
-std::vector<report::Finding> run_validate_checks(const Stack& stack, const rules::Database& db);
+std::vector<report::Finding> run_validate_checks(const stack::Stack& stack,
+                                                 const rules::Database& db);
 std::vector<report::Finding> run_lint_checks(const dockerfile::Facts& facts,
                                              const rules::Database& db);
 

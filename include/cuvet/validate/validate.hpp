@@ -10,18 +10,18 @@
 #include <vector>
 
 #include "cuvet/cache/store.hpp"
-#include "cuvet/checks/stack.hpp"
 #include "cuvet/config/config.hpp"
 #include "cuvet/image/image.hpp"
 #include "cuvet/inventory/analysis.hpp"
 #include "cuvet/report/finding.hpp"
 #include "cuvet/rules/database.hpp"
+#include "cuvet/stack/stack.hpp"
 
 namespace cuvet::validate {
 
 struct Options {
     image::OpenOptions open;
-    checks::Targets targets;  // already merged from the CLI and .cuvet.yaml
+    stack::Targets targets;  // already merged from the CLI and .cuvet.yaml
     unsigned workers = 0;
     // --env KEY=VALUE: the environment the container will run with, on top of
     // the image's Env (LD_LIBRARY_PATH set by a deployment changes what loads).
@@ -53,7 +53,7 @@ struct Result {
 struct Scan {
     std::unique_ptr<image::Image> image;  // still open: what a live check reads again
     std::unique_ptr<inventory::Analysis> analysis;
-    checks::Stack stack;
+    stack::Stack stack;
 };
 
 // open → analyze → Stack, with the entry script's exports and --env applied: what
