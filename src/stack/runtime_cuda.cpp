@@ -26,9 +26,10 @@ std::optional<RuntimeCudaFact> runtime_cuda_of(const Stack& stack) {
     }
     for (const auto& fw : stack.frameworks)
         if (fw.built_cuda)
-            return runtime_of(*fw.built_cuda,
-                              last_component(fw.root) + " " + fw.version.str() + "'s build metadata",
-                              fw.provenance);
+            return runtime_of(
+                *fw.built_cuda,
+                last_component(fw.root) + " " + fw.version.str() + "'s build metadata",
+                fw.provenance);
     if (stack.cuda_version)
         return runtime_of(*stack.cuda_version, "the CUDA toolkit of the image",
                           stack.cuda_version_provenance);
