@@ -110,8 +110,8 @@ std::vector<std::string> candidate_cuda_roots(const std::string& plugin_dir, int
             normal(plugin_dir + "/../../../../..")};
 }
 
-void model_jax(inventory::Analysis& analysis, const loader::Loader& loader, const Environment& env,
-               FrameworkInstall& fw) {
+void model_jax(const inventory::Analysis& analysis, const loader::Loader& loader,
+               const Environment& env, FrameworkInstall& fw) {
     if (fw.gpu_roots.empty() || !fw.built_cuda) return;
     int major = fw.built_cuda->major();
     std::string plugin_dir, pjrt_dir;
@@ -136,7 +136,7 @@ void model_jax(inventory::Analysis& analysis, const loader::Loader& loader, cons
         for (const auto& lib : jax_libraries(major)) {
             std::string preload = site + "/nvidia/" + lib.module + "/lib/" + lib.soname;
             fw.loads.push_back(
-                open_from(analysis, loader, requester, lib.component,
+                open_from(loader, requester, lib.component,
                           is_file(analysis, preload) ? preload : std::string(lib.soname)));
             if (is_file(analysis, preload))
                 fw.loads.back().resolution.loaded_by =

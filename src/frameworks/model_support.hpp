@@ -37,8 +37,7 @@ std::string compiler_release(const inventory::Analysis& analysis, const std::str
 
 // What dlopen(name) from `requester` maps, and the DT_NEEDED under it that do
 // not resolve (a library whose dependency is missing does not load either).
-stack::FrameworkLoad open_from(inventory::Analysis& analysis, const loader::Loader& loader,
-                               const std::string& requester, const std::string& component,
-                               const std::string& name);
+stack::FrameworkLoad open_from(const loader::Loader& loader, const std::string& requester,
+                               const std::string& component, const std::string& name);
 
 }  // namespace cuvet::frameworks::detail

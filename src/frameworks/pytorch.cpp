@@ -76,7 +76,7 @@ void add_torch_models(const inventory::Analysis& analysis, const FrameworkInstal
     }
 }
 
-void model_torch(inventory::Analysis& analysis, const loader::Loader&, const Environment& env,
+void model_torch(const inventory::Analysis& analysis, const loader::Loader&, const Environment& env,
                  FrameworkInstall& fw) {
     model_triton(analysis, env, fw);
 }

@@ -46,7 +46,7 @@ void attach_gpu_package(const inventory::Inventory& inventory,
         if (starts_with(key, "requires:")) fw.pins.emplace(key.substr(9), value);
 }
 
-void model_framework_loads(inventory::Analysis& analysis, const loader::Loader& loader,
+void model_framework_loads(const inventory::Analysis& analysis, const loader::Loader& loader,
                            stack::Stack& stack) {
     for (auto& fw : stack.frameworks) {
         const auto* framework = frameworks::find(fw.name);

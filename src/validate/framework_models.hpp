@@ -34,7 +34,7 @@ std::map<std::string, ImportModel> framework_import_models(
 // Resolves what each framework opens itself (FrameworkInstall::loads) and
 // finds its compiler tools (FrameworkInstall::tools). `analysis` ELF `needed`
 // lists are touched while resolving and restored.
-void model_framework_loads(inventory::Analysis& analysis, const loader::Loader& loader,
+void model_framework_loads(const inventory::Analysis& analysis, const loader::Loader& loader,
                            stack::Stack& stack);
 
 }  // namespace cuvet::validate

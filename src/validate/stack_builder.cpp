@@ -376,8 +376,8 @@ std::string cuda_family(std::string_view name) {
     return "";
 }
 
-Stack build_stack(inventory::Analysis& analysis, stack::Targets targets, std::string image_name,
-                  const rules::Database* db, bool nvidia_start) {
+Stack build_stack(const inventory::Analysis& analysis, stack::Targets targets,
+                  std::string image_name, const rules::Database* db, bool nvidia_start) {
     Stack stack;
     stack.image = std::move(image_name);
     stack.platform = analysis.info.config.platform;

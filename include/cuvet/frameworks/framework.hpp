@@ -75,7 +75,7 @@ struct Framework {
     void (*add_import_models)(const inventory::Analysis&, const stack::FrameworkInstall&,
                               ImportModels&) = nullptr;
     // What it opens itself (FrameworkInstall::loads) and the tools it needs (::tools).
-    void (*model_loads)(inventory::Analysis&, const loader::Loader&, const Environment&,
+    void (*model_loads)(const inventory::Analysis&, const loader::Loader&, const Environment&,
                         stack::FrameworkInstall&) = nullptr;
 };
 

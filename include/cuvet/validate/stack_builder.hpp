@@ -20,7 +20,7 @@ std::string cuda_family(std::string_view file_name);
 // (rules/cudnn.json).
 // `nvidia_start`: the container starts as nvidia-container-toolkit starts it, ldconfig over
 // the image's ld.so.conf (loader::RuntimeStart::nvidia); false: the image's cache as it is.
-stack::Stack build_stack(inventory::Analysis& analysis, stack::Targets targets,
+stack::Stack build_stack(const inventory::Analysis& analysis, stack::Targets targets,
                          std::string image_name = "", const rules::Database* db = nullptr,
                          bool nvidia_start = true);
 
