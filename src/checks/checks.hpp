@@ -14,4 +14,8 @@ namespace cuvet::checks {
 #include "lint_checks.inc"
 #undef CUVET_LINT_CHECK
 
+#define CUVET_LIVE_CHECK(var) extern const LiveCheck var;
+#include "live_checks.inc"
+#undef CUVET_LIVE_CHECK
+
 }  // namespace cuvet::checks

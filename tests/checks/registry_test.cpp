@@ -33,7 +33,7 @@ TEST_CASE("every check has complete metadata and its own file", "[checks][regist
         CHECK_FALSE(info.passing_example.empty());
         CHECK_FALSE(info.fix.empty());
         CHECK(info.title.find('\n') == std::string::npos);
-        // One check, one file: src/checks/[lint/]<id>_<short_name>.cpp (hadolint model).
+        // One check, one file: src/checks/[lint/|live/]<id>_<short_name>.cpp (hadolint model).
         std::string prefix = info.id + "_";
         for (char& c : prefix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         int files = 0;

@@ -36,7 +36,8 @@ struct Options {
     std::string dockerfile_text;
     cache::Store* layer_cache = nullptr;  // layers seen before are not read again
     // Runs after the checks, on the image this scan opened (validate --probe: the live check), and
-    // adds to the result: the image is not opened again, nor its layers fetched again from a
+    // adds to the result before the config applies (its findings are ignored and overridden as the
+    // static ones are): the image is not opened again, nor its layers fetched again from a
     // registry where open.keep_fetched_blobs is set.
     std::function<void(const image::Image&, struct Result&)> live_check;
 };
