@@ -11,19 +11,6 @@ std::string version_text(const std::optional<rules::Version>& version) {
     return version ? version->str() : "unknown version";
 }
 
-std::string describe(const LibraryCopy& copy) {
-    std::string out = copy.path + " (" + copy.family + " " + version_text(copy.version);
-    if (!copy.owner.empty()) out += ", " + copy.owner;
-    return out + ")";
-}
-
-std::string cite(const rules::Provenance& p) {
-    std::string out = "rules/" + p.table + ".json: " + p.source.title;
-    if (!p.source.url.empty()) out += " <" + p.source.url + ">";
-    if (!p.confidence.empty()) out += " (confidence " + p.confidence + ")";
-    return out;
-}
-
 void add_trace(report::Finding& finding, const Resolution& r, std::size_t max_lines) {
     std::string how = "ld.so search for " + r.name + ": ";
     if (r.provided_by_host)
@@ -100,37 +87,6 @@ std::optional<FrameworkWords> framework_says(const rules::Database& db, const Fr
     }
     if (ld_library_path_set && row->ld_library_path_hint) text += " …";
     return FrameworkWords{std::move(text), row};
-}
-
-const rules::FrameworkBuild* build_row(const rules::Database& db, const FrameworkInstall& fw) {
-    if (const auto* row = db.framework_build(fw.name, fw.version, fw.variant)) return row;
-    return nullptr;
-}
-
-std::vector<const ElfObject*> objects_of(const Stack& stack, const FrameworkInstall& fw) {
-    std::vector<const ElfObject*> out;
-    for (const auto& o : stack.objects)
-        if (under(o.file, fw.root) || under(o.path, fw.root)) out.push_back(&o);
-    return out;
-}
-
-std::vector<std::string> load_closure(const Stack& stack,
-                                      const std::vector<const ElfObject*>& roots,
-                                      bool follow_dlopen) {
-    std::map<std::string_view, const ElfObject*> by_file;
-    for (const auto& o : stack.objects) by_file.emplace(o.file, &o);
-    std::vector<std::string> order;
-    std::set<std::string_view> seen;
-    std::vector<const ElfObject*> queue = roots;
-    for (std::size_t i = 0; i < queue.size(); ++i) {
-        for (const auto& r : queue[i]->resolutions) {
-            if ((r.from_dlopen && !follow_dlopen) || r.file.empty() || !seen.insert(r.file).second)
-                continue;
-            order.push_back(r.file);
-            if (auto it = by_file.find(r.file); it != by_file.end()) queue.push_back(it->second);
-        }
-    }
-    return order;
 }
 
 std::string import_label(const FrameworkInstall& fw) { return "imported by " + base_name(fw.root); }
@@ -227,47 +183,6 @@ std::vector<report::Finding> unloaded_findings(std::string_view id,
         out.push_back(std::move(f));
     }
     return out;
-}
-
-namespace {
-
-RuntimeCuda runtime_of(const rules::Version& version, std::string source,
-                       std::vector<std::string> provenance = {}) {
-    RuntimeCuda out{version, version.size() < 2, std::move(source), std::move(provenance)};
-    return out;
-}
-
-}  // namespace
-
-std::optional<RuntimeCuda> runtime_cuda(const Stack& stack) {
-    for (const auto& fw : stack.frameworks) {
-        const auto roots = objects_of(stack, fw);
-        for (const auto& file : load_closure(stack, roots, true)) {
-            const auto* copy = stack.library(file);
-            if (copy == nullptr || copy->family != "cudart" || !copy->version) continue;
-            return runtime_of(*copy->version,
-                              "the libcudart " + base_name(fw.root) + " loads, " + copy->path,
-                              copy->provenance);
-        }
-    }
-    for (const auto& fw : stack.frameworks)
-        if (fw.built_cuda)
-            return runtime_of(*fw.built_cuda,
-                              base_name(fw.root) + " " + fw.version.str() + "'s build metadata",
-                              fw.provenance);
-    if (stack.cuda_version)
-        return runtime_of(*stack.cuda_version, "the CUDA toolkit of the image",
-                          stack.cuda_version_provenance);
-    for (const auto& copy : stack.libraries)
-        if (copy.family == "cudart" && copy.version)
-            return runtime_of(*copy.version, describe(copy), copy.provenance);
-    for (const auto& copy : stack.libraries)
-        if (copy.cuda_major && !copy.owner.empty())
-            return runtime_of(
-                rules::Version::parse(std::to_string(*copy.cuda_major)).value(),
-                copy.owner + ", a package for CUDA " + std::to_string(*copy.cuda_major),
-                copy.provenance);
-    return std::nullopt;
 }
 
 bool is_main_cudnn(std::string_view name) { return starts_with(name, "libcudnn.so."); }

@@ -6,9 +6,9 @@
 #include <string_view>
 #include <vector>
 
-#include "cuvet/checks/stack.hpp"
 #include "cuvet/report/finding.hpp"
 #include "cuvet/rules/database.hpp"
+#include "stack_model.hpp"
 
 namespace cuvet::checks::util {
 
@@ -27,16 +27,23 @@ inline std::string dir_name(std::string_view path) {
     return slash == std::string_view::npos ? std::string() : std::string(path.substr(0, slash));
 }
 
-// "/usr/lib/x86_64-linux-gnu/libcudnn.so.8.6.0 (cuDNN 8.6.0, dpkg libcudnn8 8.6.0.163-1+cuda11.8)"
-std::string describe(const LibraryCopy& copy);
+// The Stack facts the checks share with freeze and the SBOM (cuvet/stack/stack_facts.hpp).
+using rules::cite;
+using stack::build_row;
+using stack::describe;
+using stack::load_closure;
+using RuntimeCuda = stack::RuntimeCudaFact;
+inline std::optional<RuntimeCuda> runtime_cuda(const Stack& stack) {
+    return stack::runtime_cuda_of(stack);
+}
+inline std::vector<const ElfObject*> objects_of(const Stack& stack, const FrameworkInstall& fw) {
+    return stack::framework_objects(stack, fw);
+}
+
 std::string version_text(const std::optional<rules::Version>& version);
-// "rules/frameworks.json: <title> <url> (confidence B)"
-std::string cite(const rules::Provenance& provenance);
 // Every evidence line of a resolution: how it was found, then the trace.
 void add_trace(report::Finding& finding, const Resolution& resolution, std::size_t max_lines = 24);
 
-// The rules row of a framework install (its variant, else the default build).
-const rules::FrameworkBuild* build_row(const rules::Database& db, const FrameworkInstall& fw);
 // What the framework itself prints for a failure `kind` at its release (rules error_texts),
 // with `values` and the two versions filled in the way that release prints them (8.6.0,
 // (8, 6, 0) or 8600; a digit the finding does not know shows as "x"; a hint the framework
@@ -54,15 +61,6 @@ std::optional<FrameworkWords> framework_says(const rules::Database& db, const Fr
                                              bool ld_library_path_set = false);
 // The tool a framework model found under `name` ("ptxas for Triton"); nullptr when not modelled.
 const FrameworkTool* framework_tool(const FrameworkInstall& fw, std::string_view name);
-// The ELF objects of an install that the scan resolved.
-std::vector<const ElfObject*> objects_of(const Stack& stack, const FrameworkInstall& fw);
-// The files ld.so maps for `roots`, breadth first, roots excluded unless
-// reached again: their DT_NEEDED closure, and the dlopen()ed names' when
-// `follow_dlopen` (a dlopen()ed library is loaded, but RTLD_LOCAL keeps its
-// symbols from binding the others').
-std::vector<std::string> load_closure(const Stack& stack,
-                                      const std::vector<const ElfObject*>& roots,
-                                      bool follow_dlopen);
 // The first DT_NEEDED ld.so cannot find in its breadth-first walk from `root`, the name
 // dlerror() reports; "" when every one resolves.
 std::string first_unresolved(const Stack& stack, const ElfObject& root);
@@ -82,17 +80,6 @@ std::vector<report::Finding> unloaded_findings(std::string_view id,
                                                const std::vector<UnloadedProblem>& problems,
                                                std::string_view singular, std::string_view plural,
                                                std::string fix);
-
-// The CUDA runtime the image runs, best known first: the libcudart a
-// framework really loads, the framework's build metadata, the toolkit the
-// image holds, then any libcudart soname or package naming a CUDA major.
-struct RuntimeCuda {
-    rules::Version version;  // "12.1.105", or only the major ("12") when that is all that is known
-    bool major_only = false;
-    std::string source;  // "libcudart.so.12 that torch loads (/usr/…/libcudart.so.12.1.105)"
-    std::vector<std::string> provenance;
-};
-std::optional<RuntimeCuda> runtime_cuda(const Stack& stack);
 
 // The pip package that ships a family for a CUDA major ("nvidia-cudnn-cu12"), for fixes.
 std::string pip_package(std::string_view family, std::optional<int> cuda_major);

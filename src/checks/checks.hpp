@@ -1,8 +1,8 @@
 #pragma once
 // Private to src/checks: declares every check object listed in the .inc files.
 #include "cuvet/checks/registry.hpp"
-#include "cuvet/checks/stack.hpp"
 #include "cuvet/rules/database.hpp"
+#include "stack_model.hpp"
 
 namespace cuvet::checks {
 
@@ -13,5 +13,9 @@ namespace cuvet::checks {
 #define CUVET_LINT_CHECK(var) extern const LintCheck var;
 #include "lint_checks.inc"
 #undef CUVET_LINT_CHECK
+
+#define CUVET_LIVE_CHECK(var) extern const LiveCheck var;
+#include "live_checks.inc"
+#undef CUVET_LIVE_CHECK
 
 }  // namespace cuvet::checks

@@ -10,15 +10,16 @@
 
 namespace cuvet::checks::util {
 
-// The cuDNN a framework was built with and where that is known from; nullopt when unknown.
-struct BuiltCudnn {
-    rules::Version version;
-    std::string from;
-};
-std::optional<BuiltCudnn> built_cudnn(const rules::Database& db, const FrameworkInstall& fw);
-
-// The framework refuses `loaded` under its load rule ("same_major_minor_at_least", "same_major").
-bool refuses(const rules::Version& loaded, const rules::Version& built, const std::string& rule);
+// The cuDNN a framework was built with, and whether it refuses the one it loads: Stack facts
+// that freeze and diff record too (cuvet/stack/stack_facts.hpp).
+inline std::optional<stack::BuiltCudnnFact> built_cudnn(const rules::Database& db,
+                                                        const FrameworkInstall& fw) {
+    return stack::built_cudnn_of(db, fw);
+}
+inline bool refuses(const rules::Version& loaded, const rules::Version& built,
+                    const std::string& rule) {
+    return stack::cudnn_refused(loaded, built, rule);
+}
 
 // What this release of the framework prints when it refuses the cuDNN it loaded: ONNX Runtime
 // names only majors; PyTorch once had its own text for another major.

@@ -6,7 +6,6 @@
 
 #include "check_util.hpp"
 #include "checks.hpp"
-#include "cuvet/checks/stack_facts.hpp"
 
 namespace cuvet::checks {
 
@@ -21,38 +20,12 @@ std::optional<rules::Version> newest_cuda_for(const rules::Database& db,
     return best;
 }
 
-// The lowest driver that runs `cuda`, and whether minor version compatibility gives it.
-struct Need {
-    rules::Version lowest;
-    std::optional<rules::DriverRequirement>
-        full;  // the release-notes row, when the version is full
-    const rules::MinorVersionCompat* minor = nullptr;
-};
-
-std::optional<Need> need_for(const rules::Database& db, const util::RuntimeCuda& cuda) {
-    Need need;
-    need.minor = db.minor_version_compat(cuda.version.major());
-    const bool has_minor = need.minor && need.minor->min_driver;
-    if (!cuda.major_only) {
-        need.full = db.min_driver_for(cuda.version);
-        if (need.full && !need.full->min_driver) need.full.reset();
-    }
-    // Only the major known: any release of it runs from the major's floor on.
-    if (need.full && (!has_minor || *need.full->min_driver <= *need.minor->min_driver))
-        need.lowest = *need.full->min_driver;
-    else if (has_minor)
-        need.lowest = *need.minor->min_driver;
-    else
-        return std::nullopt;  // unknown stays unknown
-    return need;
-}
-
 std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) {
     std::vector<report::Finding> out;
     if (stack.targets.drivers.empty()) return out;
     const auto cuda = util::runtime_cuda(stack);
     if (!cuda) return out;
-    const auto need = need_for(db, *cuda);
+    const auto need = stack::driver_need(db, *cuda);
     if (!need) return out;
     const std::string cuda_text = cuda->major_only
                                       ? std::to_string(cuda->version.major()) + ".x (minor unknown)"
@@ -103,28 +76,6 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
 }
 
 }  // namespace cuv009
-
-std::optional<RuntimeCudaFact> runtime_cuda_of(const Stack& stack) {
-    const auto cuda = util::runtime_cuda(stack);
-    if (!cuda) return std::nullopt;
-    return RuntimeCudaFact{cuda->version, cuda->major_only, cuda->source};
-}
-
-std::optional<DriverFloor> driver_floor(const Stack& stack, const rules::Database& db) {
-    const auto cuda = util::runtime_cuda(stack);
-    if (!cuda) return std::nullopt;
-    const auto need = cuv009::need_for(db, *cuda);
-    if (!need) return std::nullopt;
-    DriverFloor out;
-    out.lowest = need->lowest;
-    if (need->full) {
-        out.full = need->full->min_driver;
-        out.provenance.push_back(util::cite(need->full->provenance));
-    }
-    if (need->minor && need->minor->min_driver)
-        out.provenance.push_back(util::cite(need->minor->provenance));
-    return out;
-}
 
 const ValidateCheck cuv009_driver_too_old{
     CheckInfo{

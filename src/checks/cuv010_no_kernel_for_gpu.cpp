@@ -6,7 +6,7 @@
 
 #include "check_util.hpp"
 #include "checks.hpp"
-#include "cuvet/checks/stack_facts.hpp"
+#include "cuvet/stack/stack_facts.hpp"
 
 namespace cuvet::checks {
 

@@ -25,6 +25,8 @@ const std::vector<CheckEntry>& entries() {
         for (const LintCheck* check : lint_checks()) {
             out.push_back({&check->info, CheckKind::lint, check->run != nullptr});
         }
+        for (const LiveCheck* check : live_checks())
+            out.push_back({&check->info, CheckKind::live, true});
         std::sort(out.begin(), out.end(),
                   [](const CheckEntry& a, const CheckEntry& b) { return a.info->id < b.info->id; });
         return out;
@@ -60,6 +62,27 @@ const std::vector<const LintCheck*>& lint_checks() {
 #undef CUVET_LINT_CHECK
     };
     return list;
+}
+
+const std::vector<const LiveCheck*>& live_checks() {
+    static const std::vector<const LiveCheck*> list = {
+#define CUVET_LIVE_CHECK(var) &var,
+#include "live_checks.inc"
+#undef CUVET_LIVE_CHECK
+    };
+    return list;
+}
+
+const char* to_string(CheckKind kind) {
+    switch (kind) {
+        case CheckKind::validate:
+            return "validate";
+        case CheckKind::lint:
+            return "lint";
+        case CheckKind::live:
+            return "live";
+    }
+    return "";
 }
 
 std::vector<CheckEntry> all_checks() { return entries(); }

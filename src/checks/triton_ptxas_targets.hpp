@@ -3,9 +3,9 @@
 // GPU's architecture (private to src/checks).
 #include <vector>
 
-#include "cuvet/checks/stack.hpp"
 #include "cuvet/report/finding.hpp"
 #include "cuvet/rules/database.hpp"
+#include "stack_model.hpp"
 
 namespace cuvet::checks {
 

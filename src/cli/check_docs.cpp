@@ -28,15 +28,27 @@ std::string paragraph(const std::string& text) {
     return text + (text.empty() || text.back() == '\n' ? "" : "\n");
 }
 
+// The command that reports a check of this kind, as the pages name it.
+std::string command_of(checks::CheckKind kind) {
+    switch (kind) {
+        case checks::CheckKind::validate:
+            return "`cuvet validate`";
+        case checks::CheckKind::lint:
+            return "`cuvet lint`";
+        case checks::CheckKind::live:
+            return "`cuvet validate --probe`, `cuvet probe` (live check)";
+    }
+    return "";
+}
+
 }  // namespace
 
 std::string check_markdown(const checks::CheckEntry& entry) {
     const checks::CheckInfo& info = *entry.info;
-    const bool validate = entry.kind == checks::CheckKind::validate;
     std::string out = "# " + info.id + " " + info.name + "\n\n";
     out += "**" + info.title + "**\n\n";
-    out += "Severity: " + std::string(report::to_string(info.severity)) + " · Command: `cuvet " +
-           (validate ? "validate" : "lint") + "`";
+    out += "Severity: " + std::string(report::to_string(info.severity)) +
+           " · Command: " + command_of(entry.kind);
     if (!entry.implemented) out += " · documented, not implemented yet";
     out += "\n\n## Why\n\n" + paragraph(info.rationale);
     out += "\n## Fails\n\n" + fenced(info.failing_example);
@@ -60,8 +72,7 @@ std::string checks_index_markdown() {
         const auto& info = *entry.info;
         out += "| [" + info.id + "](" + info.id + ".md) | " + info.name + " | " +
                std::string(report::to_string(info.severity)) + " | " +
-               (entry.kind == checks::CheckKind::validate ? "validate" : "lint") + " | " +
-               info.title + " |\n";
+               checks::to_string(entry.kind) + " | " + info.title + " |\n";
     }
     return out;
 }

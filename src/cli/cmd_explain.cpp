@@ -32,17 +32,16 @@ int run_explain(const ExplainArgs& args) {
     if (!entry) fail_usage("unknown check id '" + args.id + "' (`cuvet rules` lists every check)");
     const checks::CheckInfo& info = *entry->info;
     if (args.format == "json") {
-        nlohmann::json out = {
-            {"id", info.id},
-            {"name", info.name},
-            {"kind", entry->kind == checks::CheckKind::validate ? "validate" : "lint"},
-            {"severity", report::to_string(info.severity)},
-            {"title", info.title},
-            {"rationale", info.rationale},
-            {"failing_example", info.failing_example},
-            {"passing_example", info.passing_example},
-            {"fix", info.fix},
-            {"implemented", entry->implemented}};
+        nlohmann::json out = {{"id", info.id},
+                              {"name", info.name},
+                              {"kind", checks::to_string(entry->kind)},
+                              {"severity", report::to_string(info.severity)},
+                              {"title", info.title},
+                              {"rationale", info.rationale},
+                              {"failing_example", info.failing_example},
+                              {"passing_example", info.passing_example},
+                              {"fix", info.fix},
+                              {"implemented", entry->implemented}};
         std::cout << out.dump(2) << "\n";
         return 0;
     }

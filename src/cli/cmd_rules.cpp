@@ -2,6 +2,7 @@
 // generated from the registry and the loaded rules, so docs never drift.
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -18,10 +19,6 @@ struct RulesArgs {
     std::string rules_dir;
 };
 
-const char* kind_name(checks::CheckKind kind) {
-    return kind == checks::CheckKind::validate ? "validate" : "lint";
-}
-
 int run_rules(const RulesArgs& args) {
     auto db = rules::Database::load(args.rules_dir.empty()
                                         ? std::nullopt
@@ -32,7 +29,7 @@ int run_rules(const RulesArgs& args) {
         out["checks"] = nlohmann::json::array();
         for (const auto& entry : all) {
             out["checks"].push_back({{"id", entry.info->id},
-                                     {"kind", kind_name(entry.kind)},
+                                     {"kind", checks::to_string(entry.kind)},
                                      {"severity", report::to_string(entry.info->severity)},
                                      {"name", entry.info->name},
                                      {"title", entry.info->title},
@@ -51,14 +48,15 @@ int run_rules(const RulesArgs& args) {
         std::cout << out.dump(2) << "\n";
         return 0;
     }
-    std::size_t validate = 0, lint = 0;
-    for (const auto& entry : all) (entry.kind == checks::CheckKind::validate ? validate : lint)++;
-    std::cout << "Checks (" << validate << " validate, " << lint
-              << " lint; `cuvet explain ID` for details)\n";
+    std::map<checks::CheckKind, std::size_t> count;
+    for (const auto& entry : all) ++count[entry.kind];
+    std::cout << "Checks (" << count[checks::CheckKind::validate] << " validate, "
+              << count[checks::CheckKind::lint] << " lint, " << count[checks::CheckKind::live]
+              << " live; `cuvet explain ID` for details)\n";
     for (const auto& entry : all) {
         std::cout << "  " << std::left << std::setw(7) << entry.info->id << " " << std::setw(8)
                   << report::to_string(entry.info->severity) << " " << std::setw(9)
-                  << kind_name(entry.kind) << entry.info->title
+                  << checks::to_string(entry.kind) << entry.info->title
                   << (entry.implemented ? "" : "  [documented, not run yet]") << "\n";
     }
     std::cout << "\nFact tables (rules/SCHEMA.md)\n";

@@ -156,6 +156,9 @@ int run_validate(const ValidateArgs& args) {
     context.rules_origin = setup.rules_origin;
     context.targets = {args.image.path};
     context.rules = documented_rules(checks::CheckKind::validate);
+    if (args.probe)  // the live check's findings are rules of the report too (SARIF, JUnit)
+        for (auto& rule : documented_rules(checks::CheckKind::live))
+            context.rules.push_back(std::move(rule));
     context.information_uri = repository_url();
     context.summary = result.summary;
     context.verbose = args.verbose;  // text: one line per finding unless asked

@@ -5,9 +5,9 @@ namespace cuvet::frameworks {
 
 namespace {
 
-using checks::FrameworkInstall;
-using checks::FrameworkLoad;
-using checks::FrameworkTool;
+using stack::FrameworkInstall;
+using stack::FrameworkLoad;
+using stack::FrameworkTool;
 using namespace detail;
 
 // CuPy 14 (cupy-cudaNNx) opens its CUDA libraries through cuda-pathfinder,
@@ -17,8 +17,8 @@ using namespace detail;
 // elementwise operation), cuBLAS serves matmul; kernels also need the CUDA
 // headers (the cuda-runtime wheel's include dir, CUDA_PATH, nvcc's toolkit,
 // /usr/local/cuda). Seen on the H100: testdata/gpu/env/framework_variants.log.
-void model_cupy(inventory::Analysis& analysis, const loader::Loader& loader, const Environment& env,
-                FrameworkInstall& fw) {
+void model_cupy(const inventory::Analysis& analysis, const loader::Loader& loader,
+                const Environment& env, FrameworkInstall& fw) {
     if (!fw.built_cuda || fw.version.major() < 14) return;
     int major = fw.built_cuda->major();
     auto site = dir_name(fw.root);
@@ -45,7 +45,7 @@ void model_cupy(inventory::Analysis& analysis, const loader::Loader& loader, con
         for (int m : {major, major - 1}) {
             std::string soname = lib.stem + std::to_string(m);
             std::string preload = wheel_dir(lib.package) + soname;
-            auto load = open_from(analysis, loader, requester, lib.component,
+            auto load = open_from(loader, requester, lib.component,
                                   is_file(analysis, preload) ? preload : soname);
             if (is_file(analysis, preload))
                 load.resolution.loaded_by = "cuda-pathfinder (nvidia wheel dir)";

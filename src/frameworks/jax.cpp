@@ -20,9 +20,9 @@ namespace cuvet::frameworks {
 
 namespace {
 
-using checks::FrameworkInstall;
-using checks::FrameworkLoad;
-using checks::FrameworkTool;
+using stack::FrameworkInstall;
+using stack::FrameworkLoad;
+using stack::FrameworkTool;
 using namespace detail;
 
 // One library JAX's start-up check loads: the name it reports, the nvidia
@@ -110,8 +110,8 @@ std::vector<std::string> candidate_cuda_roots(const std::string& plugin_dir, int
             normal(plugin_dir + "/../../../../..")};
 }
 
-void model_jax(inventory::Analysis& analysis, const loader::Loader& loader, const Environment& env,
-               FrameworkInstall& fw) {
+void model_jax(const inventory::Analysis& analysis, const loader::Loader& loader,
+               const Environment& env, FrameworkInstall& fw) {
     if (fw.gpu_roots.empty() || !fw.built_cuda) return;
     int major = fw.built_cuda->major();
     std::string plugin_dir, pjrt_dir;
@@ -136,7 +136,7 @@ void model_jax(inventory::Analysis& analysis, const loader::Loader& loader, cons
         for (const auto& lib : jax_libraries(major)) {
             std::string preload = site + "/nvidia/" + lib.module + "/lib/" + lib.soname;
             fw.loads.push_back(
-                open_from(analysis, loader, requester, lib.component,
+                open_from(loader, requester, lib.component,
                           is_file(analysis, preload) ? preload : std::string(lib.soname)));
             if (is_file(analysis, preload))
                 fw.loads.back().resolution.loaded_by =

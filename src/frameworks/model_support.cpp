@@ -4,13 +4,13 @@
 #include <filesystem>
 #include <set>
 
-#include "cuvet/checks/loader_resolution.hpp"
+#include "cuvet/stack/loader_resolution.hpp"
 
 namespace cuvet::frameworks::detail {
 
-using checks::FrameworkInstall;
-using checks::FrameworkLoad;
-using checks::FrameworkTool;
+using stack::FrameworkInstall;
+using stack::FrameworkLoad;
+using stack::FrameworkTool;
 
 bool starts_with(std::string_view s, std::string_view head) {
     return s.substr(0, head.size()) == head;
@@ -96,24 +96,15 @@ std::string compiler_release(const inventory::Analysis& analysis, const std::str
 
 // What dlopen(name) from `requester` maps, and the DT_NEEDED under it that do
 // not resolve (a library whose dependency is missing does not load either).
-FrameworkLoad open_from(inventory::Analysis& analysis, const loader::Loader& loader,
-                        const std::string& requester, const std::string& component,
-                        const std::string& name) {
+FrameworkLoad open_from(const loader::Loader& loader, const std::string& requester,
+                        const std::string& component, const std::string& name) {
     FrameworkLoad load;
     load.component = component;
-    auto& needed = analysis.elfs.find(requester)->second.needed;
-    auto size = needed.size();
-    needed.push_back(name);
-    loader::Graph graph;
-    try {
-        graph = loader.resolve(requester);
-    } catch (...) {
-        needed.resize(size);
-        throw;
-    }
-    needed.resize(size);
+    // As a name after the requester's DT_NEEDED, so the image's ELF facts stay as scanned.
+    const loader::ExtraNeededByFile extra = {{requester, loader::ExtraNeeded{{}, {name}}}};
+    const loader::Graph graph = loader.resolve(requester, extra);
     const auto& r = graph.resolutions[graph.objects[0].needs.back()];
-    load.resolution = checks::from_loader(r, true);
+    load.resolution = stack::from_loader(r, true);
     if (!r.object) return load;
     std::vector<std::size_t> queue = {*r.object};
     std::set<std::size_t> seen = {*r.object};

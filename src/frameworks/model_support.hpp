@@ -6,10 +6,10 @@
 #include <string_view>
 #include <vector>
 
-#include "cuvet/checks/stack.hpp"
 #include "cuvet/frameworks/framework.hpp"
 #include "cuvet/inventory/analysis.hpp"
 #include "cuvet/loader/loader.hpp"
+#include "cuvet/stack/stack.hpp"
 
 namespace cuvet::frameworks::detail {
 
@@ -25,11 +25,11 @@ const inventory::Component* sibling(const inventory::Inventory& inventory, std::
                                     const std::string& site);
 std::string attribute(const inventory::Component& c, const std::string& key);
 // The component's "requires:<dist>" pins, as the framework's.
-void copy_pins(const inventory::Component& c, checks::FrameworkInstall& fw);
+void copy_pins(const inventory::Component& c, stack::FrameworkInstall& fw);
 
 // The first candidate that exists (a directory when `directory`), every one searched.
-checks::FrameworkTool find_tool(const inventory::Analysis& analysis, std::string name,
-                                std::vector<std::string> candidates, bool directory);
+stack::FrameworkTool find_tool(const inventory::Analysis& analysis, std::string name,
+                               std::vector<std::string> candidates, bool directory);
 
 // The CUDA release a compiler's banner states, read during the scan ("12.8.93");
 // "" when the file was not read as ELF or states none.
@@ -37,8 +37,7 @@ std::string compiler_release(const inventory::Analysis& analysis, const std::str
 
 // What dlopen(name) from `requester` maps, and the DT_NEEDED under it that do
 // not resolve (a library whose dependency is missing does not load either).
-checks::FrameworkLoad open_from(inventory::Analysis& analysis, const loader::Loader& loader,
-                                const std::string& requester, const std::string& component,
-                                const std::string& name);
+stack::FrameworkLoad open_from(const loader::Loader& loader, const std::string& requester,
+                               const std::string& component, const std::string& name);
 
 }  // namespace cuvet::frameworks::detail

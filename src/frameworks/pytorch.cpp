@@ -9,9 +9,9 @@ namespace cuvet::frameworks {
 
 namespace {
 
-using checks::FrameworkInstall;
-using checks::FrameworkLoad;
-using checks::FrameworkTool;
+using stack::FrameworkInstall;
+using stack::FrameworkLoad;
+using stack::FrameworkTool;
 using namespace detail;
 
 // PyTorch's own extension module: `import torch` maps it and its closure
@@ -76,7 +76,7 @@ void add_torch_models(const inventory::Analysis& analysis, const FrameworkInstal
     }
 }
 
-void model_torch(inventory::Analysis& analysis, const loader::Loader&, const Environment& env,
+void model_torch(const inventory::Analysis& analysis, const loader::Loader&, const Environment& env,
                  FrameworkInstall& fw) {
     model_triton(analysis, env, fw);
 }

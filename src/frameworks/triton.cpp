@@ -4,7 +4,7 @@
 
 namespace cuvet::frameworks {
 
-using checks::FrameworkTool;
+using stack::FrameworkTool;
 using namespace detail;
 
 // Triton (torch.compile's GPU compiler, pinned by torch) builds a launcher
@@ -17,7 +17,7 @@ using namespace detail;
 // without gcc fails with "Failed to find C compiler"
 // (testdata/gpu/env/framework_variants.log).
 void model_triton(const inventory::Analysis& analysis, const Environment& env,
-                  checks::FrameworkInstall& fw) {
+                  stack::FrameworkInstall& fw) {
     auto triton = dir_name(fw.root) + "/triton";
     if (!is_dir(analysis, triton + "/backends/nvidia")) return;
     FrameworkTool cc;

@@ -1,14 +1,14 @@
 #pragma once
 // Triton is torch.compile's GPU compiler, installed and pinned by torch: its
 // tools are the torch install's (pytorch.cpp). Private to src/frameworks.
-#include "cuvet/checks/stack.hpp"
 #include "cuvet/frameworks/framework.hpp"
 #include "cuvet/inventory/analysis.hpp"
+#include "cuvet/stack/stack.hpp"
 
 namespace cuvet::frameworks {
 
 // The C compiler Triton builds its launcher with and the ptxas it assembles with.
 void model_triton(const inventory::Analysis& analysis, const Environment& env,
-                  checks::FrameworkInstall& fw);
+                  stack::FrameworkInstall& fw);
 
 }  // namespace cuvet::frameworks

@@ -3,9 +3,9 @@
 #include <map>
 #include <set>
 
-#include "cuvet/checks/stack_facts.hpp"
 #include "cuvet/lock/lock.hpp"
 #include "cuvet/rules/version.hpp"
+#include "cuvet/stack/stack_facts.hpp"
 
 namespace cuvet::lock {
 
@@ -25,7 +25,7 @@ bool lower(const std::string& a, const std::string& b) {
 // unknown.
 bool refused(const std::string& have, const std::string& pin, const std::string& rule) {
     const auto h = version_of(have), p = version_of(pin);
-    return h && p && !rule.empty() && checks::cudnn_refused(*h, *p, rule);
+    return h && p && !rule.empty() && stack::cudnn_refused(*h, *p, rule);
 }
 
 struct Differ {

@@ -2,8 +2,8 @@
 // Stack and the same helpers the checks use (docs/freeze.md).
 #include <set>
 
-#include "cuvet/checks/stack_facts.hpp"
 #include "cuvet/lock/lock.hpp"
+#include "cuvet/stack/stack_facts.hpp"
 #include "schema.hpp"
 
 namespace cuvet::lock {
@@ -40,7 +40,7 @@ bool stack_variable(std::string_view name) {
     return false;
 }
 
-void add_start(Lock& lock, const checks::Stack& stack) {
+void add_start(Lock& lock, const stack::Stack& stack) {
     const auto ld = stack.env.find("LD_LIBRARY_PATH");
     add(lock, "runtime-start",
         {{"mode", stack.nvidia_start ? "nvidia" : "none"},
@@ -53,13 +53,13 @@ void add_start(Lock& lock, const checks::Stack& stack) {
             add(lock, "entry", {{"label", root.label}});
 }
 
-void add_cuda(Lock& lock, const checks::Stack& stack, const rules::Database& db) {
-    const auto cuda = checks::runtime_cuda_of(stack);
+void add_cuda(Lock& lock, const stack::Stack& stack, const rules::Database& db) {
+    const auto cuda = stack::runtime_cuda_of(stack);
     if (!cuda) return;
     const std::string version =
         cuda->major_only ? std::to_string(cuda->version.major()) : cuda->version.str();
     add(lock, "cuda", {{"version", version}, {"source", cuda->source}});
-    if (const auto floor = checks::driver_floor(stack, db))
+    if (const auto floor = stack::driver_floor(stack, db))
         add(lock, "driver-floor",
             {{"version", floor->lowest.str()}, {"full", opt(floor->full)}, {"cuda", version}});
 }
@@ -70,10 +70,10 @@ std::string relative_to(const std::string& path, const std::string& root) {
     return under ? path.substr(root.size() + 1) : path;
 }
 
-void add_framework(Lock& lock, const checks::Stack& stack, const rules::Database& db,
-                   const checks::FrameworkInstall& fw) {
+void add_framework(Lock& lock, const stack::Stack& stack, const rules::Database& db,
+                   const stack::FrameworkInstall& fw) {
     // The cuDNN CUV004 judges with: the install's pin, or the rules row where that is finer.
-    const auto cudnn = checks::built_cudnn_of(db, fw);
+    const auto cudnn = stack::built_cudnn_of(db, fw);
     const auto* rule = db.cudnn_load_rule(fw.name);
     add(lock, "framework",
         {{"name", fw.name},
@@ -84,7 +84,7 @@ void add_framework(Lock& lock, const checks::Stack& stack, const rules::Database
          {"cudnn-rule", rule ? rule->rule : ""},
          {"gpu-package", fw.gpu_package},
          {"root", fw.root}});
-    for (const auto* object : checks::framework_objects(stack, fw)) {
+    for (const auto* object : stack::framework_objects(stack, fw)) {
         const auto* elf = object->elf;
         if (elf == nullptr || !elf->has_fatbin) continue;
         add(lock, "framework-arch",
@@ -100,7 +100,7 @@ void add_framework(Lock& lock, const checks::Stack& stack, const rules::Database
              {"path", load.resolution.path}});
 }
 
-void add_libraries(Lock& lock, const checks::Stack& stack) {
+void add_libraries(Lock& lock, const stack::Stack& stack) {
     // A copy a framework opens itself counts as loaded even when no DT_NEEDED reaches it.
     std::map<std::string, std::string> opened;
     for (const auto& fw : stack.frameworks)
@@ -130,7 +130,7 @@ void add_libraries(Lock& lock, const checks::Stack& stack) {
 
 }  // namespace
 
-Lock freeze(const checks::Stack& stack, const rules::Database& db, const FreezeContext& context) {
+Lock freeze(const stack::Stack& stack, const rules::Database& db, const FreezeContext& context) {
     Lock lock;
     add(lock, "image",
         {{"name", context.image_name},

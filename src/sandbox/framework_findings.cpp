@@ -5,23 +5,13 @@
 
 #include "cuvet/frameworks/framework.hpp"
 #include "cuvet/sandbox/probe_report.hpp"
+#include "live_finding.hpp"
 
 namespace cuvet::sandbox {
 namespace {
 
 using report::Finding;
 using report::Severity;
-
-Finding make(const char* id, Severity severity, const char* title, std::string message,
-             std::string fix) {
-    Finding finding;
-    finding.id = id;
-    finding.severity = severity;
-    finding.title = title;
-    finding.message = std::move(message);
-    finding.fix = std::move(fix);
-    return finding;
-}
 
 bool contains(const std::string& text, std::string_view part) {
     return text.find(part) != std::string::npos;
@@ -85,10 +75,11 @@ std::string fix_for(const SmokeResult& result) {
 }
 
 Finding import_failed(const SmokeResult& result) {
-    Finding finding = make("CUVG10", Severity::error, "framework failed to import",
-                           "import " + result.target.framework + " (" + result.target.package_dir +
-                               ") failed inside the image: " + result.error,
-                           fix_for(result));
+    Finding finding =
+        live_finding("CUVG10",
+                     "import " + result.target.framework + " (" + result.target.package_dir +
+                         ") failed inside the image: " + result.error,
+                     fix_for(result));
     finding.locations.push_back({result.target.package_dir, 0, 0});
     add_loaded(finding, result);
     return finding;
@@ -102,8 +93,7 @@ Finding cpu_fallback(const SmokeResult& result) {
     std::string message = name_of(result) + " silently fell back to the CPU: " + what;
     if (!result.framework_messages.empty())
         message += "; it said: " + result.framework_messages.front();
-    Finding finding = make("CUVG11", Severity::error, "framework silently fell back to the CPU",
-                           message, fix_for(result));
+    Finding finding = live_finding("CUVG11", message, fix_for(result));
     finding.locations.push_back({result.target.package_dir, 0, 0});
     add_loaded(finding, result);
     return finding;
@@ -121,8 +111,7 @@ Finding compute_failed(const SmokeResult& result) {
     }
     if (const std::string cudnn = loaded_cudnn(result); !cudnn.empty())
         message += " (loaded " + cudnn + ")";
-    Finding finding = make("CUVG12", Severity::error, "framework could not compute on the GPU",
-                           message, fix_for(result));
+    Finding finding = live_finding("CUVG12", message, fix_for(result));
     finding.locations.push_back({result.target.package_dir, 0, 0});
     add_loaded(finding, result);
     return finding;
@@ -152,8 +141,8 @@ Finding did_not_finish(const SmokeResult& result) {
     } else {
         how = "exited with code " + std::to_string(process.exit_code) + " without a result";
     }
-    Finding finding = make(
-        "CUVG14", Severity::error, "framework probe did not finish",
+    Finding finding = live_finding(
+        "CUVG14",
         result.target.interpreter + " running the " + result.target.framework + " probe " + how +
             (process.err.empty() ? std::string() : "; stderr: " + stderr_tail(process.err)),
         "run the image's python by hand in the container and look at its error; "
@@ -173,7 +162,7 @@ Finding worked(const SmokeResult& result) {
         if (const std::string cudnn = loaded_cudnn(result); !cudnn.empty())
             message += "; loaded " + cudnn;
     }
-    Finding finding = make("CUVG16", Severity::info, "framework checked on the GPU", message, {});
+    Finding finding = live_finding("CUVG16", message, {});
     finding.locations.push_back({result.target.package_dir, 0, 0});
     for (const std::string& path : result.loaded) finding.evidence.push_back("loaded: " + path);
     return finding;
@@ -225,8 +214,8 @@ std::vector<Finding> smoke_findings(const SmokeResult& result) {
     if (result.verdict == "ok" || result.verdict == "cpu_only_build") return {worked(result)};
     if (result.verdict == "cpu_fallback") return {cpu_fallback(result)};
     if (result.verdict == "wrong_result") {
-        Finding finding = make(
-            "CUVG13", Severity::error, "framework computed a wrong result on the GPU",
+        Finding finding = live_finding(
+            "CUVG13",
             name_of(result) + "'s GPU convolution differs from the CPU answer (max abs error " +
                 std::to_string(result.max_abs_error) + ")",
             "check the GPU and driver, and that the libraries the framework loaded are the ones "
@@ -267,13 +256,13 @@ std::vector<Finding> static_live_disagreements(const std::vector<Finding>& stati
         }
         const bool live_fails = live == "fails" || live == "cpu";
         if (live_fails && errors.empty()) {
-            Finding finding =
-                make("CUVG15", Severity::warning, "static and live checks disagree",
-                     "the static check found no error for " + result.target.framework + " (" +
-                         result.target.package_dir + "), but live it " +
-                         (live == "cpu" ? "fell back to the CPU" : "failed") +
-                         (result.error.empty() ? std::string() : ": " + result.error),
-                     "a missing rule in cuvet: report it with this image's findings in json");
+            Finding finding = live_finding(
+                "CUVG15",
+                "the static check found no error for " + result.target.framework + " (" +
+                    result.target.package_dir + "), but live it " +
+                    (live == "cpu" ? "fell back to the CPU" : "failed") +
+                    (result.error.empty() ? std::string() : ": " + result.error),
+                "a missing rule in cuvet: report it with this image's findings in json");
             finding.locations.push_back({result.target.package_dir, 0, 0});
             out.push_back(std::move(finding));
         } else if (live == "works" && !errors.empty()) {
@@ -281,8 +270,8 @@ std::vector<Finding> static_live_disagreements(const std::vector<Finding>& stati
             for (const Finding* error : errors) {
                 if (!contains(ids, error->id)) ids += (ids.empty() ? "" : ", ") + error->id;
             }
-            Finding finding = make(
-                "CUVG15", Severity::warning, "static and live checks disagree",
+            Finding finding = live_finding(
+                "CUVG15",
                 "the static check reports " + ids + " for " + result.target.framework +
                     ", but live it imported, ran its convolution on the GPU and matched the CPU: " +
                     errors.front()->message,
@@ -294,8 +283,8 @@ std::vector<Finding> static_live_disagreements(const std::vector<Finding>& stati
         if (expected_cudnn && result.cudnn_version) {
             const std::string loaded = cudnn_version_string(*result.cudnn_version);
             if (loaded != *expected_cudnn) {
-                Finding finding = make(
-                    "CUVG15", Severity::warning, "static and live checks disagree",
+                Finding finding = live_finding(
+                    "CUVG15",
                     "the static check says the image loads cuDNN " + *expected_cudnn + " (" +
                         expected_cudnn_source + "); " + result.target.framework + " loaded " +
                         loaded_cudnn(result),

@@ -5,21 +5,12 @@
 #include <cstring>
 #include <filesystem>
 
+#include "live_finding.hpp"
+
 namespace cuvet::sandbox {
 namespace {
 
 using report::Finding;
-using report::Severity;
-
-Finding make(const char* id, const char* title, std::string message, std::string fix) {
-    Finding finding;
-    finding.id = id;
-    finding.severity = Severity::error;
-    finding.title = title;
-    finding.message = std::move(message);
-    finding.fix = std::move(fix);
-    return finding;
-}
 
 void add_evidence(Finding& finding, const ProbeReport& report) {
     for (const std::string& error : report.errors) finding.evidence.push_back("probe: " + error);
@@ -46,8 +37,8 @@ void load_failures(const ProbeReport& report, std::vector<Finding>& out) {
     for (const ProbeLibrary& lib : report.libraries) {
         if (lib.role == "libcuda") continue;  // no driver is "no GPU visible", not a broken image
         if (!lib.loaded) {
-            Finding finding = make(
-                "CUVG01", "GPU library failed to load",
+            Finding finding = live_finding(
+                "CUVG01",
                 lib.role + " (" + lib.requested + ") failed to load inside the image: " + lib.error,
                 "ship the missing library in the image, or fix the search path that should find "
                 "it");
@@ -58,10 +49,10 @@ void load_failures(const ProbeReport& report, std::vector<Finding>& out) {
             std::string names;
             for (const std::string& name : lib.missing_symbols)
                 names += (names.empty() ? "" : ", ") + name;
-            Finding finding =
-                make("CUVG01", "GPU library failed to load",
-                     lib.path + " loaded but lacks " + names + " (wrong library or major version)",
-                     "make the loader find a matching " + lib.role + " library");
+            Finding finding = live_finding(
+                "CUVG01",
+                lib.path + " loaded but lacks " + names + " (wrong library or major version)",
+                "make the loader find a matching " + lib.role + " library");
             finding.locations.push_back({lib.path, 0, 0});
             out.push_back(std::move(finding));
         }
@@ -89,12 +80,12 @@ void version_mismatch(const ProbeReport& report, const ProbePlan& plan, std::vec
     if (loaded == *plan.expect.cudnn_version) return;
     const ProbeLibrary* lib = report.library("cudnn");
     const std::string path = lib != nullptr ? lib->path : std::string("libcudnn");
-    Finding finding =
-        make("CUVG02", "loaded cuDNN differs from the static inventory",
-             "cuDNN " + loaded + " was loaded from " + path + ", but the image's inventory says " +
-                 *plan.expect.cudnn_version + " (" + plan.expect.cudnn_source + ")",
-             "remove the other cuDNN copy from the loader's path (LD_LIBRARY_PATH, ld.so.conf), "
-             "or install the cuDNN version the framework was built against");
+    Finding finding = live_finding(
+        "CUVG02",
+        "cuDNN " + loaded + " was loaded from " + path + ", but the image's inventory says " +
+            *plan.expect.cudnn_version + " (" + plan.expect.cudnn_source + ")",
+        "remove the other cuDNN copy from the loader's path (LD_LIBRARY_PATH, ld.so.conf), "
+        "or install the cuDNN version the framework was built against");
     const std::vector<std::string> dirs = cudnn_dirs(report);
     if (dirs.size() > 1) {
         std::string list;
@@ -123,8 +114,8 @@ std::vector<Finding> probe_findings(const ProbeReport& report, const ProbePlan& 
         const ProbeLibrary* lib = report.library("libcuda");
         const std::string path =
             lib != nullptr && !lib->path.empty() ? lib->path : std::string("libcuda.so.1");
-        Finding finding = make(
-            "CUVG03", "CUDA or cuDNN initialisation failed",
+        Finding finding = live_finding(
+            "CUVG03",
             "cuInit failed with CUDA_ERROR_STUB_LIBRARY: the image loaded the CUDA toolkit's "
             "stub " +
                 path + " instead of the host driver's libcuda.so.1; every CUDA call fails",
@@ -136,12 +127,12 @@ std::vector<Finding> probe_findings(const ProbeReport& report, const ProbePlan& 
         return out;
     }
     if (report.verdict == "no_device") {
-        Finding finding =
-            make("CUVG05", "no GPU visible",
-                 "the probe saw no usable GPU inside the image" +
-                     (report.cu_init.empty() ? std::string() : " (cuInit: " + report.cu_init + ")"),
-                 "run on a host with an NVIDIA GPU and driver; check /dev/nvidia* and the driver "
-                 "libraries");
+        Finding finding = live_finding(
+            "CUVG05",
+            "the probe saw no usable GPU inside the image" +
+                (report.cu_init.empty() ? std::string() : " (cuInit: " + report.cu_init + ")"),
+            "run on a host with an NVIDIA GPU and driver; check /dev/nvidia* and the driver "
+            "libraries");
         add_evidence(finding, report);
         out.push_back(std::move(finding));
         return out;
@@ -151,31 +142,32 @@ std::vector<Finding> probe_findings(const ProbeReport& report, const ProbePlan& 
     if (report.verdict == "init_failed") {
         std::string message = "CUDA/cuDNN initialisation failed inside the image";
         if (!report.errors.empty()) message += ": " + report.errors.back();
-        Finding finding = make("CUVG03", "CUDA or cuDNN initialisation failed", message,
-                               "match the CUDA runtime to the host driver (or ship cuda-compat), "
-                               "and cuDNN to the runtime");
+        Finding finding =
+            live_finding("CUVG03", message,
+                         "match the CUDA runtime to the host driver (or ship cuda-compat), "
+                         "and cuDNN to the runtime");
         add_evidence(finding, report);
         out.push_back(std::move(finding));
     }
     for (const ProbeConv& conv : report.convs) {
         if (!conv.ran) {
-            Finding finding = make(
-                "CUVG06", "convolution did not run",
+            Finding finding = live_finding(
+                "CUVG06",
                 conv.dtype + " convolution failed at " + conv.failed_stage + ": " + conv.status,
                 "check that cuDNN's kernels support this GPU (its compute capability) and the "
                 "sub-libraries (libcudnn_cnn, libcudnn_engines_*) are present");
             add_evidence(finding, report);
             out.push_back(std::move(finding));
         } else if (!conv.ok) {
-            Finding finding =
-                make("CUVG04", "convolution result mismatch",
-                     conv.dtype + " convolution (algo " + std::to_string(conv.algo) +
-                         ") differs from the CPU "
-                         "reference: " +
-                         std::to_string(conv.mismatches) + " elements outside atol " +
-                         std::to_string(conv.atol) + " + rtol " + std::to_string(conv.rtol) +
-                         ", max abs error " + std::to_string(conv.max_abs_error),
-                     "the GPU stack computes wrong results: check driver, cuDNN and GPU health");
+            Finding finding = live_finding(
+                "CUVG04",
+                conv.dtype + " convolution (algo " + std::to_string(conv.algo) +
+                    ") differs from the CPU "
+                    "reference: " +
+                    std::to_string(conv.mismatches) + " elements outside atol " +
+                    std::to_string(conv.atol) + " + rtol " + std::to_string(conv.rtol) +
+                    ", max abs error " + std::to_string(conv.max_abs_error),
+                "the GPU stack computes wrong results: check driver, cuDNN and GPU health");
             add_evidence(finding, report);
             out.push_back(std::move(finding));
         }
@@ -200,9 +192,9 @@ Finding probe_failed_finding(const ProcessResult& process, const std::string& ru
     } else {
         why = "exited with code " + std::to_string(process.exit_code) + " and printed no result";
     }
-    Finding finding =
-        make("CUVG07", "GPU probe did not finish", "the probe (" + runtime + " runtime) " + why,
-             "see the evidence: the probe's last stage names the call that hung or crashed");
+    Finding finding = live_finding(
+        "CUVG07", "the probe (" + runtime + " runtime) " + why,
+        "see the evidence: the probe's last stage names the call that hung or crashed");
     const std::string tail = last_lines(process.err, 6);
     if (!tail.empty()) finding.evidence.push_back("stderr: " + tail);
     return finding;

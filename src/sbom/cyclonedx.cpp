@@ -3,7 +3,7 @@
 
 #include <cctype>
 
-#include "cuvet/checks/stack_facts.hpp"
+#include "cuvet/stack/stack_facts.hpp"
 
 namespace cuvet::sbom {
 
@@ -106,9 +106,9 @@ struct Runtime {
 Runtime runtime_of(const BomInput& in) {
     Runtime out;
     if (in.stack == nullptr || in.db == nullptr) return out;
-    if (auto cuda = checks::runtime_cuda_of(*in.stack))
+    if (auto cuda = stack::runtime_cuda_of(*in.stack))
         out.cuda = cuda->major_only ? std::to_string(cuda->version.major()) : cuda->version.str();
-    if (auto floor = checks::driver_floor(*in.stack, *in.db)) {
+    if (auto floor = stack::driver_floor(*in.stack, *in.db)) {
         out.floor = floor->lowest.str();
         if (floor->full) out.full = floor->full->str();
     }

@@ -88,9 +88,9 @@ std::string from_workdir(const std::string& word, const std::string& working_dir
     return dir + (word.starts_with("./") ? word.substr(2) : word);
 }
 
-checks::EntryStart entry_start(const inventory::Analysis& analysis) {
+stack::EntryStart entry_start(const inventory::Analysis& analysis) {
     const auto& config = analysis.info.config;
-    checks::EntryStart out;
+    stack::EntryStart out;
     const bool entrypoint = !config.entrypoint.empty();
     const auto& argv = entrypoint ? config.entrypoint : config.cmd;
     if (argv.empty()) return out;  // the image names no program: one comes with `docker run`

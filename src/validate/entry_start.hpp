@@ -2,12 +2,12 @@
 // Whether the runtime can start what the image names: execve of the ENTRYPOINT's (else the
 // CMD's) argv[0], found as runc finds it (a name with '/' from WORKDIR, else PATH as Go's
 // exec.LookPath searches it), as the config's USER.
-#include "cuvet/checks/stack.hpp"
 #include "cuvet/inventory/analysis.hpp"
+#include "cuvet/stack/stack.hpp"
 
 namespace cuvet::validate {
 
-checks::EntryStart entry_start(const inventory::Analysis& analysis);
+stack::EntryStart entry_start(const inventory::Analysis& analysis);
 
 // The PATH a process gets when the image's Env sets none (runc's default).
 inline constexpr std::string_view default_path =

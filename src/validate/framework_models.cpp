@@ -26,7 +26,7 @@ void add_optional_modules(const inventory::Analysis& analysis,
 }  // namespace
 
 std::map<std::string, ImportModel> framework_import_models(
-    const inventory::Analysis& analysis, const std::vector<checks::FrameworkInstall>& frameworks) {
+    const inventory::Analysis& analysis, const std::vector<stack::FrameworkInstall>& frameworks) {
     std::map<std::string, ImportModel> out;
     add_optional_modules(analysis, out);
     for (const auto& fw : frameworks) {
@@ -38,7 +38,7 @@ std::map<std::string, ImportModel> framework_import_models(
 }
 
 void attach_gpu_package(const inventory::Inventory& inventory,
-                        const inventory::Component& component, checks::FrameworkInstall& fw) {
+                        const inventory::Component& component, stack::FrameworkInstall& fw) {
     const auto* framework = frameworks::find(fw.name);
     if (framework != nullptr && framework->attach_gpu_package != nullptr)
         framework->attach_gpu_package(inventory, component, fw);
@@ -46,8 +46,8 @@ void attach_gpu_package(const inventory::Inventory& inventory,
         if (starts_with(key, "requires:")) fw.pins.emplace(key.substr(9), value);
 }
 
-void model_framework_loads(inventory::Analysis& analysis, const loader::Loader& loader,
-                           checks::Stack& stack) {
+void model_framework_loads(const inventory::Analysis& analysis, const loader::Loader& loader,
+                           stack::Stack& stack) {
     for (auto& fw : stack.frameworks) {
         const auto* framework = frameworks::find(fw.name);
         if (framework == nullptr || framework->model_loads == nullptr) continue;

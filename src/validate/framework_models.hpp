@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "cuvet/checks/stack.hpp"
 #include "cuvet/frameworks/framework.hpp"
 #include "cuvet/inventory/analysis.hpp"
 #include "cuvet/loader/loader.hpp"
+#include "cuvet/stack/stack.hpp"
 
 namespace cuvet::validate {
 
@@ -21,7 +21,7 @@ namespace cuvet::validate {
 // JAX's plugin and PJRT packages (CUDA major from the name, "cuda13" variant),
 // a CPU-only jaxlib ("cpu" variant), CuPy's cupy-cudaNNx name.
 void attach_gpu_package(const inventory::Inventory& inventory,
-                        const inventory::Component& component, checks::FrameworkInstall& install);
+                        const inventory::Component& component, stack::FrameworkInstall& install);
 
 using ImportModel = frameworks::ImportModel;
 
@@ -29,12 +29,12 @@ using ImportModel = frameworks::ImportModel;
 // CUDA library its modules need from the nvidia wheel dirs; cuTENSOR, NCCL,
 // cuSPARSELt and cuDSS are optional (CuPy reports them unavailable).
 std::map<std::string, ImportModel> framework_import_models(
-    const inventory::Analysis& analysis, const std::vector<checks::FrameworkInstall>& frameworks);
+    const inventory::Analysis& analysis, const std::vector<stack::FrameworkInstall>& frameworks);
 
 // Resolves what each framework opens itself (FrameworkInstall::loads) and
 // finds its compiler tools (FrameworkInstall::tools). `analysis` ELF `needed`
 // lists are touched while resolving and restored.
-void model_framework_loads(inventory::Analysis& analysis, const loader::Loader& loader,
-                           checks::Stack& stack);
+void model_framework_loads(const inventory::Analysis& analysis, const loader::Loader& loader,
+                           stack::Stack& stack);
 
 }  // namespace cuvet::validate

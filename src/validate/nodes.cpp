@@ -70,11 +70,10 @@ std::vector<const json*> nodes_of(const json& doc, const std::string& name) {
 
 }  // namespace
 
-std::vector<checks::NodePool> read_node_pools(std::string_view json_text, const std::string& name) {
+std::vector<stack::NodePool> read_node_pools(std::string_view json_text, const std::string& name) {
     const auto doc = json::parse(json_text, nullptr, false);
     if (doc.is_discarded()) fail_input(name + ": not valid JSON");
-    std::map<std::tuple<std::string, std::string, std::string, std::string>, checks::NodePool>
-        pools;
+    std::map<std::tuple<std::string, std::string, std::string, std::string>, stack::NodePool> pools;
     std::size_t index = 0;
     for (const json* node : nodes_of(doc, name)) {
         const std::string where = name + ": items[" + std::to_string(index++) + "]";
@@ -112,7 +111,7 @@ std::vector<checks::NodePool> read_node_pools(std::string_view json_text, const 
             "nvidia.com/gpu.compute.*, nvidia.com/gpu.product)");
     std::map<std::string, int> uses;
     for (const auto& [key, pool] : pools) ++uses[pool.name];
-    std::vector<checks::NodePool> out;
+    std::vector<stack::NodePool> out;
     for (auto& [key, pool] : pools) {
         // Unnamed pools, and a named pool whose nodes differ, are named by what sets them apart.
         std::string facts = (pool.product.empty() ? "unknown GPU" : pool.product) + ", driver " +
@@ -127,7 +126,7 @@ std::vector<checks::NodePool> read_node_pools(std::string_view json_text, const 
     return out;
 }
 
-void add_pool_targets(checks::Targets& targets, std::vector<checks::NodePool> pools) {
+void add_pool_targets(stack::Targets& targets, std::vector<stack::NodePool> pools) {
     for (const auto& pool : pools) {
         if (pool.driver && std::find(targets.drivers.begin(), targets.drivers.end(),
                                      *pool.driver) == targets.drivers.end())

@@ -138,14 +138,14 @@ public:
         return "";
     }
 
-    std::vector<checks::Root> take() { return std::move(roots_); }
+    std::vector<stack::Root> take() { return std::move(roots_); }
     const inventory::Analysis& analysis() const { return analysis_; }
 
 private:
     const inventory::Analysis& analysis_;
     loader::ImageFiles files_;
     std::set<std::string> seen_;
-    std::vector<checks::Root> roots_;
+    std::vector<stack::Root> roots_;
 };
 
 // The site-/dist-packages part of a path and the top-level module it holds:
@@ -423,7 +423,7 @@ std::vector<EnvChange> entry_script_env(const inventory::Analysis& analysis) {
 }
 
 std::map<std::string, std::vector<std::string>> alternative_modules(
-    const std::vector<checks::Root>& roots) {
+    const std::vector<stack::Root>& roots) {
     std::map<std::string, std::vector<std::string>> groups;
     for (const auto& root : roots) {
         if (top_module(root.path).empty()) continue;
@@ -435,8 +435,8 @@ std::map<std::string, std::vector<std::string>> alternative_modules(
     return groups;
 }
 
-std::vector<checks::Root> find_roots(const inventory::Analysis& analysis,
-                                     const std::vector<checks::FrameworkInstall>& frameworks) {
+std::vector<stack::Root> find_roots(const inventory::Analysis& analysis,
+                                    const std::vector<stack::FrameworkInstall>& frameworks) {
     RootSet roots(analysis);
     const auto& config = analysis.info.config;
     if (!config.entrypoint.empty()) {

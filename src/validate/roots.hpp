@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "cuvet/checks/stack.hpp"
 #include "cuvet/image/image.hpp"
 #include "cuvet/inventory/analysis.hpp"
+#include "cuvet/stack/stack.hpp"
 
 namespace cuvet::validate {
 
@@ -30,13 +30,13 @@ std::vector<EnvChange> entry_script_env(const inventory::Analysis& analysis);
 // Every root, in the order their labels win: ENTRYPOINT/CMD first, then
 // frameworks, extension modules, interpreters. Paths are image paths of ELF
 // files the scan read; one root per data file.
-std::vector<checks::Root> find_roots(const inventory::Analysis& analysis,
-                                     const std::vector<checks::FrameworkInstall>& frameworks);
+std::vector<stack::Root> find_roots(const inventory::Analysis& analysis,
+                                    const std::vector<stack::FrameworkInstall>& frameworks);
 
 // Extension modules only their package's own loader picks among, by "dir/stem": mpi4py 4.1's
 // MPI.mpich.cpython-312-….so and MPI.openmpi.cpython-312-….so (a stem with a dot is no name
 // `import` can ask for; mpi4py opens the one whose MPI library exists). One that loads is enough.
 std::map<std::string, std::vector<std::string>> alternative_modules(
-    const std::vector<checks::Root>& roots);
+    const std::vector<stack::Root>& roots);
 
 }  // namespace cuvet::validate

@@ -9,7 +9,6 @@
 #include <regex>
 #include <set>
 
-#include "cuvet/checks/loader_resolution.hpp"
 #include "cuvet/core/cuda_libraries.hpp"
 #include "cuvet/core/error.hpp"
 #include "cuvet/core/path_text.hpp"
@@ -19,6 +18,7 @@
 #include "cuvet/loader/loader.hpp"
 #include "cuvet/rules/cudnn_sub_libraries.hpp"
 #include "cuvet/rules/database.hpp"
+#include "cuvet/stack/loader_resolution.hpp"
 #include "entry_start.hpp"
 #include "framework_models.hpp"
 #include "image_user.hpp"
@@ -28,11 +28,11 @@ namespace cuvet::validate {
 
 namespace {
 
-using checks::ElfObject;
-using checks::FrameworkInstall;
-using checks::LibraryCopy;
-using checks::Resolution;
-using checks::Stack;
+using stack::ElfObject;
+using stack::FrameworkInstall;
+using stack::LibraryCopy;
+using stack::Resolution;
+using stack::Stack;
 
 // "8.6.0" of "libcudnn.so.8.6.0"; "" for "libcudnn.so".
 std::string file_version(std::string_view name) {
@@ -260,7 +260,7 @@ void add_graph(const loader::Graph& graph,
         for (auto index : o.needs) {
             const auto& r = graph.resolutions[index];
             bool from_dlopen = added != dlopened.end() && added->second.count(r.name) > 0;
-            object.resolutions.push_back(checks::from_loader(r, from_dlopen));
+            object.resolutions.push_back(stack::from_loader(r, from_dlopen));
         }
         stack.objects.push_back(std::move(object));
     }
@@ -330,7 +330,7 @@ void label_framework_loads(Stack& stack) {
 // DT_NEEDED do not all resolve are no roots while another of them loads: the package
 // imports that one (mpi4py's MPI.openmpi…so with Open MPI present, MPI.mpich…so unused).
 // When none loads, all stay roots: the import fails, and each says why.
-void drop_unloaded_alternatives(std::vector<checks::Root>& roots, const loader::Loader& loader,
+void drop_unloaded_alternatives(std::vector<stack::Root>& roots, const loader::Loader& loader,
                                 const loader::ImageFiles& files) {
     std::set<std::string> unloaded;
     for (const auto& [stem, paths] : alternative_modules(roots)) {
@@ -349,7 +349,7 @@ void drop_unloaded_alternatives(std::vector<checks::Root>& roots, const loader::
         }
         if (failing.size() < paths.size()) unloaded.insert(failing.begin(), failing.end());
     }
-    std::erase_if(roots, [&](const checks::Root& r) { return unloaded.count(r.path) != 0; });
+    std::erase_if(roots, [&](const stack::Root& r) { return unloaded.count(r.path) != 0; });
 }
 
 }  // namespace
@@ -376,8 +376,8 @@ std::string cuda_family(std::string_view name) {
     return "";
 }
 
-Stack build_stack(inventory::Analysis& analysis, checks::Targets targets, std::string image_name,
-                  const rules::Database* db, bool nvidia_start) {
+Stack build_stack(const inventory::Analysis& analysis, stack::Targets targets,
+                  std::string image_name, const rules::Database* db, bool nvidia_start) {
     Stack stack;
     stack.image = std::move(image_name);
     stack.platform = analysis.info.config.platform;

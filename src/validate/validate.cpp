@@ -49,13 +49,15 @@ Result validate(const std::string& image_path, const Options& options, const rul
     const auto& analysis = *scanned.analysis;
     Result result;
     result.findings = checks::run_validate_checks(stack, db);
-    result.silenced = config::apply(config, result.findings);
     if (!options.dockerfile_path.empty())
         add_dockerfile_locations(result.findings, analysis.tree, analysis.info,
                                  options.dockerfile_path, options.dockerfile_text);
     result.summary = checks::stack_summary(stack);
     result.info = analysis.info;
+    // The live check compares its verdict with every static finding, and its own findings are
+    // checks too: ignores and severity overrides apply once, to all of them.
     if (options.live_check) options.live_check(*scanned.image, result);
+    result.silenced = config::apply(config, result.findings);
     return result;
 }
 

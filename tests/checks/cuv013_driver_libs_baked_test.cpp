@@ -118,7 +118,7 @@ TEST_CASE("CUV013: a baked libcuda in the mount dir breaks fleet drivers not new
     const auto path = img.write();
     using cuvet::report::Severity;
     auto severity_on = [&](const char* driver) {
-        cuvet::checks::Targets targets;
+        cuvet::stack::Targets targets;
         targets.drivers = {*cuvet::rules::Version::parse(driver)};
         auto findings = validate_findings(path, targets);
         INFO(describe_findings(findings));

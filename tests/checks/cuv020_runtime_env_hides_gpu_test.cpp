@@ -17,7 +17,7 @@ std::vector<cuvet::report::Finding> torch_with(const std::vector<std::string>& e
     img.cuda_toolkit("12.1.105");
     img.torch("2.1.0+cu121", "12.1", {cudart});
     img.env.insert(img.env.end(), env.begin(), env.end());
-    cuvet::checks::Targets targets;
+    cuvet::stack::Targets targets;
     for (const auto& d : drivers) targets.drivers.push_back(*cuvet::rules::Version::parse(d));
     return validate_findings(img.write(), targets);
 }

@@ -13,8 +13,8 @@ namespace {
 
 rules::Version v(const char* text) { return *rules::Version::parse(text); }
 
-checks::FrameworkInstall framework(const char* name, const char* version) {
-    checks::FrameworkInstall fw;
+stack::FrameworkInstall framework(const char* name, const char* version) {
+    stack::FrameworkInstall fw;
     fw.name = name;
     fw.version = v(version);
     return fw;

@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <set>
 
-#include "cuvet/checks/stack.hpp"
 #include "cuvet/rules/database.hpp"
+#include "cuvet/stack/stack.hpp"
 
 using namespace cuvet;
 
@@ -33,7 +33,7 @@ TEST_CASE("every check has complete metadata and its own file", "[checks][regist
         CHECK_FALSE(info.passing_example.empty());
         CHECK_FALSE(info.fix.empty());
         CHECK(info.title.find('\n') == std::string::npos);
-        // One check, one file: src/checks/[lint/]<id>_<short_name>.cpp (hadolint model).
+        // One check, one file: src/checks/[lint/|live/]<id>_<short_name>.cpp (hadolint model).
         std::string prefix = info.id + "_";
         for (char& c : prefix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         int files = 0;
@@ -55,7 +55,7 @@ TEST_CASE("find_check ignores case and refuses unknown ids", "[checks][registry]
 
 TEST_CASE("running the checks stamps registry metadata and runs only implemented ones",
           "[checks][registry]") {
-    checks::Stack stack;
+    stack::Stack stack;
     auto db = rules::Database::load();
     auto findings = checks::run_validate_checks(stack, db);
     std::size_t implemented = 0;

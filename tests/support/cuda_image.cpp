@@ -171,7 +171,7 @@ fs::path CudaImage::write() {
 }
 
 std::vector<report::Finding> validate_findings(const fs::path& image,
-                                               const checks::Targets& targets) {
+                                               const stack::Targets& targets) {
     static const rules::Database db = rules::Database::load();
     validate::Options options;
     options.targets = targets;

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "cuvet/checks/stack.hpp"
 #include "cuvet/report/finding.hpp"
+#include "cuvet/stack/stack.hpp"
 #include "support/image_writer.hpp"
 #include "support/rootfs_builder.hpp"
 #include "support/temp_dir.hpp"
@@ -65,7 +65,7 @@ private:
 
 // In-process `cuvet validate` with the built-in rules and default config.
 std::vector<report::Finding> validate_findings(const std::filesystem::path& image,
-                                               const checks::Targets& targets = {});
+                                               const stack::Targets& targets = {});
 std::multiset<std::string> ids_of(const std::vector<report::Finding>& findings);
 // All messages, for failure output.
 std::string describe_findings(const std::vector<report::Finding>& findings);

@@ -73,7 +73,7 @@ TEST_CASE("nodes: GPU Feature Discovery labels group nodes into pools with a dri
     CHECK(pools[1].driver->str() == "470.57.02");  // the revision keeps its leading zero
     CHECK(pools[1].gpu == "7.5");
     CHECK(pools[1].nodes == std::vector<std::string>{"gke-t4-1", "gke-t4-2"});
-    checks::Targets targets;
+    stack::Targets targets;
     validate::add_pool_targets(targets, pools);
     CHECK(targets.drivers.size() == 2);
     CHECK(targets.gpus == std::vector<std::string>{"9.0", "7.5"});

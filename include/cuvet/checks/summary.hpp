@@ -4,10 +4,10 @@
 // CUDA 12.1.105 (the libcudart torch loads); cuDNN 8.9.2.26").
 #include <string>
 
-#include "cuvet/checks/stack.hpp"
+#include "cuvet/stack/stack.hpp"
 
 namespace cuvet::checks {
 
-std::string stack_summary(const Stack& stack);
+std::string stack_summary(const stack::Stack& stack);
 
 }  // namespace cuvet::checks

@@ -20,7 +20,7 @@ struct Inventory;
 namespace cuvet::loader {
 class Loader;
 }
-namespace cuvet::checks {
+namespace cuvet::stack {
 struct FrameworkInstall;
 }
 
@@ -70,13 +70,13 @@ struct Framework {
 
     // The package facts of its GPU side, from the inventory (JAX's plugin, CuPy's cuda build).
     void (*attach_gpu_package)(const inventory::Inventory&, const inventory::Component&,
-                               checks::FrameworkInstall&) = nullptr;
+                               stack::FrameworkInstall&) = nullptr;
     // How importing it loads extension modules, where that is not plain ld.so.
-    void (*add_import_models)(const inventory::Analysis&, const checks::FrameworkInstall&,
+    void (*add_import_models)(const inventory::Analysis&, const stack::FrameworkInstall&,
                               ImportModels&) = nullptr;
     // What it opens itself (FrameworkInstall::loads) and the tools it needs (::tools).
-    void (*model_loads)(inventory::Analysis&, const loader::Loader&, const Environment&,
-                        checks::FrameworkInstall&) = nullptr;
+    void (*model_loads)(const inventory::Analysis&, const loader::Loader&, const Environment&,
+                        stack::FrameworkInstall&) = nullptr;
 };
 
 // Every framework, in registry order (the order the live check probes them).

@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "cuvet/checks/stack.hpp"
 #include "cuvet/image/image.hpp"
 #include "cuvet/rules/database.hpp"
+#include "cuvet/stack/stack.hpp"
 
 namespace cuvet::lock {
 
@@ -40,7 +40,7 @@ struct FreezeContext {
 };
 
 // The records of a built Stack, sorted.
-Lock freeze(const checks::Stack& stack, const rules::Database& db, const FreezeContext& context);
+Lock freeze(const stack::Stack& stack, const rules::Database& db, const FreezeContext& context);
 
 // Text: "# comment" lines, then "lock-schema 1", then one "kind key=value …" line per record.
 std::string to_text(const Lock& lock);

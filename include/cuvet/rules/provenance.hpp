@@ -22,4 +22,12 @@ struct Provenance {
     }
 };
 
+// How evidence cites a fact: "rules/frameworks.json: <title> <url> (confidence B)".
+inline std::string cite(const Provenance& p) {
+    std::string out = "rules/" + p.table + ".json: " + p.source.title;
+    if (!p.source.url.empty()) out += " <" + p.source.url + ">";
+    if (!p.confidence.empty()) out += " (confidence " + p.confidence + ")";
+    return out;
+}
+
 }  // namespace cuvet::rules

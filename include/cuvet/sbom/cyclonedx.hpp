@@ -8,10 +8,10 @@
 #include <set>
 #include <string>
 
-#include "cuvet/checks/stack.hpp"
 #include "cuvet/image/image.hpp"
 #include "cuvet/inventory/analysis.hpp"
 #include "cuvet/rules/database.hpp"
+#include "cuvet/stack/stack.hpp"
 
 namespace cuvet::sbom {
 
@@ -25,7 +25,7 @@ std::map<std::string, std::string> file_sha256(const image::Image& image,
 
 struct BomInput {
     const inventory::Analysis* analysis = nullptr;
-    const checks::Stack* stack = nullptr;  // for the driver floor and the CUDA runtime
+    const stack::Stack* stack = nullptr;  // for the driver floor and the CUDA runtime
     const rules::Database* db = nullptr;
     std::map<std::string, std::string> sha256;  // file_sha256
     std::string image_name;

@@ -1,9 +1,9 @@
 #pragma once
 // The bridge from what the scan learned (inventory::Analysis) and the loader
 // emulation to the Stack the checks read (docs/architecture.md, "The validate path").
-#include "cuvet/checks/stack.hpp"
 #include "cuvet/inventory/analysis.hpp"
 #include "cuvet/rules/database.hpp"
+#include "cuvet/stack/stack.hpp"
 
 namespace cuvet::validate {
 
@@ -20,8 +20,8 @@ std::string cuda_family(std::string_view file_name);
 // (rules/cudnn.json).
 // `nvidia_start`: the container starts as nvidia-container-toolkit starts it, ldconfig over
 // the image's ld.so.conf (loader::RuntimeStart::nvidia); false: the image's cache as it is.
-checks::Stack build_stack(inventory::Analysis& analysis, checks::Targets targets,
-                          std::string image_name = "", const rules::Database* db = nullptr,
-                          bool nvidia_start = true);
+stack::Stack build_stack(const inventory::Analysis& analysis, stack::Targets targets,
+                         std::string image_name = "", const rules::Database* db = nullptr,
+                         bool nvidia_start = true);
 
 }  // namespace cuvet::validate

@@ -10,18 +10,18 @@
 #include <vector>
 
 #include "cuvet/cache/store.hpp"
-#include "cuvet/checks/stack.hpp"
 #include "cuvet/config/config.hpp"
 #include "cuvet/image/image.hpp"
 #include "cuvet/inventory/analysis.hpp"
 #include "cuvet/report/finding.hpp"
 #include "cuvet/rules/database.hpp"
+#include "cuvet/stack/stack.hpp"
 
 namespace cuvet::validate {
 
 struct Options {
     image::OpenOptions open;
-    checks::Targets targets;  // already merged from the CLI and .cuvet.yaml
+    stack::Targets targets;  // already merged from the CLI and .cuvet.yaml
     unsigned workers = 0;
     // --env KEY=VALUE: the environment the container will run with, on top of
     // the image's Env (LD_LIBRARY_PATH set by a deployment changes what loads).
@@ -36,7 +36,8 @@ struct Options {
     std::string dockerfile_text;
     cache::Store* layer_cache = nullptr;  // layers seen before are not read again
     // Runs after the checks, on the image this scan opened (validate --probe: the live check), and
-    // adds to the result: the image is not opened again, nor its layers fetched again from a
+    // adds to the result before the config applies (its findings are ignored and overridden as the
+    // static ones are): the image is not opened again, nor its layers fetched again from a
     // registry where open.keep_fetched_blobs is set.
     std::function<void(const image::Image&, struct Result&)> live_check;
 };
@@ -53,7 +54,7 @@ struct Result {
 struct Scan {
     std::unique_ptr<image::Image> image;  // still open: what a live check reads again
     std::unique_ptr<inventory::Analysis> analysis;
-    checks::Stack stack;
+    stack::Stack stack;
 };
 
 // open → analyze → Stack, with the entry script's exports and --env applied: what

@@ -1,6 +1,6 @@
-#include "cuvet/checks/loader_resolution.hpp"
+#include "cuvet/stack/loader_resolution.hpp"
 
-namespace cuvet::checks {
+namespace cuvet::stack {
 namespace {
 
 std::string trace_line(const loader::Attempt& a) {
@@ -30,4 +30,4 @@ Resolution from_loader(const loader::Resolution& r, bool from_dlopen) {
     return out;
 }
 
-}  // namespace cuvet::checks
+}  // namespace cuvet::stack

@@ -1,6 +1,13 @@
-#include "cuvet/checks/stack.hpp"
+#include "cuvet/stack/stack.hpp"
 
-namespace cuvet::checks {
+namespace cuvet::stack {
+
+std::string describe(const LibraryCopy& copy) {
+    std::string out = copy.path + " (" + copy.family + " " +
+                      (copy.version ? copy.version->str() : "unknown version");
+    if (!copy.owner.empty()) out += ", " + copy.owner;
+    return out + ")";
+}
 
 const LibraryCopy* Stack::library(std::string_view file) const {
     for (const auto& copy : libraries)
@@ -19,4 +26,4 @@ const std::string* Stack::root_of(std::string_view file) const {
     return it == loaded_by.end() ? nullptr : &it->second;
 }
 
-}  // namespace cuvet::checks
+}  // namespace cuvet::stack

@@ -39,7 +39,7 @@ namespace cuvet::lock {
 struct Lock;  // cuvet/lock/lock.hpp
 }
 
-namespace cuvet::checks {
+namespace cuvet::stack {
 
 // How ld.so would find one DT_NEEDED (or dlopen) name of one object.
 struct Resolution {
@@ -88,6 +88,8 @@ struct LibraryCopy {
     std::vector<std::string> provenance;  // how version and owner were learned
     std::string dir() const { return path.substr(0, path.rfind('/')); }
 };
+// "/usr/lib/x86_64-linux-gnu/libcudnn.so.8.6.0 (cudnn 8.6.0, dpkg libcudnn8 8.6.0.163-1+cuda11.8)"
+std::string describe(const LibraryCopy& copy);
 
 // One library a framework opens itself at start-up (not a DT_NEEDED), found the way the
 // framework finds it: JAX's plugin dlopens cuDNN, cuBLAS… from the nvidia wheel dirs, then ld.so.
@@ -196,4 +198,4 @@ struct Stack {
     const std::string* root_of(std::string_view file) const;
 };
 
-}  // namespace cuvet::checks
+}  // namespace cuvet::stack

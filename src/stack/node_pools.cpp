@@ -1,7 +1,7 @@
 // How CUV009 and CUV010 name the --nodes pools a target driver or GPU stands for.
-#include "cuvet/checks/stack_facts.hpp"
+#include "cuvet/stack/stack_facts.hpp"
 
-namespace cuvet::checks {
+namespace cuvet::stack {
 
 namespace {
 
@@ -34,4 +34,4 @@ std::string pools_with_gpu(const Targets& targets, std::string_view gpu) {
     return pools_where(targets, [&](const NodePool& p) { return !p.gpu.empty() && p.gpu == gpu; });
 }
 
-}  // namespace cuvet::checks
+}  // namespace cuvet::stack
