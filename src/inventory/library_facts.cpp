@@ -1,5 +1,5 @@
 // Versions from library files: names (libcudnn.so.9.19.0, libcudart.so.12.4.127) and
-// the release constants cuDNN 9 keeps in libcudnn_graph, libcudnn_ops and libcudnn_adv.
+// the release constant cuDNN 9 keeps in libcudnn_graph.
 #include <array>
 #include <cctype>
 
@@ -58,9 +58,11 @@ std::string dotted_version(std::string_view rest) {
     return std::string(rest);
 }
 
-// cuDNN 9's file names say only "9"; its graph, ops and adv libraries state the full release.
+// cuDNN 9's file names say only "9"; its graph library states the full release.
+// Only the graph library's counts for the install: cudnnGetVersion() answers from it, and an
+// odd ops or adv library (its own constant) must not become the version of the whole cuDNN.
 void cudnn_constant_fact(const std::string& path, const elf::ElfInfo& info, Facts& out) {
-    if (info.cudnn_release.empty()) return;
+    if (info.cudnn_release.empty() || !info.soname.starts_with("libcudnn_graph.")) return;
     Fact fact;
     fact.component = "cudnn";
     fact.category = "cuda-library";
@@ -69,8 +71,7 @@ void cudnn_constant_fact(const std::string& path, const elf::ElfInfo& info, Fact
     fact.source = "files";
     fact.rank = rank_elf_constant;
     fact.file = path;
-    fact.evidence = {"elf-constant", path, fact.version,
-                     "release constant (cudnn_version_ string or exported cudnn_*_version)"};
+    fact.evidence = {"elf-constant", path, fact.version, "cudnn_version_ constant in .rodata"};
     out.push_back(std::move(fact));
 }
 

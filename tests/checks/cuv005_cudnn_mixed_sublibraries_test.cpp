@@ -224,4 +224,13 @@ TEST_CASE("CUV005: a real cuDNN 9 named by sonames only, whose ops library state
                        Catch::Contains("CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH"));
         CHECK(found.front().loaded_by == "imported by convnet");
     }
+    SECTION("libcudnn_adv of another release: the install keeps the graph library's release") {
+        const auto other = cudnn.other_release("libcudnn_adv.so.9");
+        REQUIRE(!other.empty());
+        const auto found = mixes();
+        INFO(describe_findings(found));
+        REQUIRE(found.size() == 1);
+        CHECK(found.front().severity == cuvet::report::Severity::warning);
+        CHECK_THAT(found.front().message, Catch::Contains(other + " (libcudnn_adv.so.9)"));
+    }
 }
