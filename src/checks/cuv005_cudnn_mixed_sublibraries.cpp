@@ -46,6 +46,39 @@ std::string refused_with(const rules::Database& db, int major) {
     return "";
 }
 
+// A mix whose odd libraries (those not of the graph library's release, which cuDNN answers
+// and checks against) serve only APIs a convolution does not need: those APIs fail, the
+// convolution path works. Their uses; empty when any odd one is needed or unknown.
+std::vector<rules::CudnnSubLibraryUse> spared_convolution(
+    const rules::Database& db, int major,
+    const std::map<std::string, std::vector<const LibraryCopy*>>& by_version) {
+    const rules::CudnnSubLibraries* set = nullptr;
+    const auto sets = rules::cudnn_sub_libraries(db);
+    for (const auto& s : sets)
+        if (s.major == major) set = &s;
+    if (set == nullptr) return {};
+    auto use_of = [set](const std::string& soname) -> const rules::CudnnSubLibraryUse* {
+        for (const auto& use : set->uses)
+            if (use.soname == soname) return &use;
+        return nullptr;
+    };
+    std::string reference;
+    for (const auto& [version, list] : by_version)
+        for (const auto* c : list)
+            if (util::starts_with(c->soname, "libcudnn_graph.so")) reference = version;
+    if (reference.empty()) return {};
+    std::vector<rules::CudnnSubLibraryUse> out;
+    for (const auto& [version, list] : by_version) {
+        if (version == reference) continue;
+        for (const auto* c : list) {
+            const auto* use = use_of(c->soname);
+            if (use == nullptr || use->convolution != false) return {};
+            out.push_back(*use);
+        }
+    }
+    return out;
+}
+
 void loaded_mix(const Stack& stack, const rules::Database& db, std::vector<report::Finding>& out,
                 std::vector<util::UnloadedProblem>& unloaded) {
     struct Crossing {
@@ -153,6 +186,18 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             }
             f.message.back() = '.';
             f.message += refused_with(db, major);
+            if (const auto spared = spared_convolution(db, major, by_version); !spared.empty()) {
+                f.id = "CUV005";  // a severity of its own choosing (registry.cpp)
+                f.severity = report::Severity::warning;
+                f.message += " Convolution works; ";
+                for (std::size_t i = 0; i < spared.size(); ++i)
+                    f.message += (i ? " and " : "") + spared[i].serves;
+                f.message += " fail" + std::string(spared.size() == 1 ? "s" : "") + " there.";
+                for (const auto& use : spared)
+                    f.evidence.push_back(
+                        use.soname + " serves " + use.serves +
+                        " (convolution does not need it): " + util::cite(use.provenance));
+            }
             util::name_roots(f, roots);
             f.evidence.push_back(
                 "cuDNN " + std::to_string(major) +
@@ -192,7 +237,13 @@ const ValidateCheck cuv005_cudnn_mixed_sublibraries{
             "(seen on the H100 test machine: 9.19 main, 9.14 sub-libraries). It is an error when "
             "something the image runs (an ENTRYPOINT program, a framework, an extension module) "
             "loads that cuDNN, and names it; a mixed cuDNN nothing loads is info, one finding per "
-            "directory.",
+            "directory. In cuDNN 9 a mix whose odd libraries a convolution never loads (only "
+            "libcudnn_adv: RNN, CTC loss, multi-head attention; rules/cudnn.json "
+            "sub_library_uses) is a warning naming those APIs. Each release is the one the "
+            "library states: libcudnn_graph's cudnn_version_ string and the constants "
+            "libcudnn_graph, libcudnn_ops and libcudnn_adv export for their peers' checks "
+            "(cudnn_ops_infer_version …, which cuDNN 9 compares at run time), else the file name "
+            "(libcudnn_cnn.so.9.19.0), else the package that owns it.",
         .failing_example = "/usr/lib/x86_64-linux-gnu/libcudnn.so.8 -> "
                            "libcudnn.so.8.9.2\n/usr/lib/x86_64-linux-gnu/libcudnn_cnn_infer.so.8 "
                            "-> libcudnn_cnn_infer.so.8.6.0\n# → CUV005 libcudnn_cnn_infer.so.8.6.0 "

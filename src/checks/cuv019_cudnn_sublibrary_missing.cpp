@@ -68,11 +68,17 @@ report::Finding finding(const Stack& stack, const rules::CudnnSubLibraries& set,
     if (breaks_convolution) {
         f.message += "The first convolution fails with " + status + " in " + listed(users) + ".";
     } else {
-        std::vector<std::string> apis;
-        for (const auto& m : missing) apis.push_back(m.use->serves);
-        f.message += "Convolution works; " + listed(apis) + " fail" +
-                     (apis.size() == 1 ? "s" : "") + " with " + status + " in " + listed(users) +
-                     ".";
+        std::vector<std::string> apis, unknown;
+        for (const auto& m : missing) {
+            apis.push_back(m.use->serves);
+            if (!m.use->convolution) unknown.push_back(m.resolution->name);
+        }
+        // A sub-library nobody has shown the convolution path to skip is not called spared.
+        f.message += (unknown.empty() ? "Convolution works; "
+                                      : "A convolution may work (whether it needs " +
+                                            listed(unknown) + " is unknown); ") +
+                     listed(apis) + " fail" + (apis.size() == 1 ? "s" : "") + " with " + status +
+                     " in " + listed(users) + ".";
     }
     f.locations.push_back({shim.path});
     for (const auto& m : missing) {
@@ -150,7 +156,9 @@ const ValidateCheck cuv019_cudnn_sublibrary_missing{
             "sub-library is resolved the way ld.so would from the shim. One a convolution needs "
             "(rules/cudnn.json sub_library_uses) is an error naming every framework or program "
             "that loads the shim; one only other APIs need (libcudnn_adv: RNN, CTC loss, "
-            "multi-head attention) is a warning naming those APIs. A shim nothing the image runs "
+            "multi-head attention) is a warning naming those APIs, and so is one whose use by a "
+            "convolution is unknown (the runtime-compiled engines), without claiming that "
+            "convolution works. A shim nothing the image runs "
             "loads is info. Sub-libraries of another release are CUV005.",
         .failing_example = "/opt/cudnn/lib/libcudnn.so.9\n/opt/cudnn/lib/libcudnn_graph.so.9\n"
                            "# libcudnn_cnn.so.9, libcudnn_ops.so.9, … deleted to save space\n"

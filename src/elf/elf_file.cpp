@@ -85,6 +85,15 @@ const char* ElfFile::locate(std::uint64_t offset, std::uint64_t size) const {
     return stored_.data() + (offset - cut);
 }
 
+bool ElfFile::held(std::uint64_t offset, std::uint64_t size) const {
+    if (!contains(offset, size)) return false;
+    if (!holes_) return true;
+    auto it = std::upper_bound(
+        holes_->begin(), holes_->end(), offset,
+        [](std::uint64_t at, const Range& hole) { return at < hole.offset + hole.size; });
+    return it == holes_->end() || it->offset >= offset + std::max<std::uint64_t>(size, 1);
+}
+
 std::optional<std::uint8_t> ElfFile::u8(std::uint64_t offset) const {
     const char* p = locate(offset, 1);
     if (!p) return std::nullopt;

@@ -165,6 +165,9 @@ public:
     bool readable(std::uint64_t offset, std::uint64_t size) const {
         return locate(offset, size) != nullptr;
     }
+    // Readable, asked without noting an unkept read: for optional facts, which stay unknown
+    // where a stream did not keep their bytes instead of failing the whole file.
+    bool held(std::uint64_t offset, std::uint64_t size) const;
     // The bytes of a readable range; empty otherwise.
     std::string_view span(Range range) const;
     // The NUL-terminated string at `offset` inside `table`; nullopt when the

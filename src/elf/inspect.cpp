@@ -46,6 +46,26 @@ void for_each_piece(const ElfFile& file, Range area, const FatbinScan& scan, Rea
     piece(at, end);
 }
 
+// cuDNN 9's libcudnn_ops and libcudnn_adv (and libcudnn_graph) export their release for the
+// sub-libraries that check it (libcudnn_cnn imports cudnn_ops_infer_version, libcudnn_ops
+// cudnn_graph_version) as a 4-byte constant packed 0x00MMmmpp: 0x091300 in 9.19.0. Their file
+// names in a wheel say only "9", so this is the release the library itself states. Read only
+// when the packed major is the soname's, so another packing (or major) stays unknown.
+std::string exported_cudnn_release(const ElfFile& file, const detail::DynamicTable& dynamic,
+                                   const ElfInfo& info) {
+    const auto dot = info.soname.rfind(".so.");
+    if (dot == std::string::npos) return "";
+    const std::string major = info.soname.substr(dot + 4);
+    for (const auto& name : info.exported_symbols) {
+        if (!name.starts_with("cudnn_") || !name.ends_with("_version")) continue;
+        const auto value = detail::exported_u32(file, dynamic, name);
+        if (!value || (*value >> 24) != 0 || std::to_string(*value >> 16) != major) continue;
+        return major + "." + std::to_string((*value >> 8) & 0xff) + "." +
+               std::to_string(*value & 0xff);
+    }
+    return "";
+}
+
 std::vector<std::string> dlopen_candidates(const ElfFile& file, Range area,
                                            const FatbinScan& scan) {
     std::vector<std::string> names;
@@ -196,6 +216,8 @@ std::optional<ElfInfo> inspect_scanned(std::string_view stored, const FatbinScan
                 unkept ? first_release(*area, unkept->cudnn_releases, cudnn_release_at)
                        : first_release(*file, *area, scan, find_cudnn_release);
     }
+    if (info.cudnn_release.empty() && info.soname.rfind("libcudnn", 0) == 0)
+        info.cudnn_release = exported_cudnn_release(*file, *dynamic, info);
     fail_closed();
     return info;
 }

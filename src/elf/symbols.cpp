@@ -128,4 +128,30 @@ SymbolNames read_dynamic_symbols(const ElfFile& file, const DynamicTable& dynami
     return names;
 }
 
+std::optional<std::uint32_t> exported_u32(const ElfFile& file, const DynamicTable& dynamic,
+                                          std::string_view name) {
+    auto table = locate(file, dynamic);
+    if (!table || !table->strtab || !file.held(table->range.offset, table->range.size))
+        return std::nullopt;
+    const std::uint64_t count = table->range.size / table->entsize;
+    for (std::uint64_t i = 1; i < count; ++i) {
+        const std::uint64_t at = table->range.offset + i * table->entsize;
+        const auto [name_offset, info, shndx] =
+            file.is_64bit() ? symbol_at<Elf64>(file, at) : symbol_at<Elf32>(file, at);
+        if (shndx == 0 || file.string_in(*table->strtab, name_offset) != name) continue;
+        std::uint64_t value = 0, size = 0;
+        if (file.is_64bit()) {
+            const auto symbol = *file.read<Elf64Sym>(at);
+            value = symbol.value, size = symbol.size;
+        } else {
+            const auto symbol = *file.read<Elf32Sym>(at);
+            value = symbol.value, size = symbol.size;
+        }
+        const auto offset = file.offset_of_address(value);
+        if (size != 4 || !offset || !file.held(*offset, 4)) return std::nullopt;
+        return file.u32(*offset);
+    }
+    return std::nullopt;
+}
+
 }  // namespace cuvet::elf::detail

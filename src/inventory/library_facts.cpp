@@ -59,8 +59,10 @@ std::string dotted_version(std::string_view rest) {
 }
 
 // cuDNN 9's file names say only "9"; its graph library states the full release.
+// Only the graph library's counts for the install: cudnnGetVersion() answers from it, and an
+// odd ops or adv library (its own constant) must not become the version of the whole cuDNN.
 void cudnn_constant_fact(const std::string& path, const elf::ElfInfo& info, Facts& out) {
-    if (info.cudnn_release.empty()) return;
+    if (info.cudnn_release.empty() || !info.soname.starts_with("libcudnn_graph.")) return;
     Fact fact;
     fact.component = "cudnn";
     fact.category = "cuda-library";

@@ -120,8 +120,8 @@ std::vector<LibraryCopy> library_copies(const inventory::Analysis& analysis) {
         auto from_name = rules::Version::parse(file_version(name));
         const elf::ElfInfo* elf = nullptr;
         if (auto it = analysis.elfs.find(path); it != analysis.elfs.end()) elf = &it->second;
-        // cuDNN 9's graph library states its release in .rodata; that is the release cuDNN
-        // checks its sub-libraries against, whatever the file is called.
+        // cuDNN 9's graph, ops and adv libraries state their release in .rodata; that is the
+        // release cuDNN checks its sub-libraries against, whatever the file is called.
         auto constant = elf != nullptr ? rules::Version::parse(elf->cudnn_release) : std::nullopt;
         if (constant && constant->size() >= 3 &&
             (!from_name || from_name->major() == constant->major())) {

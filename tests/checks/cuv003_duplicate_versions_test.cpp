@@ -106,3 +106,31 @@ TEST_CASE("CUV003: a preload of the same major is no mix", "[validate][cuv003][r
     for (const auto& f : findings)
         CHECK_FALSE((f.id == "CUV003" && f.severity == cuvet::report::Severity::error));
 }
+
+// No preload: a module links the real libcudnn.so.9 and a helper library that links cuDNN 8,
+// so its process maps both majors through two consumers' DT_NEEDED.
+TEST_CASE("CUV003: two consumers in one process pull in cuDNN 8 and the real cuDNN 9",
+          "[validate][cuv003][real][sublibs]") {
+    RealCudnn cudnn;
+    if (!cudnn.unavailable.empty()) CUVET_SKIP("skipped: " << cudnn.unavailable);
+    cudnn.rootfs.lib("/opt/old/libcudnn.so.8.9.7", "libcudnn.so.8");
+    cudnn.rootfs.symlink("/opt/old/libcudnn.so.8", "libcudnn.so.8.9.7");
+    cudnn.rootfs.lib("/opt/legacy/libdetect.so", "libdetect.so", {"/opt/old/libcudnn.so.8.9.7"},
+                     "-Wl,-rpath,/opt/old");
+    cudnn.rootfs.lib(RealCudnn::site + "/mixed/_C.cpython-310-x86_64-linux-gnu.so", "_C.so",
+                     {RealCudnn::dir + "/libcudnn.so.9", "/opt/legacy/libdetect.so"},
+                     "-Wl,-rpath," + RealCudnn::dir + ":/opt/legacy");
+    REQUIRE(cudnn.rootfs.error().empty());
+    static const auto db = cuvet::rules::Database::load();
+    const auto findings =
+        cuvet::validate::validate(cudnn.rootfs.root().string(), {}, db, cuvet::config::Config{})
+            .findings;
+    INFO(describe_findings(findings));
+    const cuvet::report::Finding* mixed = nullptr;
+    for (const auto& f : findings)
+        if (f.id == "CUV003" && f.severity == cuvet::report::Severity::error) mixed = &f;
+    REQUIRE(mixed != nullptr);
+    CHECK_THAT(mixed->message, Catch::Contains("/opt/old/libcudnn.so.8.9.7") &&
+                                   Catch::Contains(RealCudnn::dir + "/libcudnn.so.9"));
+    CHECK(mixed->loaded_by == "imported by mixed");
+}

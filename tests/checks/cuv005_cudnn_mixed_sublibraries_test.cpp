@@ -153,3 +153,84 @@ TEST_CASE("CUV005: a real cuDNN 9 whose graph library is of another release",
     CHECK(mix->message.find("CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH") != std::string::npos);
     CHECK(mix->loaded_by == "imported by convnet");
 }
+
+// Only libcudnn_adv of another release: the RNN, CTC loss and attention APIs refuse it
+// (CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH), the convolution path never loads it.
+TEST_CASE("CUV005: a real cuDNN 9 whose adv library is of another release is a warning",
+          "[checks][cuv005][real][sublibs]") {
+    RealCudnn cudnn;
+    cudnn.module("convnet");
+    if (!cudnn.unavailable.empty()) CUVET_SKIP("skipped: " << cudnn.unavailable);
+    static const auto db = cuvet::rules::Database::load();
+    auto mixes = [&] {
+        std::vector<cuvet::report::Finding> out;
+        for (auto& f : cuvet::validate::validate(cudnn.rootfs.root().string(), {}, db,
+                                                 cuvet::config::Config{})
+                           .findings)
+            if (f.id == "CUV005") out.push_back(std::move(f));
+        return out;
+    };
+    SECTION("adv only: a warning naming the APIs that break") {
+        const auto other = cudnn.other_release("libcudnn_adv.so.9");
+        REQUIRE(!other.empty());
+        const auto found = mixes();
+        INFO(describe_findings(found));
+        REQUIRE(found.size() == 1);
+        CHECK(found.front().severity == cuvet::report::Severity::warning);
+        CHECK_THAT(found.front().message,
+                   Catch::Contains("CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH") &&
+                       Catch::Contains("Convolution works") && Catch::Contains("RNN") &&
+                       Catch::Contains(other));
+        CHECK(found.front().loaded_by == "imported by convnet");
+    }
+    SECTION("cnn, which a convolution needs: an error") {
+        cudnn.name_as_release("libcudnn_cnn.so.9", "9.1.0");
+        const auto found = mixes();
+        INFO(describe_findings(found));
+        REQUIRE(found.size() == 1);
+        CHECK(found.front().severity == cuvet::report::Severity::error);
+        CHECK(found.front().message.find("Convolution works") == std::string::npos);
+    }
+}
+
+// The wheel's layout: every file named by its soname, so only what the libraries state says
+// which release each is (libcudnn_graph's and libcudnn_ops' exported constants here).
+TEST_CASE("CUV005: a real cuDNN 9 named by sonames only, whose ops library states another release",
+          "[checks][cuv005][real][sublibs]") {
+    RealCudnn cudnn;
+    cudnn.module("convnet");
+    if (!cudnn.unavailable.empty()) CUVET_SKIP("skipped: " << cudnn.unavailable);
+    cudnn.bare_names();
+    static const auto db = cuvet::rules::Database::load();
+    auto mixes = [&] {
+        std::vector<cuvet::report::Finding> out;
+        for (auto& f : cuvet::validate::validate(cudnn.rootfs.root().string(), {}, db,
+                                                 cuvet::config::Config{})
+                           .findings)
+            if (f.id == "CUV005") out.push_back(std::move(f));
+        return out;
+    };
+    SECTION("the whole release: no mix") { CHECK(mixes().empty()); }
+    SECTION("libcudnn_ops of another release: an error naming both releases") {
+        const auto other = cudnn.other_release("libcudnn_ops.so.9");
+        REQUIRE(!other.empty());
+        const auto found = mixes();
+        INFO(describe_findings(found));
+        REQUIRE(found.size() == 1);
+        CHECK(found.front().severity == cuvet::report::Severity::error);
+        CHECK_THAT(found.front().message,
+                   Catch::Contains(other) && Catch::Contains(cudnn.version) &&
+                       Catch::Contains("libcudnn_ops.so.9") &&
+                       Catch::Contains("CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH"));
+        CHECK(found.front().loaded_by == "imported by convnet");
+    }
+    SECTION("libcudnn_adv of another release: the install keeps the graph library's release") {
+        const auto other = cudnn.other_release("libcudnn_adv.so.9");
+        REQUIRE(!other.empty());
+        const auto found = mixes();
+        INFO(describe_findings(found));
+        REQUIRE(found.size() == 1);
+        CHECK(found.front().severity == cuvet::report::Severity::warning);
+        CHECK_THAT(found.front().message, Catch::Contains(other + " (libcudnn_adv.so.9)"));
+    }
+}

@@ -90,3 +90,20 @@ TEST_CASE("CUV019: the real cuDNN 9 shim without the sub-libraries a convolution
         CHECK(of(findings, "CUV019").empty());
     }
 }
+
+// rules/cudnn.json does not know whether a convolution needs the runtime-compiled engines: the
+// warning must not claim that convolution works.
+TEST_CASE("CUV019: a missing sub-library of unknown use is no promise that convolution works",
+          "[checks][cuv019][real][sublibs]") {
+    RealCudnn cudnn;
+    cudnn.module("convnet");
+    if (!cudnn.unavailable.empty()) CUVET_SKIP("skipped: " << cudnn.unavailable);
+    cudnn.remove("libcudnn_engines_runtime_compiled.so.9");
+    const auto findings = findings_of(cudnn);
+    INFO(describe_findings(findings));
+    const auto found = of(findings, "CUV019");
+    REQUIRE(found.size() == 1);
+    CHECK(found.front()->severity == Severity::warning);
+    CHECK(found.front()->message.find("Convolution works") == std::string::npos);
+    CHECK(found.front()->message.find("is unknown") != std::string::npos);
+}

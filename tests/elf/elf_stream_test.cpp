@@ -233,3 +233,30 @@ TEST_CASE("streamed facts and fatbin facts of every CUDA library", "[elf][stream
     CHECK(libraries > 10);
     CHECK(holes > 1000);
 }
+
+// cuDNN 9 names its files by major only; libcudnn_graph states its release in a .rodata
+// string, and libcudnn_ops and libcudnn_adv in the constant they export for their peers'
+// version checks (cudnn_ops_infer_version, cudnn_adv_infer_version). Whole and streamed alike.
+TEST_CASE("cuDNN 9's ops and adv libraries state the graph library's release",
+          "[elf][stream][sublibs]") {
+    const fs::path lib64 = "/usr/local/cuda/lib64";
+    if (!fs::exists(lib64 / "libcudnn_graph.so.9")) {
+        CUVET_SKIP("no cuDNN 9 at /usr/local/cuda/lib64: skipped");
+    }
+    ScratchBuffer buffer;
+    const auto graph = elf::inspect(test::read_file(lib64 / "libcudnn_graph.so.9"));
+    REQUIRE(graph);
+    REQUIRE(graph->cudnn_release.rfind("9.", 0) == 0);
+    for (const char* name : {"libcudnn_ops.so.9", "libcudnn_adv.so.9", "libcudnn_cnn.so.9"}) {
+        INFO(name);
+        const std::string bytes = test::read_file(lib64 / name);
+        const auto whole = elf::inspect(bytes);
+        REQUIRE(whole);
+        // libcudnn_cnn exports no constant: it checks libcudnn_ops' instead.
+        CHECK(whole->cudnn_release ==
+              (std::string_view(name) == "libcudnn_cnn.so.9" ? "" : graph->cudnn_release));
+        const auto streamed_info = streamed(bytes, 1 << 20, 7, buffer);
+        REQUIRE(streamed_info);
+        CHECK(streamed_info->cudnn_release == whole->cudnn_release);
+    }
+}

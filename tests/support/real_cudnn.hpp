@@ -27,11 +27,23 @@ public:
     void module(const std::string& package);
     // Deletes a library (its file and its soname link) from `dir`.
     void remove(const std::string& soname);
-    // Replaces a library by a copy whose .rodata release constant says another minor; returns
-    // that release ("9.18.0" for a 9.19.0 install). Only libcudnn_graph carries the constant.
+    // Replaces a library by a copy whose release constants say another minor; returns that
+    // release ("9.18.0" for a 9.19.0 install), "" for a library that states none. libcudnn_graph
+    // carries a .rodata string and an exported constant, libcudnn_ops and libcudnn_adv the
+    // exported constant.
     std::string other_release(const std::string& soname);
+    // Renames a library's file as NVIDIA's archive names another release
+    // ("libcudnn_adv.so.9.18.0"), the soname link following it: a version in the name only.
+    void name_as_release(const std::string& soname, const std::string& release);
+    // Names every library by its soname only, as the pip wheel and /usr/local/cuda do: the
+    // names then say only "9", and the versions are what the libraries themselves state.
+    void bare_names();
     // Links an existing library of `dir` also into `other_dir` (another cuDNN dir on the path).
     void link_into(const std::string& soname, const std::string& other_dir);
+
+private:
+    bool bare_ = false;
+    std::string file_of(const std::string& soname) const;  // the file, not the soname link
 };
 
 }  // namespace cuvet::test
