@@ -49,30 +49,19 @@ TEST_CASE("fleet pods: containers and init containers of pods and of controllers
                   {"containers",
                    {{{"name", "train"}, {"image", "nvcr.io/nvidia/pytorch:24.01-py3"}},
                     {{"name", "sidecar"}, {"image", "busybox:1.36"}}}}}}};
-    json cronjob = {
-        {"kind", "CronJob"},
-        {"spec",
-         {{"jobTemplate",
-           {{"spec",
-             {{"template",
-               {{"spec",
-                 {{"containers",
-                   {{{"name", "c"},
-                     {"image",
-                      "reg:5000/eval@sha256:"
-                      "aa"}}}}}}}}}}}}}}
-    }
-};
-json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", {pod, pod, cronjob}}};
-CHECK(fleet::pod_images(list.dump(), "pods.json") ==
-      Strings{"docker://busybox:1.36", "docker://nvcr.io/nvidia/pytorch:24.01-py3",
-              "docker://reg:5000/eval@sha256:aa"});
-CHECK(fleet::pod_images(R"({"kind":"List","items":[]})", "pods.json").empty());
+    const json cronjob = json::parse(R"({"kind": "CronJob", "spec": {"jobTemplate": {"spec":
+        {"template": {"spec": {"containers": [{"name": "c", "image": "reg:5000/eval@sha256:aa"}]}}}}}})");
+    json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", {pod, pod, cronjob}}};
+    CHECK(fleet::pod_images(list.dump(), "pods.json") ==
+          Strings{"docker://busybox:1.36", "docker://nvcr.io/nvidia/pytorch:24.01-py3",
+                  "docker://reg:5000/eval@sha256:aa"});
+    CHECK(fleet::pod_images(R"({"kind":"List","items":[]})", "pods.json").empty());
 
-CHECK(input_error([] { fleet::pod_images("{", "pods.json"); }) == "pods.json: not valid JSON");
-CHECK(input_error([] { fleet::pod_images("[]", "pods.json"); }) ==
-      "pods.json: not a Kubernetes object or list (expected `kubectl get pods -A -o json`)");
-CHECK(input_error([] {
-          fleet::pod_images(R"({"items":[{"spec":{"containers":[{"image":7}]}}]})", "pods.json");
-      }) == "pods.json: .items[0].spec.containers[0].image is not an image reference");
+    CHECK(input_error([] { fleet::pod_images("{", "pods.json"); }) == "pods.json: not valid JSON");
+    CHECK(input_error([] { fleet::pod_images("[]", "pods.json"); }) ==
+          "pods.json: not a Kubernetes object or list (expected `kubectl get pods -A -o json`)");
+    CHECK(input_error([] {
+              fleet::pod_images(R"({"items":[{"spec":{"containers":[{"image":7}]}}]})",
+                                "pods.json");
+          }) == "pods.json: .items[0].spec.containers[0].image is not an image reference");
 }
