@@ -14,6 +14,7 @@ using nlohmann::json;
 // ("/usr/local/cuda/lib64/libcudart.so.12.4.1" → "libcudart"); "" when none is.
 std::string library_of(const json& finding) {
     for (const auto& location : finding.value("locations", json::array())) {
+        if (!location.is_object()) continue;
         std::string file = location.value("file", "");
         file = file.substr(file.rfind('/') + 1);
         if (const auto so = file.find(".so"); so != std::string::npos && so > 0)
@@ -74,6 +75,7 @@ json merge_results(const std::vector<json>& results) {
         std::set<std::string> image_causes;
         for (const auto& finding :
              result.value("report", json::object()).value("findings", json::array())) {
+            if (!finding.is_object()) continue;
             const std::string severity = finding.value("severity", "");
             if (severity != "error" && severity != "warning") continue;
             const std::string id = finding.value("id", ""), library = library_of(finding);
@@ -85,6 +87,7 @@ json merge_results(const std::vector<json>& results) {
         }
         std::vector<std::string> failing_pools;
         for (const auto& verdict : result.value("pools", json::array())) {
+            if (!verdict.is_object()) continue;
             const std::string name = verdict.value("name", "");
             Pool& pool = pools[name];
             pool.facts = {{"name", name},

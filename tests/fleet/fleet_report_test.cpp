@@ -12,10 +12,9 @@ using nlohmann::json;
 namespace {
 
 json finding(const std::string& id, const std::string& severity, const std::string& file) {
-    return {{"id", id},
-            {"severity", severity},
-            {"title", id + " title"},
-            {"locations", {{{"file", file}}}}};
+    json locations = json::array();
+    locations.push_back({{"file", file}});
+    return {{"id", id}, {"severity", severity}, {"title", id + " title"}, {"locations", locations}};
 }
 
 json pool(const std::string& name, const std::string& driver, const std::string& verdict,
@@ -36,18 +35,18 @@ json result(const std::string& reference, const std::string& verdict, const json
             {"image_bytes", 1000},
             {"bytes_inflated", 300},
             {"pools", pools},
-            {"report", {{"findings", findings}}}};
+            {"report", json::object({{"findings", findings}})}};
 }
 
 std::vector<json> fleet_results() {
     const json cudart =
         finding("CUV009", "error", "/usr/local/cuda-12.4/lib64/libcudart.so.12.4.1");
     return {
-        result("reg/a:1", "fail", {cudart},
-               {pool("t4-legacy", "470.57.02", "fail", {"CUV009"}),
+        result("reg/a:1", "fail", json::array({cudart}),
+               {pool("t4-legacy", "470.57.02", "fail", json::array({"CUV009"})),
                 pool("h100", "550.54.15", "pass", json::array())}),
-        result("reg/b:<script>alert(1)</script>", "fail", {cudart},
-               {pool("t4-legacy", "470.57.02", "fail", {"CUV009"}),
+        result("reg/b:<script>alert(1)</script>", "fail", json::array({cudart}),
+               {pool("t4-legacy", "470.57.02", "fail", json::array({"CUV009"})),
                 pool("h100", "550.54.15", "pass", json::array())}),
         result("reg/c:1", "pass", json::array(),
                {pool("t4-legacy", "470.57.02", "pass", json::array()),
