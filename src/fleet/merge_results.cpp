@@ -68,7 +68,8 @@ json merge_results(const std::vector<json>& results) {
         const std::string reference = first_reference(result);
         ++counts[result.value("verdict", "error")];
         inflated += result.value("bytes_inflated", std::uint64_t{0});
-        if (result.contains("image_bytes") && result["image_bytes"].is_number_unsigned()) {
+        if (result.contains("image_bytes") && result["image_bytes"].is_number_integer() &&
+            result["image_bytes"].get<std::int64_t>() >= 0) {
             sizes += result["image_bytes"].get<std::uint64_t>();
             ++sized;
         }

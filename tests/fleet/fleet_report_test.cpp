@@ -91,7 +91,10 @@ TEST_CASE("fleet report: images by verdict, causes by check and library, pools, 
     const std::string html = fleet::render_html(report);
     CHECK(html.find("reg/b:&lt;script&gt;alert(1)&lt;/script&gt;") != std::string::npos);
     CHECK(html.find("<script>alert") == std::string::npos);
-    CHECK(html.find("http") == std::string::npos);  // no external asset, no link out
+    // No external asset, no link out.
+    CHECK(html.find("<link") == std::string::npos);
+    CHECK(html.find(" src=") == std::string::npos);
+    CHECK(html.find(" href=") == std::string::npos);
 }
 
 TEST_CASE("fleet report: what changed since the previous report, per reference", "[fleet]") {
