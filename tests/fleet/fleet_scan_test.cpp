@@ -194,6 +194,13 @@ TEST_CASE("fleet scan: 12 images over 3 bases, 3 workers, one killed mid-way and
         CHECK(index % 3 == 0);  // the images on the CUDA 12.4 base
     }
     CHECK(report["bytes"]["inflated"].get<std::uint64_t>() > 0);
+    // The same registry by its catalog: repositories team/img1, team/img10, team/img11.
+    auto catalog = run_cuvet({"fleet", "scan", "--insecure", "--no-cache", "--registry", host,
+                              "--prefix", "team/img1", "--out", (tmp / "by-catalog").string()});
+    INFO(catalog.err);
+    CHECK(catalog.exit_code == 0);
+    CHECK(catalog.err.find("shard 0/1: 3 of 3 images") != std::string::npos);
+    CHECK(result_files(tmp / "by-catalog") == 3);
     auto markdown = run_cuvet({"fleet", "report", out.string(), "--fail-on", "never"});
     CHECK(markdown.exit_code == 0);
     CHECK(markdown.out.find("| t4-legacy | 470.57.02 | 7.5 | 12 | 4 | CUV009 (4) |") !=
