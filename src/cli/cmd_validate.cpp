@@ -25,12 +25,12 @@
 #include "cuvet/rules/database.hpp"
 #include "cuvet/sandbox/framework_findings.hpp"
 #include "cuvet/sandbox/live_check.hpp"
-#include "cuvet/validate/nodes.hpp"
 #include "cuvet/validate/validate.hpp"
 #include "exit_codes.hpp"
 #include "progress.hpp"
 #include "report_setup.hpp"
 #include "stack_lock.hpp"
+#include "targets.hpp"
 
 namespace cuvet::cli {
 namespace {
@@ -80,27 +80,9 @@ int run_validate(const ValidateArgs& args) {
     validate::Options options;
     options.open = args.image.open_options();
     options.workers = args.image.workers;
-    options.targets.drivers = config.drivers;
-    if (!args.drivers.empty()) {
-        options.targets.drivers.clear();
-        for (const auto& d : args.drivers)
-            options.targets.drivers.push_back(rules::Version::parse_or_throw(d, "--driver"));
-    }
-    options.targets.gpus = args.gpus.empty() ? config.gpus : args.gpus;
-    options.targets.trusted_dirs = config.trusted_library_dirs;
+    options.targets = make_targets(args.drivers, args.gpus, args.nodes, config, db);
     options.env_overrides = args.env;
     options.nvidia_start = args.nvidia_start;
-    if (!args.nodes.empty()) {
-        auto pools = validate::read_node_pools(read_file(args.nodes), args.nodes);
-        for (auto& pool : pools)
-            if (!pool.gpu.empty() && db.gpu(pool.gpu) == nullptr) {
-                std::cerr << "cuvet: warning: " << args.nodes << ": pool " << pool.name
-                          << ": compute capability " << pool.gpu
-                          << " is not in the rules database; its GPU is not judged\n";
-                pool.gpu.clear();
-            }
-        validate::add_pool_targets(options.targets, std::move(pools));
-    }
     std::optional<lock::Lock> against;
     if (!args.against.empty()) {
         against = read_lock_file(args.against);  // a bad lock is exit 3 before the long scan

@@ -69,6 +69,8 @@ void add_validate_command(CLI::App& app, Dispatch& dispatch);
 void add_freeze_command(CLI::App& app, Dispatch& dispatch);
 void add_diff_command(CLI::App& app, Dispatch& dispatch);
 void add_cache_command(CLI::App& app, Dispatch& dispatch);
+// `fleet scan` and `fleet report` (docs/fleet.md).
+void add_fleet_command(CLI::App& app, Dispatch& dispatch);
 void add_version_command(CLI::App& app, Dispatch& dispatch, const std::string& version);
 // Generated from the CLI11 definition itself, so they cannot drift from it:
 // shell completions, the man page and docs/checks/*.md.

@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
     cli::add_rules_command(app, dispatch);
     cli::add_explain_command(app, dispatch);
     cli::add_cache_command(app, dispatch);
+    cli::add_fleet_command(app, dispatch);
     cli::add_version_command(app, dispatch, version);
     cli::add_completion_command(app, dispatch);
     cli::add_man_command(app, dispatch);

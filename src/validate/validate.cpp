@@ -42,9 +42,8 @@ Scan scan(const std::string& image_path, const Options& options, const rules::Da
     return out;
 }
 
-Result validate(const std::string& image_path, const Options& options, const rules::Database& db,
-                const config::Config& config) {
-    Scan scanned = scan(image_path, options, db);
+Result judge(Scan& scanned, const Options& options, const rules::Database& db,
+             const config::Config& config) {
     const auto& stack = scanned.stack;
     const auto& analysis = *scanned.analysis;
     Result result;
@@ -59,6 +58,12 @@ Result validate(const std::string& image_path, const Options& options, const rul
     if (options.live_check) options.live_check(*scanned.image, result);
     result.silenced = config::apply(config, result.findings);
     return result;
+}
+
+Result validate(const std::string& image_path, const Options& options, const rules::Database& db,
+                const config::Config& config) {
+    Scan scanned = scan(image_path, options, db);
+    return judge(scanned, options, db, config);
 }
 
 }  // namespace cuvet::validate

@@ -152,8 +152,15 @@ void collect(const fs::path& root, const fs::path& from, std::vector<TarEntry>& 
 
 }  // namespace
 
-fs::path CudaImage::write() {
+Layer CudaImage::layer() {
     if (!dpkg_status_.empty()) fs_.write("/var/lib/dpkg/status", dpkg_status_);
+    Layer layer;
+    layer.created_by = "/bin/sh -c #(nop) ADD dir:cuvet-test in / ";
+    collect(fs_.root(), fs_.root(), layer.entries);
+    return layer;
+}
+
+fs::path CudaImage::write() {
     ImageSpec spec;
     spec.env = env;
     spec.architecture = architecture;
@@ -161,10 +168,7 @@ fs::path CudaImage::write() {
     spec.cmd = cmd;
     spec.working_dir = working_dir;
     spec.layers = base_layers;
-    Layer layer;
-    layer.created_by = "/bin/sh -c #(nop) ADD dir:cuvet-test in / ";
-    collect(fs_.root(), fs_.root(), layer.entries);
-    spec.layers.push_back(std::move(layer));
+    spec.layers.push_back(layer());
     auto path = out_.path() / "image.tar";
     docker_archive({spec}).write_tar(path);
     return path;

@@ -53,6 +53,8 @@ public:
                     const std::vector<std::string>& needs = {});
     void dpkg(const std::string& package, const std::string& version);
 
+    // fs() as the one layer write() puts over base_layers (images that share it as their base).
+    Layer layer();
     // Writes the docker-save archive (one layer) and returns its path.
     std::filesystem::path write();
 

@@ -61,6 +61,12 @@ struct Scan {
 // validate checks and what `cuvet freeze` records. Throws as validate does.
 Scan scan(const std::string& image_path, const Options& options, const rules::Database& db);
 
+// The checks, the config and the Dockerfile locations over a scan, then the live check: what
+// validate does after scan(). Run again with other stack.targets, it judges the same scan for
+// another target (`cuvet fleet scan`: one verdict per node pool, the image read once).
+Result judge(Scan& scanned, const Options& options, const rules::Database& db,
+             const config::Config& config);
+
 // Throws cuvet::Error(input/io) on an unreadable image or Dockerfile,
 // Error(usage) on a --gpu the rules database does not know.
 Result validate(const std::string& image_path, const Options& options, const rules::Database& db,
