@@ -13,7 +13,8 @@
 using namespace cuvet::test;
 namespace fs = std::filesystem;
 
-namespace {
+// Named: tests of one folder are compiled together in batches, and anonymous namespaces merge.
+namespace cuv001_user_podman {
 
 constexpr const char* lib_dir = "usr/lib/x86_64-linux-gnu/";
 
@@ -82,10 +83,11 @@ std::vector<cuvet::report::Finding> libneed_findings(const fs::path& archive) {
     return out;
 }
 
-}  // namespace
+}  // namespace cuv001_user_podman
 
 TEST_CASE("CUV001 and podman agree on a library USER 1000 cannot read",
           "[integration][cuv001][user_permissions]") {
+    using namespace cuv001_user_podman;
     if (!have_program("podman") || !have_program("runc"))
         CUVET_SKIP("skipped: podman or runc is not installed");
     const Built* b = built();
