@@ -172,7 +172,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             const std::string refused =
                 r.error ? " but ld.so cannot load " + r.path +
                               ": it is not an ELF file ld.so accepts (\"invalid ELF header\", "
-                              "\"file too short\"…), and the load stops there"
+                              "\"file too short\", a directory…), and the load stops there"
                         : "";
             if (root == nullptr) {
                 unloaded.push_back(
@@ -194,10 +194,8 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
                 f.loaded_by = *root;
                 f.message = r.name + (r.from_dlopen ? " (dlopen()ed)" : "") + " is needed by " +
                             o.path +
-                            (!refused.empty() ? refused
-                             : !r.denied.empty()
-                                 ? " but ld.so cannot open it: " + r.denied +
-                                       " (\"cannot open shared object file: Permission denied\")"
+                            (!refused.empty()    ? refused
+                             : !r.denied.empty() ? " but ld.so cannot open it: " + r.denied
                              : elsewhere.empty()
                                  ? " but nothing in the image provides it"
                                  : " but ld.so does not find it from there: the image has it at " +

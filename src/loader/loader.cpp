@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <set>
 
 #include "cuvet/core/error.hpp"
 #include "cuvet/loader/driver_libs.hpp"
@@ -238,6 +239,12 @@ private:
         auto resolved = files_.tree->resolve(full(path));
         if (resolved.status != image::Resolution::Status::ok || resolved.entry == nullptr)
             return Verdict::absent;
+        // open() of a directory succeeds and open_verify's read() fails with EISDIR: "cannot
+        // read file data", an error that ends the load like a header it rejects.
+        if (resolved.entry->type == image::FileType::directory) {
+            if (options_.open_denied) denied = options_.open_denied(resolved.entry->path);
+            return denied.empty() ? Verdict::not_elf : Verdict::permission_denied;
+        }
         const auto* entry = files_.data_entry(full(path));
         if (entry == nullptr) return Verdict::not_regular;
         file = entry->path;
@@ -348,7 +355,7 @@ private:
         auto cached = plain;
         try_dirs(plain, default_dirs_, name, Rule::default_dirs, "default");
         auto found = std::find_if(plain.begin(), plain.end(), [](const Candidate& c) {
-            return loadable(c.attempt.verdict) || c.attempt.verdict == Verdict::not_elf;
+            return loadable(c.attempt.verdict) || stops(c.attempt.verdict);
         });
         if (found != plain.end() && found->file == winner.file) return "";
         std::string why;
@@ -396,6 +403,59 @@ private:
     }
 
     static bool loadable(Verdict v) { return v == Verdict::loaded || v == Verdict::not_inspected; }
+    // open_verify opened it but signals an error: the whole load fails there.
+    static bool stops(Verdict v) { return v == Verdict::not_elf; }
+
+    bool is_directory(std::string_view path) const {
+        auto resolved = files_.tree->resolve(full(path));
+        return resolved.status == image::Resolution::Status::ok && resolved.entry != nullptr &&
+               resolved.entry->type == image::FileType::directory;
+    }
+
+    // Only open_path keeps a status per directory; the cache's path and a name with a '/'
+    // go straight to open_verify.
+    static bool searched_by_open_path(Rule rule) {
+        return rule == Rule::rpath || rule == Rule::ld_library_path || rule == Rule::runpath ||
+               rule == Rule::default_dirs;
+    }
+
+    // ld.so's open() calls up to `end`, replayed for the errno they leave behind. open_path
+    // (elf/dl-load.c) marks a directory "nonexisting" when an open() in it fails and stat()
+    // finds no directory there, and skips it in every later search of the process, so a
+    // skipped directory leaves errno as it was; open_verify sets ENOENT for a file of another
+    // class or machine.
+    void replay_opens(const std::vector<Candidate>& candidates,
+                      std::vector<Candidate>::const_iterator end) {
+        for (auto it = candidates.begin(); it != end; ++it) {
+            const auto& attempt = it->attempt;
+            auto dir = attempt.path.substr(0, attempt.path.rfind('/'));
+            bool listed = searched_by_open_path(attempt.rule);
+            if (listed && missing_dirs_.count(dir) != 0) continue;
+            auto parent = files_.tree->resolve(full(dir.empty() ? "/" : dir));
+            bool parent_exists =
+                parent.status == image::Resolution::Status::ok && parent.entry != nullptr;
+            bool parent_is_dir = parent_exists && parent.entry->type == image::FileType::directory;
+            if (attempt.verdict == Verdict::permission_denied)
+                open_errno_ = "Permission denied";
+            else if (parent_exists && !parent_is_dir)
+                open_errno_ = "Not a directory";
+            else
+                open_errno_ = "No such file or directory";
+            if (listed && !parent_is_dir) missing_dirs_.insert(dir);
+        }
+    }
+
+    // What _dl_map_object prints when no candidate opened: "wrong ELF class" when open_verify
+    // skipped a file of the other class, else the errno of the last open().
+    std::string unopened_failure(const std::vector<Candidate>& candidates) const {
+        bool other_class = std::any_of(candidates.begin(), candidates.end(), [](const auto& c) {
+            return c.attempt.verdict == Verdict::wrong_class;
+        });
+        if (other_class)
+            return graph_.objects[0].is_64bit ? "wrong ELF class: ELFCLASS32"
+                                              : "wrong ELF class: ELFCLASS64";
+        return "cannot open shared object file: " + open_errno_;
+    }
 
     std::optional<std::size_t> find_loaded(std::string_view name) const {
         for (std::size_t i = 0; i < graph_.objects.size(); ++i) {
@@ -455,8 +515,9 @@ private:
             candidates = search(name, requester);
         }
         auto winner = std::find_if(candidates.begin(), candidates.end(), [](const Candidate& c) {
-            return loadable(c.attempt.verdict) || c.attempt.verdict == Verdict::not_elf;
+            return loadable(c.attempt.verdict) || stops(c.attempt.verdict);
         });
+        replay_opens(candidates, winner);
         std::vector<std::string> shadowed_files;
         for (auto it = candidates.begin(); it != candidates.end(); ++it) {
             if (winner == candidates.end() || it <= winner) {
@@ -478,7 +539,8 @@ private:
             r.status = Status::not_found;
             for (const auto& c : candidates)
                 if (c.attempt.verdict == Verdict::permission_denied) {
-                    r.note = c.attempt.denied;
+                    r.note =
+                        c.attempt.denied + " (ld.so: \"" + unopened_failure(candidates) + "\")";
                     break;
                 }
             return push(std::move(r));
@@ -489,7 +551,9 @@ private:
         r.file = winner->file;
         if (winner->attempt.verdict == Verdict::not_elf) {
             r.status = Status::error;
-            r.note = "invalid ELF header: ld.so stops here";
+            r.note = is_directory(winner->attempt.path)
+                         ? "cannot read file data: Is a directory: ld.so stops here"
+                         : "invalid ELF header: ld.so stops here";
             return push(std::move(r));
         }
         r.status = Status::found;
@@ -558,6 +622,8 @@ private:
     const std::vector<std::string>& default_dirs_;
     const std::string& lib_dst_;
     std::string root_real_;
+    std::set<std::string, std::less<>> missing_dirs_;
+    std::string open_errno_ = "No such file or directory";
     const ExtraNeededByFile& extra_;
     Graph& graph_;
     std::vector<std::size_t> preloaded_;  // objects LD_PRELOAD and ld.so.preload mapped

@@ -342,3 +342,67 @@ TEST_CASE("loader: extra names per file are searched as its DT_NEEDED around its
     for (const auto& r : plain.resolutions) CHECK(r.name != "libsub.so.1");
     CHECK(plain.objects[0].needs.size() == 2);
 }
+
+// What _dl_map_object prints when nothing opens: the errno of the last open() that open_path
+// really made (elf/dl-load.c), not whether some copy was unreadable.
+TEST_CASE("loader: the failure names the errno of ld.so's last open()", "[loader][open_failure]") {
+    FakeImage img;
+    img.lib("/denied/libb.so.1", "libb.so.1");
+    auto& program = img.lib("/app/main", "", {"libnone.so.1", "libb.so.1"});
+    program.type = 2;
+    rpath(program, {"/denied", "/gone"});
+    loader::Options options;
+    options.open_denied = [](const std::string& file) {
+        return file == "/denied/libb.so.1" ? std::string("cannot read") : std::string();
+    };
+    auto g = img.resolve("/app/main", options);
+    REQUIRE(find(g, "libb.so.1").status == Status::not_found);
+    // /gone, /lib64 and /usr/lib64 were found missing while libnone.so.1 was searched: later
+    // searches skip them, so the EACCES of /denied/libb.so.1 is the last errno.
+    CHECK(find(g, "libb.so.1").note ==
+          "cannot read (ld.so: \"cannot open shared object file: Permission denied\")");
+
+    // First in a fresh process the missing dirs are tried after it: ENOENT is last.
+    img.elfs["/app/main"].needed = {"libb.so.1"};
+    auto fresh = img.resolve("/app/main", options);
+    CHECK(find(fresh, "libb.so.1").note ==
+          "cannot read (ld.so: \"cannot open shared object file: No such file or directory\")");
+
+    // A name with a slash is opened once, by open_verify.
+    img.elfs["/app/main"].needed = {"/denied/libb.so.1"};
+    auto by_path = img.resolve("/app/main", options);
+    CHECK(find(by_path, "/denied/libb.so.1").note ==
+          "cannot read (ld.so: \"cannot open shared object file: Permission denied\")");
+}
+
+TEST_CASE("loader: only the other ELF class makes \"wrong ELF class\"", "[loader][open_failure]") {
+    auto img = debian();
+    img.lib("/first/libx.so.1", "libx.so.1").is_64bit = false;
+    img.lib("/second/libx.so.1", "libx.so.1");
+    rpath(img.lib("/app/main", "", {"libx.so.1"}), {"/first", "/second"});
+    loader::Options options;
+    options.open_denied = [](const std::string& file) {
+        return file == "/second/libx.so.1" ? std::string("cannot read") : std::string();
+    };
+    CHECK(find(img.resolve("/app/main", options), "libx.so.1").note ==
+          "cannot read (ld.so: \"wrong ELF class: ELFCLASS32\")");
+    img.elfs["/first/libx.so.1"].is_64bit = true;
+    img.elfs["/first/libx.so.1"].machine = em_aarch64;
+    CHECK(find(img.resolve("/app/main", options), "libx.so.1").note ==
+          "cannot read (ld.so: \"cannot open shared object file: No such file or directory\")");
+}
+
+// open() of a directory succeeds; open_verify's read() then fails with EISDIR and it signals
+// "cannot read file data", which ends the load: ld.so never reaches the copy after it.
+TEST_CASE("loader: a directory named like the library stops the search", "[loader][open_failure]") {
+    auto img = debian();
+    img.dirs_for("/first/libx.so.1/");
+    img.lib("/second/libx.so.1", "libx.so.1");
+    rpath(img.lib("/app/main", "", {"libx.so.1"}), {"/first", "/second"});
+    const auto g = img.resolve("/app/main");
+    const auto& x = find(g, "libx.so.1");
+    CHECK(x.status == Status::error);
+    CHECK(x.path == "/first/libx.so.1");
+    CHECK(x.note == "cannot read file data: Is a directory: ld.so stops here");
+    CHECK_FALSE(g.ok());
+}
