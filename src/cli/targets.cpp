@@ -11,10 +11,10 @@
 
 namespace cuvet::cli {
 
-checks::Targets make_targets(const std::vector<std::string>& drivers,
+stack::Targets make_targets(const std::vector<std::string>& drivers,
                              const std::vector<std::string>& gpus, const std::string& nodes_file,
                              const config::Config& config, const rules::Database& db) {
-    checks::Targets targets;
+    stack::Targets targets;
     targets.drivers = config.drivers;
     if (!drivers.empty()) {
         targets.drivers.clear();

@@ -30,7 +30,7 @@ std::vector<std::string> ids_at(const std::vector<report::Finding>& findings,
 }
 
 json pool_json(const PoolVerdict& verdict) {
-    const checks::NodePool& pool = *verdict.pool;
+    const stack::NodePool& pool = *verdict.pool;
     return {{"name", pool.name},
             {"nodes", pool.nodes.size()},
             {"driver", pool.driver ? json(pool.driver->str()) : json(nullptr)},

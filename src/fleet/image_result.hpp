@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "cuvet/checks/stack.hpp"
 #include "cuvet/report/finding.hpp"
+#include "cuvet/stack/stack.hpp"
 #include "fleet_images.hpp"
 
 namespace cuvet::fleet {
@@ -16,7 +16,7 @@ namespace cuvet::fleet {
 std::string verdict_of(const std::vector<report::Finding>& findings);
 
 struct PoolVerdict {
-    const checks::NodePool* pool = nullptr;
+    const stack::NodePool* pool = nullptr;
     std::vector<report::Finding> findings;  // judged with the pool's driver and GPU alone
 };
 

@@ -22,8 +22,8 @@ double seconds_since(Clock::time_point start) {
 }
 
 // What a pool stands for: its own driver and GPU, nothing else the fleet targets.
-checks::Targets pool_targets(const checks::Targets& fleet, const checks::NodePool& pool) {
-    checks::Targets targets;
+stack::Targets pool_targets(const stack::Targets& fleet, const stack::NodePool& pool) {
+    stack::Targets targets;
     if (pool.driver) targets.drivers = {*pool.driver};
     if (!pool.gpu.empty()) targets.gpus = {pool.gpu};
     targets.trusted_dirs = fleet.trusted_dirs;

@@ -60,8 +60,8 @@ struct Run {
 
 // One analysis of the image at `image_path`, through `store` when given, and what it did to the
 // store (hits, misses, rejected and written entries).
-inline Run analyze(const std::filesystem::path& image_path, cache::Store* store, std::vector<std::string> extra = {},
-            bool verify = true) {
+inline Run analyze(const std::filesystem::path& image_path, cache::Store* store,
+                   std::vector<std::string> extra = {}, bool verify = true) {
     image::OpenOptions open;
     open.verify_digests = verify;
     auto image = image::open_image(image_path, open);
