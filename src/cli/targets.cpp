@@ -12,8 +12,8 @@
 namespace cuvet::cli {
 
 stack::Targets make_targets(const std::vector<std::string>& drivers,
-                             const std::vector<std::string>& gpus, const std::string& nodes_file,
-                             const config::Config& config, const rules::Database& db) {
+                            const std::vector<std::string>& gpus, const std::string& nodes_file,
+                            const config::Config& config, const rules::Database& db) {
     stack::Targets targets;
     targets.drivers = config.drivers;
     if (!drivers.empty()) {
