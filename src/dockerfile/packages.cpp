@@ -4,6 +4,8 @@
 #include <cctype>
 #include <set>
 
+#include "cuvet/rules/framework_catalog.hpp"
+
 namespace cuvet::dockerfile::detail {
 namespace {
 
@@ -72,17 +74,6 @@ std::string normalise_pip_name(std::string name) {
     return name;
 }
 
-// jaxlib's own local versions: +cuda111 (CUDA 11.1), +cuda92, and from 0.1.72
-// +cuda11.cudnn82 / +cuda12.cudnn89, where the digits before ".cudnn" are the major only.
-std::string jaxlib_local_cuda(const std::string& local) {
-    if (!local.starts_with("cuda")) return {};
-    const std::string digits = local.substr(
-        4, local.find('.') == std::string::npos ? std::string::npos : local.find('.') - 4);
-    if (!all_digits(digits) || digits.empty() || digits.size() > 3) return {};
-    if (local.find(".cudnn") != std::string::npos) return digits;
-    return digits.size() < 2 ? std::string{} : cuda_from_tag("cu" + digits);
-}
-
 // The CUDA a pip package name or local version implies.
 void pip_cuda(Package& p) {
     if (auto plus = p.version.find('+'); plus != std::string::npos) {
@@ -97,31 +88,22 @@ void pip_cuda(Package& p) {
             p.cuda_evidence = "local version +cpu";
             return;
         }
-        if (std::string cuda = jaxlib_local_cuda(local); p.name == "jaxlib" && !cuda.empty()) {
-            p.cuda = cuda;
-            p.cuda_evidence = "local version +" + local;
-            return;
-        }
     }
     const std::string& n = p.name;
-    if (auto post = p.version.find(".post"); n == "paddlepaddle-gpu" && post != std::string::npos) {
-        std::string digits = p.version.substr(post + 5);
-        if (all_digits(digits) && digits.size() >= 2) {
-            p.cuda = digits.substr(0, digits.size() - 1) + "." + digits.back();
-            p.cuda_evidence = "version suffix .post" + digits;
+    // A framework's own spellings (rules/frameworks.json, catalog): a version tail
+    // (+cuda12.cudnn89, .post120), else the name (cupy-cuda12x, mxnet-cu112).
+    if (auto spelled = rules::builtin_framework_catalog().pip(n)) {
+        if (auto local = rules::FrameworkCatalog::local_version_cuda(*spelled, p.version)) {
+            p.cuda = local->cuda;
+            p.cuda_evidence =
+                (local->tail.starts_with("+") ? "local version " : "version suffix ") + local->tail;
             return;
         }
-    }
-    if (n.starts_with("cupy-cuda")) {
-        std::string t = n.substr(9);
-        if (t.size() == 3 && t.back() == 'x' && all_digits(t.substr(0, 2)))
-            p.cuda = t.substr(0, 2);
-        else if (t.size() == 2 && t.back() == 'x' && all_digits(t.substr(0, 1)))
-            p.cuda = t.substr(0, 1);
-        else if (all_digits(t))
-            p.cuda = cuda_from_tag("cu" + t);
-        if (!p.cuda.empty()) p.cuda_evidence = "package name " + n;
-        return;
+        if (!spelled->cuda.empty()) {
+            p.cuda = spelled->cuda;
+            p.cuda_evidence = "package name " + n;
+            return;
+        }
     }
     for (std::string suffix : {"-cu11", "-cu12", "-cu13"}) {
         if (n.ends_with(suffix) && (n.starts_with("nvidia-") || n.starts_with("tensorrt"))) {

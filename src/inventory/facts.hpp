@@ -40,6 +40,11 @@ void library_facts(const Analysis& analysis, Facts& out);       // libX.so.V fil
 void package_facts(const Analysis& analysis, Facts& out);       // dist-info, dpkg, conda-meta
 void version_file_facts(const Analysis& analysis, Facts& out);  // headers, version.json, *.py
 
+// Whether package_facts reads a pip distribution ("torch", "jax_cuda12_plugin") or a conda
+// package ("pytorch", "cudnn"): the scan keeps the metadata of those alone.
+bool maps_pip_distribution(std::string_view dist);
+bool maps_conda_package(std::string_view name);
+
 // The copy a file belongs to: its dir without lib/include suffixes
 // ("/x/nvidia/cudnn/lib" -> "/x/nvidia/cudnn", "/usr/lib/x86_64-linux-gnu" -> "/usr").
 std::string root_of_dir(std::string_view dir);

@@ -4,6 +4,7 @@
 #include <regex>
 #include <sstream>
 
+#include "cuvet/rules/framework_catalog.hpp"
 #include "facts.hpp"
 
 namespace cuvet::inventory::detail {
@@ -12,9 +13,15 @@ namespace {
 
 struct Mapping {
     std::string component, category, dir;  // dir: where the package puts its files
+    std::string cuda;  // the CUDA release a GPU distribution's name states ("12", "10.2")
 };
 
-// pip distribution names (normalised: lower case, '-' and '.' as '_').
+Mapping mapping_of(const rules::PackageMatch& found) {
+    return {found.spelling->component, found.spelling->category, found.dir, found.cuda};
+}
+
+// pip distribution names (normalised: lower case, '-' and '.' as '_'). NVIDIA's library
+// wheels here, the frameworks' distributions from the catalog (rules/frameworks.json).
 std::optional<Mapping> pip_mapping(const std::string& dist) {
     static const std::regex nvidia_lib(
         R"(nvidia_(cudnn|cublas|cufft|curand|cusolver|cusparse|npp|nccl|nvjitlink|cuda_runtime|cuda_nvrtc|cuda_cupti|cuda_nvcc)(_cu\d+)?)");
@@ -27,49 +34,10 @@ std::optional<Mapping> pip_mapping(const std::string& dist) {
         auto lib = m[1].str();
         auto it = names.find(lib);
         return Mapping{it == names.end() ? lib : it->second,
-                       lib == "cuda_nvcc" ? "toolkit" : "cuda-library", "nvidia/" + lib};
+                       lib == "cuda_nvcc" ? "toolkit" : "cuda-library", "nvidia/" + lib, ""};
     }
-    static const std::vector<std::pair<std::regex, Mapping>> frameworks = {
-        {std::regex("torch"), {"torch", "framework", "torch"}},
-        {std::regex("tensorflow(_gpu|_cpu|_intel)?|tf_nightly"),
-         {"tensorflow", "framework", "tensorflow"}},
-        {std::regex("onnxruntime(_gpu)?"), {"onnxruntime", "framework", "onnxruntime"}},
-        {std::regex("jax"), {"jax", "framework", "jax"}},
-        {std::regex("jaxlib"), {"jaxlib", "framework", "jaxlib"}},
-        {std::regex("jax_cuda\\d+_plugin"), {"jax-cuda-plugin", "framework", ""}},
-        {std::regex("jax_cuda\\d+_pjrt"), {"jax-cuda-pjrt", "framework", ""}},
-        {std::regex("cupy(_cuda\\d+x?)?"), {"cupy", "framework", "cupy"}},
-        {std::regex("triton"), {"triton", "framework", "triton"}},
-        {std::regex("paddlepaddle(_gpu)?"), {"paddle", "framework", "paddle"}},
-        {std::regex("tensorrt_llm"), {"tensorrt-llm", "framework", "tensorrt_llm"}},
-        {std::regex("tensorrt(_cu\\d+)?_libs"), {"tensorrt", "cuda-library", "tensorrt_libs"}},
-        {std::regex("tensorrt(_cu\\d+)?(_bindings)?"),
-         {"tensorrt-python", "framework", "tensorrt"}},
-    };
-    for (const auto& [re, mapping] : frameworks)
-        if (std::regex_match(dist, re)) return mapping;
+    if (auto found = rules::builtin_framework_catalog().pip(dist)) return mapping_of(*found);
     return std::nullopt;
-}
-
-// The package dir a framework distribution installs, when it is not named
-// after the distribution: jax-cuda13-pjrt puts its plugin in jax_plugins/xla_cuda13.
-std::string package_dir(const std::string& dist, const Mapping& mapping) {
-    static const std::regex pjrt(R"(jax_cuda(\d+)_pjrt)");
-    std::smatch m;
-    if (std::regex_match(dist, m, pjrt)) return "jax_plugins/xla_cuda" + m[1].str();
-    return mapping.dir.empty() ? dist : mapping.dir;
-}
-
-// The CUDA major a framework's GPU distribution is built for, from its name:
-// jax-cuda13-plugin / -pjrt, cupy-cuda12x, cupy-cuda102 (CuPy's pre-11 names carry the minor).
-std::string cuda_of_dist(const std::string& dist) {
-    static const std::regex named(R"((?:jax_cuda(\d+)_(?:plugin|pjrt))|(?:cupy_cuda(\d+)(x?)))");
-    std::smatch m;
-    if (!std::regex_match(dist, m, named)) return "";
-    if (m[1].matched) return m[1].str();
-    auto digits = m[2].str();
-    if (m[3].length() > 0 || digits.size() < 3) return digits;
-    return digits.substr(0, digits.size() - 1) + "." + digits.substr(digits.size() - 1);
 }
 
 std::string normalise_dist(std::string name) {
@@ -174,7 +142,7 @@ std::string root_of_dist(const Analysis& analysis, const std::string& base, cons
             if (auto root = root_from_record(analysis, base, record->second); !root.empty())
                 return root;
     }
-    std::string root = base + "/" + package_dir(dist, mapping);
+    std::string root = base + "/" + (mapping.dir.empty() ? dist : mapping.dir);
     // CUDA 13 wheels share one tree: site-packages/nvidia/cu13/lib.
     if (mapping.dir.rfind("nvidia/", 0) == 0 && analysis.tree.find(root) == nullptr &&
         analysis.tree.find(base + "/nvidia/cu13") != nullptr)
@@ -221,7 +189,7 @@ void pip_facts(const Analysis& analysis, Facts& out) {
         fact.rank = rank_package;
         fact.evidence = {"dist-info", evidence_path, version, m[2].str()};
         if (mapping->category == "framework") {
-            if (auto cuda = cuda_of_dist(dist); !cuda.empty()) fact.attributes["cuda"] = cuda;
+            if (!mapping->cuda.empty()) fact.attributes["cuda"] = mapping->cuda;
             fact.attributes["package"] =
                 header_field(metadata != analysis.texts.end() ? metadata->second : "", "Name");
             if (fact.attributes["package"].empty()) fact.attributes["package"] = m[2].str();
@@ -261,15 +229,15 @@ std::optional<Mapping> dpkg_mapping(const std::string& package) {
         std::string root = "/usr/local/cuda-" + m[2].str() + "." + m[3].str();
         bool compat = m[1] == "cuda-compat";
         return Mapping{names.at(m[1].str()), compat ? "driver" : "cuda-library",
-                       compat ? root + "/compat" : root};
+                       compat ? root + "/compat" : root, ""};
     }
     if (std::regex_match(package, m, system)) {
         std::string lib = m[1].str();
         if (lib == "cublaslt") lib = "cublas";
         if (lib == "nvinfer") lib = "tensorrt";
-        return Mapping{lib, "cuda-library", "/usr"};
+        return Mapping{lib, "cuda-library", "/usr", ""};
     }
-    if (package == "libc6") return Mapping{"glibc", "system", "/usr"};
+    if (package == "libc6") return Mapping{"glibc", "system", "/usr", ""};
     return std::nullopt;
 }
 
@@ -307,34 +275,28 @@ void dpkg_facts(const Analysis& analysis, Facts& out) {
     }
 }
 
+// conda package names: CUDA's own here, the frameworks' from the catalog.
 std::optional<Mapping> conda_mapping(const std::string& name) {
     static const std::map<std::string, Mapping> names = {
-        {"cudnn", {"cudnn", "cuda-library", ""}},
-        {"cuda-cudart", {"cudart", "cuda-library", ""}},
-        {"libcublas", {"cublas", "cuda-library", ""}},
-        {"libcufft", {"cufft", "cuda-library", ""}},
-        {"libcurand", {"curand", "cuda-library", ""}},
-        {"libcusolver", {"cusolver", "cuda-library", ""}},
-        {"libcusparse", {"cusparse", "cuda-library", ""}},
-        {"cuda-nvrtc", {"nvrtc", "cuda-library", ""}},
-        {"libnvjitlink", {"nvjitlink", "cuda-library", ""}},
-        {"nccl", {"nccl", "cuda-library", ""}},
-        {"libnvinfer", {"tensorrt", "cuda-library", ""}},
-        {"tensorrt", {"tensorrt", "cuda-library", ""}},
-        {"cudatoolkit", {"cuda-toolkit", "toolkit", ""}},
-        {"cuda-version", {"cuda-version", "toolkit", ""}},
-        {"pytorch", {"torch", "framework", "torch"}},
-        {"tensorflow-base", {"tensorflow", "framework", "tensorflow"}},
-        {"tensorflow", {"tensorflow", "framework", "tensorflow"}},
-        {"onnxruntime", {"onnxruntime", "framework", "onnxruntime"}},
-        {"jaxlib", {"jaxlib", "framework", "jaxlib"}},
-        {"cupy", {"cupy", "framework", "cupy"}},
-        {"cupy-core", {"cupy", "framework", "cupy"}},
-        {"paddlepaddle-gpu", {"paddle", "framework", "paddle"}},
+        {"cudnn", {"cudnn", "cuda-library", "", ""}},
+        {"cuda-cudart", {"cudart", "cuda-library", "", ""}},
+        {"libcublas", {"cublas", "cuda-library", "", ""}},
+        {"libcufft", {"cufft", "cuda-library", "", ""}},
+        {"libcurand", {"curand", "cuda-library", "", ""}},
+        {"libcusolver", {"cusolver", "cuda-library", "", ""}},
+        {"libcusparse", {"cusparse", "cuda-library", "", ""}},
+        {"cuda-nvrtc", {"nvrtc", "cuda-library", "", ""}},
+        {"libnvjitlink", {"nvjitlink", "cuda-library", "", ""}},
+        {"nccl", {"nccl", "cuda-library", "", ""}},
+        {"libnvinfer", {"tensorrt", "cuda-library", "", ""}},
+        {"tensorrt", {"tensorrt", "cuda-library", "", ""}},
+        {"cudatoolkit", {"cuda-toolkit", "toolkit", "", ""}},
+        {"cuda-version", {"cuda-version", "toolkit", "", ""}},
     };
     auto it = names.find(name);
-    if (it == names.end()) return std::nullopt;
-    return it->second;
+    if (it != names.end()) return it->second;
+    if (auto found = rules::builtin_framework_catalog().conda(name)) return mapping_of(*found);
+    return std::nullopt;
 }
 
 // "<prefix>/lib/python3.X/site-packages/<dir>" when the tree has it.
@@ -391,6 +353,14 @@ void conda_facts(const Analysis& analysis, Facts& out) {
 }
 
 }  // namespace
+
+bool maps_pip_distribution(std::string_view dist) {
+    return pip_mapping(normalise_dist(std::string(dist))).has_value();
+}
+
+bool maps_conda_package(std::string_view name) {
+    return conda_mapping(std::string(name)).has_value();
+}
 
 void package_facts(const Analysis& analysis, Facts& out) {
     pip_facts(analysis, out);

@@ -1,10 +1,11 @@
 // Versions from files that state them: cudnn_version.h, nccl.h,
-// NvInferVersion.h, the toolkit's version.json, torch/version.py,
-// TensorFlow's build_info.py, and their kin.
+// NvInferVersion.h, the toolkit's version.json, and the frameworks' own version
+// files the catalog names (rules/frameworks.json).
 #include <cctype>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "cuvet/rules/framework_catalog.hpp"
 #include "facts.hpp"
 
 namespace cuvet::inventory::detail {
@@ -125,46 +126,21 @@ void toolkit_fact(const std::string& path, const std::string& text, Facts& out) 
     }
 }
 
-// A framework's own version file: root is its package dir.
+// A framework's own version file (rules/frameworks.json, catalog): root is its package dir.
 void python_fact(const std::string& path, const std::string& text, Facts& out) {
-    auto set = [&](const std::string& component, const std::string& root,
-                   const std::string& version, std::map<std::string, std::string> attributes) {
-        for (auto it = attributes.begin(); it != attributes.end();)
-            it = it->second.empty() ? attributes.erase(it) : std::next(it);
-        if (version.empty() && attributes.empty()) return;
-        auto fact = make(component, "framework", version, root, "version-file", path);
-        fact.attributes = std::move(attributes);
-        out.push_back(std::move(fact));
-    };
-    auto dir = dir_of(path);
-    if (ends_with(path, "/torch/version.py")) {
-        set("torch", dir, python_value(text, "__version__"),
-            {{"cuda", python_value(text, "cuda")},
-             {"hip", python_value(text, "hip")},
-             {"git_version", python_value(text, "git_version")}});
-    } else if (ends_with(path, "/tensorflow/python/platform/build_info.py")) {
-        set("tensorflow", dir_of(dir_of(dir)), "",
-            {{"cuda", python_value(text, "cuda_version")},
-             {"cudnn", python_value(text, "cudnn_version")},
-             {"tensorrt", python_value(text, "tensorrt_version")}});
-    } else if (ends_with(path, "/onnxruntime/capi/build_and_package_info.py") ||
-               ends_with(path, "/onnxruntime/capi/version_info.py")) {
-        set("onnxruntime", dir_of(dir), python_value(text, "__version__"),
-            {{"cuda", python_value(text, "cuda_version")},
-             {"cudnn", python_value(text, "cudnn_version")},
-             {"package", python_value(text, "package_name")}});
-    } else if (ends_with(path, "/paddle/version/__init__.py")) {
-        set("paddle", dir_of(dir), python_value(text, "full_version"),
-            {{"cuda", python_value(text, "cuda_version")},
-             {"cudnn", python_value(text, "cudnn_version")}});
-    } else if (ends_with(path, "/cupy/_version.py")) {
-        set("cupy", dir, python_value(text, "__version__"), {});
-    } else if (ends_with(path, "/jaxlib/version.py")) {
-        auto v = python_value(text, "__version__");
-        set("jaxlib", dir, v.empty() ? python_value(text, "_version") : v, {});
-    } else if (ends_with(path, "/jax/version.py")) {
-        set("jax", dir, python_value(text, "_version"), {});
-    }
+    auto found = rules::builtin_framework_catalog().version_file(path);
+    if (!found) return;
+    std::string version;
+    for (const auto& name : found->file->version)
+        if (version = python_value(text, name); !version.empty()) break;
+    std::map<std::string, std::string> attributes;
+    for (const auto& [attribute, name] : found->file->attributes)
+        if (auto value = python_value(text, name); !value.empty()) attributes[attribute] = value;
+    if (version.empty() && attributes.empty()) return;
+    auto fact =
+        make(found->file->component, "framework", version, found->root, "version-file", path);
+    fact.attributes = std::move(attributes);
+    out.push_back(std::move(fact));
 }
 
 }  // namespace

@@ -1,36 +1,28 @@
-// frameworks.json: framework builds, cuDNN load rules and the frameworks' error texts.
+// frameworks.json: the framework catalog, framework builds, cuDNN load rules and the frameworks'
+// error texts.
 #include <algorithm>
 
+#include "framework_catalog_reader.hpp"
 #include "table_loaders.hpp"
 
 namespace cuvet::rules::detail {
 
 namespace {
 
-// Frameworks and CUDA-using libraries whose builds the table may describe.
-const std::vector<std::string>& known_frameworks() {
-    static const std::vector<std::string> known = {
-        "pytorch",        "tensorflow",   "onnxruntime",  "jax",         "tensorrt",
-        "cupy",           "paddlepaddle", "mxnet",        "ctranslate2", "vllm",
-        "xformers",       "flash-attn",   "bitsandbytes", "deepspeed",   "tensorrt-llm",
-        "faster-whisper", "spleeter",     "cntk"};
-    return known;
-}
-
-void expect_known_framework(const JsonNode& node) {
-    const auto& known = known_frameworks();
+// A build or error text names a record of the table's own catalog.
+void expect_known_framework(const JsonNode& node, const FrameworkCatalog& catalog) {
     std::string name = node.string();
-    if (std::find(known.begin(), known.end(), name) == known.end()) {
-        node.fail("unknown framework '" + name + "'");
-    }
+    if (catalog.find(name) == nullptr)
+        node.fail("unknown framework '" + name + "' (not in /catalog)");
 }
 
-FrameworkBuild read_build(const JsonNode& b, const ProvenanceReader& provenance) {
+FrameworkBuild read_build(const JsonNode& b, const ProvenanceReader& provenance,
+                          const FrameworkCatalog& catalog) {
     b.expect_object({"framework", "version", "until", "variant", "cuda", "cuda_min", "cudnn",
                      "cudnn_major", "default", "sonames", "package", "selected_by", "index",
                      "requires", "cudnn_optional", "source", "confidence", "note"});
     FrameworkBuild fb;
-    expect_known_framework(b.at("framework"));
+    expect_known_framework(b.at("framework"), catalog);
     fb.framework = b.at("framework").string();
     fb.version = b.at("version").nullable_version();
     if (auto until = b.get("until")) {
@@ -77,9 +69,11 @@ std::size_t load_frameworks(const JsonNode& root, const ProvenanceReader& proven
                             std::vector<FrameworkBuild>& builds,
                             std::vector<CudnnLoadRule>& load_rules,
                             std::vector<FrameworkErrorText>& error_texts) {
-    root.expect_object({"table", "data_version", "description", "sources", "builds",
+    root.expect_object({"table", "data_version", "description", "sources", "catalog", "builds",
                         "cudnn_load_rules", "error_texts"});
-    for (const auto& b : root.at("builds").array()) builds.push_back(read_build(b, provenance));
+    const auto catalog = read_framework_catalog(root.at("catalog"), provenance);
+    for (const auto& b : root.at("builds").array())
+        builds.push_back(read_build(b, provenance, catalog));
     for (const auto& r : root.at("cudnn_load_rules").array()) {
         r.expect_object({"framework", "rule", "source", "confidence", "note"});
         CudnnLoadRule rule{r.at("framework").string(), r.at("rule").string(), provenance(r)};
@@ -94,7 +88,7 @@ std::size_t load_frameworks(const JsonNode& root, const ProvenanceReader& proven
                              "version_format", "ld_library_path_hint", "source", "confidence",
                              "note"});
             FrameworkErrorText text;
-            expect_known_framework(e.at("framework"));
+            expect_known_framework(e.at("framework"), catalog);
             text.framework = e.at("framework").string();
             text.kind = e.at("kind").string();
             if (text.kind.empty()) e.at("kind").fail("expected a non-empty kind");
@@ -118,7 +112,7 @@ std::size_t load_frameworks(const JsonNode& root, const ProvenanceReader& proven
             error_texts.push_back(std::move(text));
         }
     }
-    return builds.size() + load_rules.size() + error_texts.size();
+    return catalog.records().size() + builds.size() + load_rules.size() + error_texts.size();
 }
 
 }  // namespace cuvet::rules::detail

@@ -4,10 +4,11 @@
 // decided here; collecting it is scan_collector's job. The entry point stays
 // inventory::analyze (cuvet/inventory/analysis.hpp): its result, the Analysis,
 // carries the inventory built from what the scan kept.
+#include <cctype>
 #include <optional>
-#include <regex>
 
 #include "cuvet/inventory/analysis.hpp"
+#include "cuvet/rules/framework_catalog.hpp"
 #include "inventory/facts.hpp"
 #include "scan/fact_memo.hpp"
 #include "scan/scan_collector.hpp"
@@ -26,19 +27,30 @@ bool starts_with(std::string_view s, std::string_view head) {
     return s.substr(0, head.size()) == head;
 }
 
-// dist-info METADATA of the distributions the inventory maps (a big image
-// has thousands of others; their dir names are all it needs).
+// dist-info METADATA of the distributions the inventory maps, and of NVIDIA's wheels (a
+// big image has thousands of others; their dir names are all it needs).
 bool relevant_dist(std::string_view dist_dir) {
-    static const std::regex names(
-        R"((nvidia[-_].*|torch|tensorflow.*|tf[-_]nightly|onnxruntime.*|jax.*|cupy.*|triton|paddlepaddle.*|tensorrt.*)-[^-/]+\.dist-info)",
-        std::regex::icase);
-    return std::regex_match(dist_dir.begin(), dist_dir.end(), names);
+    constexpr std::string_view suffix = ".dist-info";
+    if (!ends_with(dist_dir, suffix)) return false;
+    auto name = dist_dir.substr(0, dist_dir.size() - suffix.size());
+    auto dash = name.rfind('-');
+    if (dash == std::string_view::npos || dash == 0 || dash + 1 == name.size()) return false;
+    name = name.substr(0, dash);
+    std::string head(name.substr(0, 7));
+    for (auto& c : head) c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (head == "nvidia-" || head == "nvidia_") return true;
+    return detail::maps_pip_distribution(name);
 }
 
+// conda-meta/<name>-<version>-<build>.json of the packages the inventory maps.
 bool relevant_conda(std::string_view file) {
-    static const std::regex names(
-        R"((cudnn|cuda-cudart|libcublas|libcufft|libcurand|libcusolver|libcusparse|cuda-nvrtc|libnvjitlink|nccl|libnvinfer|tensorrt|cudatoolkit|cuda-version|pytorch|tensorflow|tensorflow-base|onnxruntime|jaxlib|cupy|cupy-core|paddlepaddle-gpu)-[^-]+-[^-]+\.json)");
-    return std::regex_match(file.begin(), file.end(), names);
+    if (!ends_with(file, ".json")) return false;
+    auto stem = file.substr(0, file.size() - 5);
+    auto build_dash = stem.rfind('-');
+    if (build_dash == std::string_view::npos || build_dash == 0) return false;
+    auto version_dash = stem.rfind('-', build_dash - 1);
+    if (version_dash == std::string_view::npos || version_dash == 0) return false;
+    return detail::maps_conda_package(stem.substr(0, version_dash));
 }
 
 constexpr std::uint64_t max_program_size = 64u << 20;
@@ -95,14 +107,7 @@ bool wants_text(const image::FileEntry& entry) {
     }
     if (ends_with(p, ".json") && ends_with(detail::dir_of(p), "/conda-meta"))
         return relevant_conda(base);
-    if (ends_with(p, ".py")) {
-        return ends_with(p, "/torch/version.py") ||
-               ends_with(p, "/tensorflow/python/platform/build_info.py") ||
-               ends_with(p, "/onnxruntime/capi/build_and_package_info.py") ||
-               ends_with(p, "/onnxruntime/capi/version_info.py") ||
-               ends_with(p, "/paddle/version/__init__.py") || ends_with(p, "/cupy/_version.py") ||
-               ends_with(p, "/jaxlib/version.py") || ends_with(p, "/jax/version.py");
-    }
+    if (ends_with(p, ".py")) return rules::builtin_framework_catalog().version_file(p).has_value();
     return false;
 }
 

@@ -164,11 +164,16 @@ std::string top_module(std::string_view path) {
     return "";
 }
 
-// Packages nobody imports by name: the framework imports them itself (`import jax` loads the
-// CUDA plugin from jax_plugins, `import cupy` its cupy_backends), so the user knows them by it.
+// Packages nobody imports by name: a framework's `import` loads them itself (its
+// Framework::imports besides its module and its install, as JAX's plugins and CuPy's
+// backends), so the user knows them by the framework's module.
 std::string importer(const std::string& top) {
-    if (top == "jax_plugins") return "jax";
-    if (top == "cupy_backends") return "cupy";
+    for (const auto* framework : frameworks::all()) {
+        const auto& imports = framework->imports;
+        if (top != framework->module && top != framework->component &&
+            std::find(imports.begin(), imports.end(), top) != imports.end())
+            return std::string(framework->module);
+    }
     return top;
 }
 

@@ -286,6 +286,8 @@ TEST_CASE("the new tables reject bad rows with a pointer to them", "[rules]") {
 
     std::string frameworks = R"({"table": "frameworks", "data_version": "x", "description": "d",
         "sources": {"s": {"url": "https://x", "title": "t"}},
+        "catalog": [{"framework": "jax", "import_names": [], "pip": [], "conda": [],
+                     "version_files": [], "source": "s"}],
         "builds": [{"framework": "jax", "version": "0.6.0", "until": "0.5.0", "variant": "cuda12", "cuda": "12",
                     "cudnn": null, "cudnn_major": 9, "default": false, "source": "s"}],
         "cudnn_load_rules": []})";

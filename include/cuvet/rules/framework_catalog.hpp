@@ -1,0 +1,94 @@
+#pragma once
+// The framework catalog (rules/frameworks.json, "catalog"): one record per GPU framework
+// saying how pip, conda and the framework's own version files spell it, so the scan and
+// the inventory recognise an install from data, not from per-framework code. Adding a
+// framework is a record here (docs/architecture.md, "Adding a framework").
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "cuvet/rules/provenance.hpp"
+
+namespace cuvet::rules {
+
+// One name a framework's distribution is installed under, and what it installs.
+// Patterns are literal text and placeholders, each a run of digits: {cuda_major} (1-2 digits:
+// "jax-cuda12-plugin" is CUDA 12), {cuda_nodot} (2-3 digits, the last one the minor:
+// "cupy-cuda102" is CUDA 10.2), {n} (digits that say nothing kept here).
+struct PackageSpelling {
+    std::string pattern;    // PEP 503 name (pip) or conda name
+    std::string component;  // the inventory component: "torch", "jax-cuda-plugin"
+    std::string category;   // "framework" or "cuda-library"
+    std::string dir;        // its package dir under site-packages; may hold {cuda_major}
+    // Tails of a version that state the CUDA build: "+cuda{cuda_major}.cudnn{n}" (jaxlib
+    // 0.4.30+cuda12.cudnn89), ".post{cuda_nodot}" (paddlepaddle-gpu 2.6.1.post120).
+    std::vector<std::string> local_versions;
+};
+
+// The CUDA a version's tail states: "12" from "+cuda12.cudnn89", and that tail.
+struct LocalVersionCuda {
+    std::string cuda;
+    std::string tail;  // "+cuda12.cudnn89", ".post120"
+};
+
+// A file a framework writes its own version (and build facts) into.
+struct VersionFile {
+    std::string path;  // "torch/version.py"; its first segment is the package dir, the root
+    std::string component;
+    std::vector<std::string> version;  // Python names tried in order: {"__version__", "_version"}
+    // inventory attribute -> the Python name holding it: {"cuda", "cuda_version"}
+    std::vector<std::pair<std::string, std::string>> attributes;
+    Provenance provenance;
+};
+
+struct FrameworkRecord {
+    std::string framework;                  // as frameworks.json builds name it: "pytorch"
+    std::vector<std::string> import_names;  // what `import` names: "torch"; empty unknown
+    std::vector<PackageSpelling> pip;
+    std::vector<PackageSpelling> conda;
+    std::vector<VersionFile> version_files;
+    Provenance provenance;
+};
+
+// A package name recognised by one spelling of one framework.
+struct PackageMatch {
+    const FrameworkRecord* framework = nullptr;
+    const PackageSpelling* spelling = nullptr;
+    std::string cuda;  // from {cuda_major} / {cuda_nodot}: "12", "10.2"; "" when none
+    std::string dir;   // the spelling's dir with its placeholder filled in
+};
+
+// A path that is one of the catalog's version files.
+struct VersionFileMatch {
+    const FrameworkRecord* framework = nullptr;
+    const VersionFile* file = nullptr;
+    std::string root;  // the package dir: "/usr/lib/python3/dist-packages/torch"
+};
+
+class FrameworkCatalog {
+public:
+    FrameworkCatalog() = default;
+    explicit FrameworkCatalog(std::vector<FrameworkRecord> records);
+
+    const std::vector<FrameworkRecord>& records() const { return records_; }
+    const FrameworkRecord* find(std::string_view framework) const;
+
+    // A pip distribution name in any spelling ("Jax_CUDA12.Plugin" is "jax-cuda12-plugin").
+    std::optional<PackageMatch> pip(std::string_view distribution) const;
+    std::optional<PackageMatch> conda(std::string_view name) const;
+    std::optional<VersionFileMatch> version_file(std::string_view path) const;
+    // The CUDA a version of the matched distribution states in its tail, by its spelling.
+    static std::optional<LocalVersionCuda> local_version_cuda(const PackageMatch& match,
+                                                              std::string_view version);
+
+private:
+    std::vector<FrameworkRecord> records_;
+};
+
+// The catalog as compiled in, read once: the scan and the inventory run without a rules
+// database (--rules-dir still checks an overriding frameworks.json when validate loads it).
+const FrameworkCatalog& builtin_framework_catalog();
+
+}  // namespace cuvet::rules

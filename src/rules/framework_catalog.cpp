@@ -1,0 +1,143 @@
+// Lookups in the framework catalog, and the catalog as compiled in.
+#include "cuvet/rules/framework_catalog.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "cudnn_sub_libraries_reader.hpp"
+#include "cuvet/core/error.hpp"
+#include "cuvet/rules/embedded.hpp"
+#include "framework_catalog_reader.hpp"
+#include "package_names.hpp"
+
+namespace cuvet::rules {
+
+namespace {
+
+// "102" -> "10.2": CuPy's and MXNet's per-minor wheels write the release without its dot.
+std::string dotted(const std::string& digits) {
+    return digits.substr(0, digits.size() - 1) + "." + digits.substr(digits.size() - 1);
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// What a whole text read against a pattern: the CUDA of its first CUDA placeholder and the
+// digits of its {cuda_major}. A placeholder takes the whole run of digits it starts at.
+struct Reading {
+    std::string cuda;
+    std::string cuda_major;
+};
+
+std::optional<Reading> read(std::string_view text, std::string_view pattern) {
+    Reading out;
+    std::size_t at = 0;
+    for (std::size_t p = 0; p < pattern.size();) {
+        if (pattern[p] != '{') {
+            if (at >= text.size() || text[at] != pattern[p]) return std::nullopt;
+            ++at, ++p;
+            continue;
+        }
+        auto close = pattern.find('}', p);
+        auto placeholder = pattern.substr(p, close - p + 1);
+        p = close + 1;
+        auto start = at;
+        while (at < text.size() && is_digit(text[at])) ++at;
+        std::string digits(text.substr(start, at - start));
+        if (placeholder == "{cuda_major}") {
+            if (digits.empty() || digits.size() > 2) return std::nullopt;
+            if (out.cuda.empty()) out.cuda = digits;
+            out.cuda_major = digits;
+        } else if (placeholder == "{cuda_nodot}") {
+            if (digits.size() < 2 || digits.size() > 3) return std::nullopt;
+            if (out.cuda.empty()) out.cuda = dotted(digits);
+        } else if (digits.empty()) {
+            return std::nullopt;
+        }
+    }
+    if (at != text.size()) return std::nullopt;
+    return out;
+}
+
+std::optional<PackageMatch> match(std::string_view name, const PackageSpelling& spelling) {
+    auto reading = read(name, spelling.pattern);
+    if (!reading) return std::nullopt;
+    PackageMatch found{nullptr, &spelling, reading->cuda, spelling.dir};
+    if (auto at = found.dir.find("{cuda_major}"); at != std::string::npos)
+        found.dir.replace(at, 12, reading->cuda_major);
+    return found;
+}
+
+std::optional<PackageMatch> first_match(const std::vector<FrameworkRecord>& records,
+                                        std::string_view name,
+                                        std::vector<PackageSpelling> FrameworkRecord::*spellings) {
+    for (const auto& record : records)
+        for (const auto& spelling : record.*spellings)
+            if (auto found = match(name, spelling)) {
+                found->framework = &record;
+                return found;
+            }
+    return std::nullopt;
+}
+
+std::string_view embedded_frameworks_json() {
+    for (const auto& [name, text] : embedded_rule_files())
+        if (name == "frameworks.json") return text;
+    throw Error(ErrorKind::internal, "rules/frameworks.json is not compiled in");
+}
+
+}  // namespace
+
+FrameworkCatalog::FrameworkCatalog(std::vector<FrameworkRecord> records)
+    : records_(std::move(records)) {}
+
+const FrameworkRecord* FrameworkCatalog::find(std::string_view framework) const {
+    for (const auto& record : records_)
+        if (record.framework == framework) return &record;
+    return nullptr;
+}
+
+std::optional<PackageMatch> FrameworkCatalog::pip(std::string_view distribution) const {
+    return first_match(records_, detail::normalize_package_name(distribution),
+                       &FrameworkRecord::pip);
+}
+
+std::optional<PackageMatch> FrameworkCatalog::conda(std::string_view name) const {
+    return first_match(records_, name, &FrameworkRecord::conda);
+}
+
+std::optional<VersionFileMatch> FrameworkCatalog::version_file(std::string_view path) const {
+    for (const auto& record : records_)
+        for (const auto& file : record.version_files) {
+            if (path.size() <= file.path.size() || !path.ends_with(file.path) ||
+                path[path.size() - file.path.size() - 1] != '/')
+                continue;
+            auto package_dir = file.path.substr(0, file.path.find('/'));
+            auto root = std::string(path.substr(0, path.size() - file.path.size())) + package_dir;
+            return VersionFileMatch{&record, &file, std::move(root)};
+        }
+    return std::nullopt;
+}
+
+std::optional<LocalVersionCuda> FrameworkCatalog::local_version_cuda(const PackageMatch& match,
+                                                                     std::string_view version) {
+    for (const auto& pattern : match.spelling->local_versions)
+        for (std::size_t at = 0; at < version.size(); ++at)
+            if (auto reading = read(version.substr(at), pattern); reading && !reading->cuda.empty())
+                return LocalVersionCuda{reading->cuda, std::string(version.substr(at))};
+    return std::nullopt;
+}
+
+const FrameworkCatalog& builtin_framework_catalog() {
+    static const FrameworkCatalog catalog = [] {
+        static const std::string origin = "rules/frameworks.json (built-in)";
+        auto json = nlohmann::json::parse(embedded_frameworks_json());
+        detail::JsonNode root(json, "", origin);
+        const auto sources = detail::read_sources(root);
+        return detail::read_framework_catalog(
+            root.at("catalog"), [&sources](const detail::JsonNode& fact) {
+                return detail::read_provenance(fact, "frameworks", sources);
+            });
+    }();
+    return catalog;
+}
+
+}  // namespace cuvet::rules

@@ -1,0 +1,100 @@
+// frameworks.json "catalog": one record per framework, checked field by field so a bad
+// record is an exit-3 error naming its JSON pointer.
+#include <set>
+
+#include "framework_catalog_reader.hpp"
+#include "package_names.hpp"
+
+namespace cuvet::rules::detail {
+
+namespace {
+
+// A pattern's placeholders are the known ones, and none is followed by a digit or another
+// placeholder (each takes a whole run of digits).
+void expect_pattern(const JsonNode& node, const std::string& pattern) {
+    static const std::set<std::string, std::less<>> placeholders = {"{cuda_major}", "{cuda_nodot}",
+                                                                    "{n}"};
+    for (auto open = pattern.find('{'); open != std::string::npos;
+         open = pattern.find('{', open + 1)) {
+        auto close = pattern.find('}', open);
+        if (close == std::string::npos ||
+            placeholders.count(pattern.substr(open, close - open + 1)) == 0)
+            node.fail("expected {cuda_major}, {cuda_nodot} or {n} in '" + pattern + "'");
+        if (close + 1 < pattern.size() &&
+            (pattern[close + 1] == '{' || (pattern[close + 1] >= '0' && pattern[close + 1] <= '9')))
+            node.fail("a placeholder followed by digits in '" + pattern + "'");
+    }
+}
+
+// PEP 503 asks for lower case and single '-' separators; placeholders stand for digits.
+bool is_normalized(std::string pattern) {
+    for (auto open = pattern.find('{'); open != std::string::npos; open = pattern.find('{'))
+        pattern.replace(open, pattern.find('}', open) - open + 1, "0");
+    return pattern == normalize_package_name(pattern);
+}
+
+std::vector<PackageSpelling> read_spellings(const JsonNode& array, bool pep503) {
+    std::vector<PackageSpelling> out;
+    for (const auto& s : array.array()) {
+        s.expect_object({"name", "component", "category", "dir", "local_versions", "note"});
+        PackageSpelling spelling{s.at("name").string(),
+                                 s.at("component").string(),
+                                 s.at("category").string(),
+                                 s.at("dir").string(),
+                                 {}};
+        expect_pattern(s.at("name"), spelling.pattern);
+        if (auto tails = s.get("local_versions")) {
+            spelling.local_versions = tails->string_array();
+            for (std::size_t i = 0; i < spelling.local_versions.size(); ++i)
+                expect_pattern(tails->array()[i], spelling.local_versions[i]);
+        }
+        if (pep503 && !is_normalized(spelling.pattern))
+            s.at("name").fail("expected the PEP 503 normalized name");
+        if (spelling.component.empty()) s.at("component").fail("expected a component");
+        if (spelling.category != "framework" && spelling.category != "cuda-library")
+            s.at("category").fail("expected \"framework\" or \"cuda-library\"");
+        if (spelling.dir.empty()) s.at("dir").fail("expected the package dir");
+        out.push_back(std::move(spelling));
+    }
+    return out;
+}
+
+VersionFile read_version_file(const JsonNode& v, const ProvenanceReader& provenance) {
+    v.expect_object({"path", "component", "version", "attributes", "source", "confidence", "note"});
+    VersionFile file;
+    file.path = v.at("path").string();
+    if (file.path.empty() || file.path.front() == '/' || file.path.find('/') == std::string::npos)
+        v.at("path").fail("expected a path under the package dir: \"torch/version.py\"");
+    file.component = v.at("component").string();
+    file.version = v.at("version").string_array();
+    for (const auto& [attribute, name] : v.at("attributes").members())
+        file.attributes.emplace_back(attribute, name.string());
+    file.provenance = provenance(v);
+    return file;
+}
+
+}  // namespace
+
+FrameworkCatalog read_framework_catalog(const JsonNode& catalog,
+                                        const ProvenanceReader& provenance) {
+    std::vector<FrameworkRecord> records;
+    std::set<std::string, std::less<>> names;
+    for (const auto& r : catalog.array()) {
+        r.expect_object({"framework", "import_names", "pip", "conda", "version_files", "source",
+                         "confidence", "note"});
+        FrameworkRecord record;
+        record.framework = r.at("framework").string();
+        if (record.framework.empty() || !names.insert(record.framework).second)
+            r.at("framework").fail("expected a framework name not used before");
+        record.import_names = r.at("import_names").string_array();
+        record.pip = read_spellings(r.at("pip"), true);
+        record.conda = read_spellings(r.at("conda"), false);
+        for (const auto& v : r.at("version_files").array())
+            record.version_files.push_back(read_version_file(v, provenance));
+        record.provenance = provenance(r);
+        records.push_back(std::move(record));
+    }
+    return FrameworkCatalog(std::move(records));
+}
+
+}  // namespace cuvet::rules::detail
