@@ -5,16 +5,16 @@
 namespace cuvet::elf {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_decimal_digit(char c) { return c >= '0' && c <= '9'; }
 
 // "13.0.88" at `at`: digits and dots, ending on a digit; "" when none.
 std::string dotted_number(std::string_view bytes, std::size_t at) {
     std::size_t end = at;
-    while (end < bytes.size() && end - at < 24 && (is_digit(bytes[end]) || bytes[end] == '.'))
+    while (end < bytes.size() && end - at < 24 && (is_decimal_digit(bytes[end]) || bytes[end] == '.'))
         ++end;
     while (end > at && bytes[end - 1] == '.') --end;
     auto number = bytes.substr(at, end - at);
-    if (number.empty() || !is_digit(number.front()) || number.find('.') == std::string_view::npos)
+    if (number.empty() || !is_decimal_digit(number.front()) || number.find('.') == std::string_view::npos)
         return "";
     return std::string(number);
 }
@@ -24,12 +24,12 @@ std::string underscored_release(std::string_view bytes, std::size_t at) {
     std::string release;
     for (int part = 0; part < 3; ++part) {
         const std::size_t from = at;
-        while (at < bytes.size() && at - from < 4 && is_digit(bytes[at])) ++at;
+        while (at < bytes.size() && at - from < 4 && is_decimal_digit(bytes[at])) ++at;
         if (at == from || at >= bytes.size() || bytes[at] != '_') return "";
         release += (part ? "." : "") + std::string(bytes.substr(from, at - from));
         ++at;
     }
-    return is_digit(at < bytes.size() ? bytes[at] : 'x') ? release : "";
+    return is_decimal_digit(at < bytes.size() ? bytes[at] : 'x') ? release : "";
 }
 
 }  // namespace

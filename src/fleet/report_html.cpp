@@ -36,12 +36,12 @@ std::string escaped(const std::string& text) {
     return out;
 }
 
-std::string text_of(const json& value, const std::string& unknown = "unknown") {
+std::string html_text(const json& value, const std::string& unknown = "unknown") {
     if (value.is_string()) return escaped(value.get<std::string>());
     if (value.is_number()) return value.dump();
     if (value.is_array()) {
         std::string out;
-        for (const auto& item : value) out += (out.empty() ? "" : ", ") + text_of(item);
+        for (const auto& item : value) out += (out.empty() ? "" : ", ") + html_text(item);
         return out;
     }
     return unknown;
@@ -95,11 +95,11 @@ void pools_table(const json& pools, std::ostringstream& out) {
         std::string why;
         for (const auto& [id, images] : pool["checks"].items())
             why += (why.empty() ? "" : ", ") + escaped(id) + " (" + images.dump() + ")";
-        out << "<tr><td>" << text_of(pool["name"]) << "</td><td>" << text_of(pool["driver"])
-            << "</td><td>" << text_of(pool["gpu"]) << "</td><td>" << text_of(pool["product"])
+        out << "<tr><td>" << html_text(pool["name"]) << "</td><td>" << html_text(pool["driver"])
+            << "</td><td>" << html_text(pool["gpu"]) << "</td><td>" << html_text(pool["product"])
             << "</td><td>" << pool["nodes"] << "</td><td>" << pool["images"] << "</td><td>"
             << pool["cannot_run"] << "</td><td>" << why << "</td><td>"
-            << text_of(pool["cannot_run_images"]) << "</td></tr>\n";
+            << html_text(pool["cannot_run_images"]) << "</td></tr>\n";
     }
     out << "</tbody></table>\n";
 }
@@ -108,10 +108,10 @@ void causes_table(const json& causes, std::ostringstream& out) {
     out << "<h2>Causes</h2>\n";
     table_head(out, "causes", {"check", "library", "severity", "title", "images", "which"});
     for (const auto& cause : causes)
-        out << "<tr><td>" << text_of(cause["check"]) << "</td><td>"
-            << text_of(cause["library"], "—") << "</td><td class=\"" << text_of(cause["severity"])
-            << "\">" << text_of(cause["severity"]) << "</td><td>" << text_of(cause["title"])
-            << "</td><td>" << cause["images"] << "</td><td>" << text_of(cause["references"])
+        out << "<tr><td>" << html_text(cause["check"]) << "</td><td>"
+            << html_text(cause["library"], "—") << "</td><td class=\"" << html_text(cause["severity"])
+            << "\">" << html_text(cause["severity"]) << "</td><td>" << html_text(cause["title"])
+            << "</td><td>" << cause["images"] << "</td><td>" << html_text(cause["references"])
             << "</td></tr>\n";
     out << "</tbody></table>\n";
 }
@@ -121,13 +121,13 @@ void images_table(const json& images, std::ostringstream& out) {
     table_head(out, "images",
                {"image", "verdict", "pools it cannot run on", "causes", "digest", "references"});
     for (const auto& image : images) {
-        const std::string verdict = text_of(image["verdict"]);
+        const std::string verdict = html_text(image["verdict"]);
         const std::string causes =
-            image.contains("error") ? text_of(image["error"]) : text_of(image["causes"]);
-        out << "<tr><td>" << text_of(image["reference"]) << "</td><td class=\"" << verdict << "\">"
-            << verdict << "</td><td>" << text_of(image["failing_pools"]) << "</td><td>" << causes
-            << "</td><td>" << text_of(image["digest"], "") << "</td><td>"
-            << text_of(image["references"]) << "</td></tr>\n";
+            image.contains("error") ? html_text(image["error"]) : html_text(image["causes"]);
+        out << "<tr><td>" << html_text(image["reference"]) << "</td><td class=\"" << verdict << "\">"
+            << verdict << "</td><td>" << html_text(image["failing_pools"]) << "</td><td>" << causes
+            << "</td><td>" << html_text(image["digest"], "") << "</td><td>"
+            << html_text(image["references"]) << "</td></tr>\n";
     }
     out << "</tbody></table>\n";
 }
@@ -142,14 +142,14 @@ std::string render_html(const json& report) {
         out << "<span class=\"" << verdict << "\">" << verdict << ": " << counts[verdict]
             << "</span> &nbsp; ";
     const auto& bytes = report["bytes"];
-    out << "</p>\n<p>Layer bytes inflated: " << text_of(bytes["inflated"])
-        << "; the images' layer blobs summed per image: " << text_of(bytes["image_sizes"])
+    out << "</p>\n<p>Layer bytes inflated: " << html_text(bytes["inflated"])
+        << "; the images' layer blobs summed per image: " << html_text(bytes["image_sizes"])
         << ".</p>\n";
     if (report.contains("changes")) {
         const auto& changes = report["changes"];
-        out << "<h2>Since " << text_of(changes["previous"]) << "</h2>\n<ul>";
+        out << "<h2>Since " << html_text(changes["previous"]) << "</h2>\n<ul>";
         for (const char* key : {"newly_failing", "fixed", "new_images", "gone"})
-            out << "<li>" << key << ": " << changes[key].size() << " " << text_of(changes[key])
+            out << "<li>" << key << ": " << changes[key].size() << " " << html_text(changes[key])
                 << "</li>";
         out << "</ul>\n";
     }

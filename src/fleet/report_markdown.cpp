@@ -44,7 +44,7 @@ std::string cell(const std::string& text) {
     return out;
 }
 
-std::string text_of(const json& value, const std::string& unknown = "unknown") {
+std::string markdown_text(const json& value, const std::string& unknown = "unknown") {
     if (value.is_string()) return cell(value.get<std::string>());
     if (value.is_number()) return value.dump();
     return unknown;
@@ -55,7 +55,7 @@ std::string joined(const json& list, std::size_t limit) {
     std::size_t shown = 0;
     for (const auto& item : list) {
         if (shown == limit) return out + ", … " + std::to_string(list.size() - shown) + " more";
-        out += (shown++ ? ", " : "") + text_of(item);
+        out += (shown++ ? ", " : "") + markdown_text(item);
     }
     return out;
 }
@@ -101,8 +101,8 @@ std::string render_markdown(const json& report) {
             std::string why;
             for (const auto& [id, images] : pool["checks"].items())
                 why += (why.empty() ? "" : ", ") + cell(id) + " (" + images.dump() + ")";
-            out << "| " << text_of(pool["name"]) << " | " << text_of(pool["driver"]) << " | "
-                << text_of(pool["gpu"]) << " | " << pool["images"] << " | " << pool["cannot_run"]
+            out << "| " << markdown_text(pool["name"]) << " | " << markdown_text(pool["driver"]) << " | "
+                << markdown_text(pool["gpu"]) << " | " << pool["images"] << " | " << pool["cannot_run"]
                 << " | " << why << " |\n";
         }
     }
@@ -111,8 +111,8 @@ std::string render_markdown(const json& report) {
         std::size_t shown = 0;
         for (const auto& cause : report["causes"]) {
             if (shown++ == max_causes) break;
-            out << "| " << text_of(cause["check"]) << " | " << text_of(cause["library"], "—")
-                << " | " << text_of(cause["severity"]) << " | " << cause["images"] << " |\n";
+            out << "| " << markdown_text(cause["check"]) << " | " << markdown_text(cause["library"], "—")
+                << " | " << markdown_text(cause["severity"]) << " | " << cause["images"] << " |\n";
         }
         if (report["causes"].size() > max_causes)
             out << "\n… " << report["causes"].size() - max_causes
@@ -126,9 +126,9 @@ std::string render_markdown(const json& report) {
         if (verdict != "fail" && verdict != "error") continue;
         if (failing++ >= max_images) continue;
         ++listed;
-        const std::string why = verdict == "error" ? text_of(image.value("error", json("")))
+        const std::string why = verdict == "error" ? markdown_text(image.value("error", json("")))
                                                    : joined(image["causes"], 4);
-        rows << "| " << text_of(image["reference"]) << " | " << verdict << " | "
+        rows << "| " << markdown_text(image["reference"]) << " | " << verdict << " | "
              << joined(image["failing_pools"], 4) << " | " << why << " |\n";
     }
     if (failing > 0) {

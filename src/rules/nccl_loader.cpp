@@ -6,7 +6,7 @@ namespace cuvet::rules::detail {
 
 namespace {
 
-NcclRelease read_release(const JsonNode& r, const ProvenanceReader& provenance) {
+NcclRelease read_nccl_release(const JsonNode& r, const ProvenanceReader& provenance) {
     r.expect_object({"version", "cuda", "complete", "source", "confidence", "note"});
     NcclRelease release;
     release.version = r.at("version").version();
@@ -38,7 +38,7 @@ std::size_t load_nccl(const JsonNode& root, const ProvenanceReader& provenance,
     root.expect_object(
         {"table", "data_version", "description", "sources", "releases", "framework_pins"});
     for (const auto& r : root.at("releases").array()) {
-        NcclRelease release = read_release(r, provenance);
+        NcclRelease release = read_nccl_release(r, provenance);
         for (const auto& earlier : releases) {
             if (earlier.version == release.version)
                 r.at("version").fail("NCCL " + release.version.str() + " is listed twice");

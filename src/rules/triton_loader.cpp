@@ -16,7 +16,7 @@ void read_ptxas_blackwell(const JsonNode& node, TritonRelease& release) {
     release.ptxas_blackwell = node.nullable_version();
 }
 
-TritonRelease read_release(const JsonNode& r, const ProvenanceReader& provenance) {
+TritonRelease read_triton_release(const JsonNode& r, const ProvenanceReader& provenance) {
     r.expect_object({"version", "ptxas", "ptxas_blackwell", "ptxas_evidence", "torch", "source",
                      "confidence", "note"});
     TritonRelease release;
@@ -59,7 +59,7 @@ std::size_t load_triton(const JsonNode& root, const ProvenanceReader& provenance
                         std::vector<TritonRelease>& releases) {
     root.expect_object({"table", "data_version", "description", "sources", "releases"});
     for (const auto& r : root.at("releases").array()) {
-        TritonRelease release = read_release(r, provenance);
+        TritonRelease release = read_triton_release(r, provenance);
         for (const auto& earlier : releases) {
             if (earlier.version == release.version)
                 r.at("version").fail("Triton " + release.version.str() + " is listed twice");

@@ -4,18 +4,10 @@
 #include <catch2/catch.hpp>
 
 #include "cuvet/dockerfile/facts.hpp"
+#include "dockerfile/stage_queries.hpp"
 
 using namespace cuvet::dockerfile;
-
-namespace {
-
-const Package* find(const StageFacts& stage, const std::string& name) {
-    for (const auto& p : stage.packages)
-        if (p.name == name) return &p;
-    return nullptr;
-}
-
-}  // namespace
+using cuvet::test::find;
 
 TEST_CASE("pip CUDA from the catalog's spellings", "[dockerfile][catalog]") {
     auto df = parse(

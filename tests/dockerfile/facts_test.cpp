@@ -1,8 +1,10 @@
 #include "cuvet/dockerfile/facts.hpp"
+#include "dockerfile/stage_queries.hpp"
 
 #include <catch2/catch.hpp>
 
 using namespace cuvet::dockerfile;
+using cuvet::test::find;
 
 namespace {
 
@@ -10,13 +12,6 @@ Facts facts_of(const std::string& text) {
     auto df = parse(text);
     auto build = analyze(df);
     return extract_facts(std::move(df), std::move(build));
-}
-
-const Package* find(const StageFacts& stage, const std::string& name) {
-    for (const auto& p : stage.packages) {
-        if (p.name == name) return &p;
-    }
-    return nullptr;
 }
 
 }  // namespace

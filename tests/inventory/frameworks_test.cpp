@@ -5,16 +5,13 @@
 
 #include "cuvet/image/image.hpp"
 #include "cuvet/inventory/analysis.hpp"
+#include "support/inventory_queries.hpp"
 #include "support/rootfs_builder.hpp"
 
 namespace {
 
 using namespace cuvet;
-
-const inventory::Component* only(const inventory::Inventory& inv, const std::string& name) {
-    auto found = inv.find(name);
-    return found.size() == 1 ? found[0] : nullptr;
-}
+using test::only;
 
 }  // namespace
 

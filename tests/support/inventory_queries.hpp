@@ -22,6 +22,12 @@ inline const inventory::Component* component(const inventory::Inventory& inv,
     return nullptr;
 }
 
+// The one component named `name`, or null when there is none or more than one.
+inline const inventory::Component* only(const inventory::Inventory& inv, const std::string& name) {
+    auto found = inv.find(name);
+    return found.size() == 1 ? found[0] : nullptr;
+}
+
 // The inventory as indented JSON, for a failing test's INFO.
 inline std::string describe(const inventory::Inventory& inv) {
     return inventory::to_json(inv).dump(1);
