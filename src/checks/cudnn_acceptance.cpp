@@ -2,6 +2,16 @@
 
 namespace cuvet::checks::util {
 
+std::optional<stack::BuiltCudnnFact> built_cudnn(const rules::Database& db,
+                                                 const FrameworkInstall& fw) {
+    auto built = stack::built_cudnn_of(db, fw);
+    if (built && built->from.empty())
+        built->from =
+            "the install's own metadata (a wheel's Requires-Dist cuDNN pin, TensorFlow's "
+            "build_info.py)";
+    return built;
+}
+
 std::optional<FrameworkWords> refusal(const rules::Database& db, const Stack& stack,
                                       const FrameworkInstall& fw, const rules::Version& built,
                                       const rules::Version& runtime) {

@@ -12,10 +12,9 @@ namespace cuvet::checks::util {
 
 // The cuDNN a framework was built with, and whether it refuses the one it loads: Stack facts
 // that freeze and diff record too (cuvet/stack/stack_facts.hpp).
-inline std::optional<stack::BuiltCudnnFact> built_cudnn(const rules::Database& db,
-                                                        const FrameworkInstall& fw) {
-    return stack::built_cudnn_of(db, fw);
-}
+// Evidence words the install's own pin here, where the checks word their evidence.
+std::optional<stack::BuiltCudnnFact> built_cudnn(const rules::Database& db,
+                                                 const FrameworkInstall& fw);
 inline bool refuses(const rules::Version& loaded, const rules::Version& built,
                     const std::string& rule) {
     return stack::cudnn_refused(loaded, built, rule);

@@ -29,7 +29,8 @@ std::string upper(std::string text) {
 
 std::string check_id(const YAML::Node& node, const std::string& origin) {
     if (!node.IsScalar()) fail_at(origin, node.Mark(), "expected a check id such as CUV001");
-    static const std::regex pattern("CUV[0-9]{3}|CUVL[0-9]{2,3}");
+    static const std::regex pattern(
+        "CUV[0-9]{3}|CUVL[0-9]{2,3}|CUVG[0-9]{2}");  // validate, lint, live
     std::string id = upper(node.Scalar());
     if (!std::regex_match(id, pattern)) {
         fail_at(origin, node.Mark(),

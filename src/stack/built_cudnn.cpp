@@ -12,9 +12,7 @@ std::optional<BuiltCudnnFact> built_cudnn_of(const rules::Database& db,
                                              const FrameworkInstall& fw) {
     const auto* row = build_row(db, fw);
     auto built = fw.built_cudnn;
-    std::string from =
-        "the install's own metadata (a wheel's Requires-Dist cuDNN pin, TensorFlow's "
-        "build_info.py)";
+    std::string from;  // "": the install's own metadata, which the reporter words (checks: CUV004)
     // TensorFlow's build_info says only the major ("8"); the rules row knows the minor it was built
     // with.
     bool row_is_finer =

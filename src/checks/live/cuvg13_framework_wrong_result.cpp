@@ -10,7 +10,7 @@ const LiveCheck cuvg13_framework_wrong_result{CheckInfo{
     .rationale = "The framework's convolution ran on the GPU but differs from a numpy answer on "
                  "the CPU: wrong numbers that no error reports.",
     .failing_example =
-        "torch 2.3.0's GPU convolution differs from the CPU answer (max abs error 3.2)",
+        "<framework> <version>'s GPU convolution differs from the CPU answer (max abs error 3.2)",
     .passing_example = "the GPU answer matches the CPU answer",
     .fix = "The GPU stack computes wrong results: check the driver, the framework's CUDA libraries "
            "and the GPU's health.",
