@@ -1,7 +1,8 @@
 #include "cuvet/dockerfile/facts.hpp"
-#include "dockerfile/stage_queries.hpp"
 
 #include <catch2/catch.hpp>
+
+#include "dockerfile/stage_queries.hpp"
 
 using namespace cuvet::dockerfile;
 using cuvet::test::find;
