@@ -10,11 +10,13 @@ bool is_decimal_digit(char c) { return c >= '0' && c <= '9'; }
 // "13.0.88" at `at`: digits and dots, ending on a digit; "" when none.
 std::string dotted_number(std::string_view bytes, std::size_t at) {
     std::size_t end = at;
-    while (end < bytes.size() && end - at < 24 && (is_decimal_digit(bytes[end]) || bytes[end] == '.'))
+    while (end < bytes.size() && end - at < 24 &&
+           (is_decimal_digit(bytes[end]) || bytes[end] == '.'))
         ++end;
     while (end > at && bytes[end - 1] == '.') --end;
     auto number = bytes.substr(at, end - at);
-    if (number.empty() || !is_decimal_digit(number.front()) || number.find('.') == std::string_view::npos)
+    if (number.empty() || !is_decimal_digit(number.front()) ||
+        number.find('.') == std::string_view::npos)
         return "";
     return std::string(number);
 }

@@ -109,10 +109,10 @@ void causes_table(const json& causes, std::ostringstream& out) {
     table_head(out, "causes", {"check", "library", "severity", "title", "images", "which"});
     for (const auto& cause : causes)
         out << "<tr><td>" << html_text(cause["check"]) << "</td><td>"
-            << html_text(cause["library"], "—") << "</td><td class=\"" << html_text(cause["severity"])
-            << "\">" << html_text(cause["severity"]) << "</td><td>" << html_text(cause["title"])
-            << "</td><td>" << cause["images"] << "</td><td>" << html_text(cause["references"])
-            << "</td></tr>\n";
+            << html_text(cause["library"], "—") << "</td><td class=\""
+            << html_text(cause["severity"]) << "\">" << html_text(cause["severity"]) << "</td><td>"
+            << html_text(cause["title"]) << "</td><td>" << cause["images"] << "</td><td>"
+            << html_text(cause["references"]) << "</td></tr>\n";
     out << "</tbody></table>\n";
 }
 
@@ -124,9 +124,9 @@ void images_table(const json& images, std::ostringstream& out) {
         const std::string verdict = html_text(image["verdict"]);
         const std::string causes =
             image.contains("error") ? html_text(image["error"]) : html_text(image["causes"]);
-        out << "<tr><td>" << html_text(image["reference"]) << "</td><td class=\"" << verdict << "\">"
-            << verdict << "</td><td>" << html_text(image["failing_pools"]) << "</td><td>" << causes
-            << "</td><td>" << html_text(image["digest"], "") << "</td><td>"
+        out << "<tr><td>" << html_text(image["reference"]) << "</td><td class=\"" << verdict
+            << "\">" << verdict << "</td><td>" << html_text(image["failing_pools"]) << "</td><td>"
+            << causes << "</td><td>" << html_text(image["digest"], "") << "</td><td>"
             << html_text(image["references"]) << "</td></tr>\n";
     }
     out << "</tbody></table>\n";

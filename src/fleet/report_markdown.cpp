@@ -101,9 +101,9 @@ std::string render_markdown(const json& report) {
             std::string why;
             for (const auto& [id, images] : pool["checks"].items())
                 why += (why.empty() ? "" : ", ") + cell(id) + " (" + images.dump() + ")";
-            out << "| " << markdown_text(pool["name"]) << " | " << markdown_text(pool["driver"]) << " | "
-                << markdown_text(pool["gpu"]) << " | " << pool["images"] << " | " << pool["cannot_run"]
-                << " | " << why << " |\n";
+            out << "| " << markdown_text(pool["name"]) << " | " << markdown_text(pool["driver"])
+                << " | " << markdown_text(pool["gpu"]) << " | " << pool["images"] << " | "
+                << pool["cannot_run"] << " | " << why << " |\n";
         }
     }
     if (!report["causes"].empty()) {
@@ -111,8 +111,9 @@ std::string render_markdown(const json& report) {
         std::size_t shown = 0;
         for (const auto& cause : report["causes"]) {
             if (shown++ == max_causes) break;
-            out << "| " << markdown_text(cause["check"]) << " | " << markdown_text(cause["library"], "—")
-                << " | " << markdown_text(cause["severity"]) << " | " << cause["images"] << " |\n";
+            out << "| " << markdown_text(cause["check"]) << " | "
+                << markdown_text(cause["library"], "—") << " | " << markdown_text(cause["severity"])
+                << " | " << cause["images"] << " |\n";
         }
         if (report["causes"].size() > max_causes)
             out << "\n… " << report["causes"].size() - max_causes
