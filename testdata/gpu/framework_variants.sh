@@ -190,6 +190,18 @@ fresh; cudnn_binary_only "$R$DL/libcudnn*.so.9.*"
        variant dpkg_cudnn_binary_only "dpkg cuDNN 9.14 as /opt/cudnn/lib/libcudnn*.so.9 only (version only in the binary), wheel cuDNN removed" LD_LIBRARY_PATH=/opt/cudnn/lib
 fresh; cudnn_binary_only "$R$SP/nvidia/cudnn/lib/libcudnn*.so.9"
        variant wheel_cudnn_binary_only "the wheel's cuDNN 9.19 as /opt/cudnn/lib/libcudnn*.so.9 (version only in the binary), dpkg cuDNN removed" LD_LIBRARY_PATH=/opt/cudnn/lib
+# Issue 36: cuDNN 9's sub-libraries in lockstep. The wheel's shim loads its sub-libraries by name
+# at the first operation; the dpkg cuDNN 9.14 is removed, so nothing else can stand in. One
+# sub-library is removed, or replaced by the dpkg 9.14 file (its exported release constant says
+# 9.14): a missing or older cnn/ops breaks convolution, adv only RNN/CTC/attention.
+WL=$SP/nvidia/cudnn/lib
+no_dpkg_cudnn() { rm -f $R$DL/libcudnn*; ldconfig -r $R; }
+sublib_from_dpkg() { rm -f $R$WL/libcudnn_$1.so.9; cp -L $R$DL/libcudnn_$1.so.9.14.0 $R$WL/libcudnn_$1.so.9; }
+fresh; no_dpkg_cudnn; variant cudnn_wheel_only "the dpkg cuDNN 9.14 removed: the wheel's 9.19 alone (healthy)"
+fresh; rm -f $R$WL/libcudnn_cnn.so.9; no_dpkg_cudnn; variant cudnn_cnn_removed "the wheel's libcudnn_cnn.so.9 removed, no other cuDNN"
+fresh; rm -f $R$WL/libcudnn_adv.so.9; no_dpkg_cudnn; variant cudnn_adv_removed "the wheel's libcudnn_adv.so.9 removed, no other cuDNN"
+fresh; sublib_from_dpkg ops; no_dpkg_cudnn; variant cudnn_ops_9_14 "the wheel's libcudnn_ops.so.9 replaced by the dpkg 9.14 one"
+fresh; sublib_from_dpkg adv; no_dpkg_cudnn; variant cudnn_adv_9_14 "the wheel's libcudnn_adv.so.9 replaced by the dpkg 9.14 one"
 rm -rf $R $BASE
 [ -n "$CUVET" ] && tar -C $W -czf $O/cuvet.tar.gz cuvet
 rm -rf $W
