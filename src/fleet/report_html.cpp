@@ -4,40 +4,15 @@
 #include <sstream>
 
 #include "cuvet/fleet/report.hpp"
+#include "cuvet/report/xml_escape.hpp"
 
 namespace cuvet::fleet {
 namespace {
 
 using nlohmann::json;
 
-std::string escaped(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '"':
-                out += "&quot;";
-                break;
-            case '\'':
-                out += "&#39;";
-                break;
-            default:
-                out += c;
-        }
-    }
-    return out;
-}
-
 std::string html_text(const json& value, const std::string& unknown = "unknown") {
-    if (value.is_string()) return escaped(value.get<std::string>());
+    if (value.is_string()) return report::xml_escape(value.get<std::string>());
     if (value.is_number()) return value.dump();
     if (value.is_array()) {
         std::string out;
@@ -94,7 +69,7 @@ void pools_table(const json& pools, std::ostringstream& out) {
     for (const auto& pool : pools) {
         std::string why;
         for (const auto& [id, images] : pool["checks"].items())
-            why += (why.empty() ? "" : ", ") + escaped(id) + " (" + images.dump() + ")";
+            why += (why.empty() ? "" : ", ") + report::xml_escape(id) + " (" + images.dump() + ")";
         out << "<tr><td>" << html_text(pool["name"]) << "</td><td>" << html_text(pool["driver"])
             << "</td><td>" << html_text(pool["gpu"]) << "</td><td>" << html_text(pool["product"])
             << "</td><td>" << pool["nodes"] << "</td><td>" << pool["images"] << "</td><td>"

@@ -9,6 +9,7 @@
 
 #include "cuvet/core/error.hpp"
 #include "cuvet/core/printable.hpp"
+#include "cuvet/report/xml_escape.hpp"
 #include "renderers.hpp"
 
 namespace cuvet::report {
@@ -56,8 +57,6 @@ std::vector<Finding> sorted_for_report(std::vector<Finding> findings) {
     return findings;
 }
 
-namespace detail {
-
 std::string xml_escape(std::string_view text) {
     // Names and strings chosen by an image's author: bytes that are not
     // UTF-8 and control characters (which XML 1.0 forbids even as character
@@ -99,6 +98,8 @@ std::string xml_escape(std::string_view text) {
     }
     return out;
 }
+
+namespace detail {
 
 std::string summary_line(const std::vector<Finding>& findings) {
     if (findings.empty()) return "no findings";

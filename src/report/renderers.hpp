@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "cuvet/report/renderer.hpp"
+#include "cuvet/report/xml_escape.hpp"
 
 namespace cuvet::report::detail {
 
@@ -16,7 +17,7 @@ std::unique_ptr<Renderer> make_checkstyle_renderer();
 std::unique_ptr<Renderer> make_gnu_renderer();
 std::unique_ptr<Renderer> make_codeclimate_renderer();
 
-std::string xml_escape(std::string_view text);
+using report::xml_escape;
 // "3 findings (2 errors, 1 warning)" / "no findings"
 std::string summary_line(const std::vector<Finding>& findings);
 // The location a finding is reported at: its first one, else the first target.
