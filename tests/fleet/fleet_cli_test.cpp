@@ -17,6 +17,15 @@ TEST_CASE("fleet scan: an unreadable list, a bad shard, no images are one line a
     CHECK(missing.err == "cuvet: error: " + (tmp / "none.txt").string() +
                              ": cannot open the image list: No such file or directory\n");
 
+    // A directory or a FIFO where the list should be: one line, never a hang or an empty fleet.
+    std::filesystem::create_directory(tmp / "dir");
+    auto directory = run_cuvet({"fleet", "scan", "--list", (tmp / "dir").string(), "--out", out});
+    CHECK(directory.exit_code == 3);
+    CHECK(directory.err == "cuvet: error: " + (tmp / "dir").string() + ": is a directory\n");
+    REQUIRE(run_shell("mkfifo " + shell_quote((tmp / "fifo").string())).exit_code == 0);
+    auto fifo = run_cuvet({"fleet", "scan", "--list", (tmp / "fifo").string(), "--out", out});
+    CHECK(fifo.exit_code == 3);
+
     write_file(tmp / "two.txt", "a:1 b:1\n");
     auto two = run_cuvet({"fleet", "scan", "--list", (tmp / "two.txt").string(), "--out", out});
     CHECK(two.exit_code == 3);
