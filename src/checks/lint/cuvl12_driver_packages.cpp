@@ -42,6 +42,11 @@ std::string driver_reason(const std::string& n) {
         n == "nvidia-cuda-driver" || n.starts_with("xserver-xorg-video-nvidia")) {
         return "a driver package";
     }
+    // NVENC/NVDEC libraries of one driver branch (libnvidia-encode-535); they depend on
+    // libnvidia-compute of that branch, which is libcuda. A glob (`libnvidia-encode-*`)
+    // installs every branch's.
+    if (n.starts_with("libnvidia-encode-") || n.starts_with("libnvidia-decode-"))
+        return "a driver library package";
     if (n == "cuda-drivers" || n.starts_with("cuda-drivers-")) return "the driver metapackage";
     if (n == "cuda" ||
         (n.starts_with("cuda-") && cuda_version_suffix(std::string_view(n).substr(5))) ||
