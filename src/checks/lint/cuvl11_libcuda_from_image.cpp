@@ -41,6 +41,32 @@ std::vector<std::string> split_path(const std::string& value) {
     return dirs;
 }
 
+// The ld.so.conf.d file a RUN writes `dir` into (`echo DIR > /etc/ld.so.conf.d/NAME`),
+// empty when the text names none after the directory.
+std::string conf_file_for(const std::string& text, const std::string& dir) {
+    const auto at = text.find(dir);
+    if (at == std::string::npos) return {};
+    static const std::string conf_dir = "/etc/ld.so.conf.d/";
+    const auto start = text.find(conf_dir, at + dir.size());
+    if (start == std::string::npos) return {};
+    const auto name_start = start + conf_dir.size();
+    const auto name_end = text.find_first_of(" \t\n\"';&|)", name_start);
+    return text.substr(name_start,
+                       name_end == std::string::npos ? std::string::npos : name_end - name_start);
+}
+
+// On Debian and Ubuntu, ld.so.conf includes /etc/ld.so.conf.d/*.conf in name order and
+// ldconfig keeps the first directory that has a soname: a file that sorts after the
+// multiarch one (TensorFlow's z-cuda-stubs.conf after x86_64-linux-gnu.conf) lists its
+// directory after the one the NVIDIA container toolkit injects the host's libcuda.so.1
+// into, so the stub answers only where there is no driver (a build without a GPU).
+bool listed_after_multiarch(const std::string& conf_file, const dockerfile::BaseFacts& base) {
+    const std::string os = base.distro + " " + base.reference;
+    const bool debian_family =
+        os.find("ubuntu") != std::string::npos || os.find("debian") != std::string::npos;
+    return debian_family && conf_file > "x86_64-linux-gnu.conf";
+}
+
 struct Hit {
     Kind kind = Kind::none;
     int line = 0;
@@ -55,6 +81,7 @@ struct Hit {
 // the NVIDIA container toolkit runs ldconfig from the image's ld.so.conf at every
 // container start (docs/loader.md), so production never sees it.
 void scan_runs(const dockerfile::Facts& facts, std::size_t stage, std::vector<Hit>& hits) {
+    const dockerfile::BaseFacts& base = facts.stages.at(stage).base;
     for (const auto& run : facts.build.stages.at(stage).runs) {
         const std::string text = lint::run_text(facts, run);
         const bool conf = text.find("ld.so.conf") != std::string::npos;
@@ -67,6 +94,7 @@ void scan_runs(const dockerfile::Facts& facts, std::size_t stage, std::vector<Hi
                 const Kind kind = classify(w[i]);
                 if (kind == Kind::none) continue;
                 if (program == "echo" && conf) {
+                    if (listed_after_multiarch(conf_file_for(text, w[i]), base)) break;
                     hits.push_back(
                         {kind, run.start_line, run.end_line, "ld.so.conf.d lists " + w[i]});
                     break;
