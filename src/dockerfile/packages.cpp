@@ -596,6 +596,22 @@ void read_uv(const std::vector<std::string>& words, std::size_t start, const Pac
     }
 }
 
+// pipx install APP, pipx inject VENV PKG…: pip installs into the app's own environment,
+// which the app runs with, so its packages are the image's as much as pip's.
+void read_pipx(const std::vector<std::string>& words, const Package& tmpl, CommandFacts& out) {
+    if (words.size() < 3 || (words[1] != "install" && words[1] != "inject")) return;
+    std::vector<std::string> as_install = {"install"};
+    std::size_t i = 2;
+    if (words[1] == "inject") {
+        while (i < words.size() && words[i].starts_with("-")) ++i;
+        ++i;  // the environment (app) the packages go into
+    }
+    as_install.insert(as_install.end(),
+                      words.begin() + static_cast<std::ptrdiff_t>(std::min(i, words.size())),
+                      words.end());
+    read_pip(as_install, 0, tmpl, out);
+}
+
 // python -m pip install …, python3 -Im pip …, python -mpip …, python -m uv pip …
 void read_python(const std::vector<std::string>& words, const Package& tmpl, CommandFacts& out) {
     for (std::size_t i = 1;
@@ -635,6 +651,8 @@ void read_command(const std::vector<std::string>& words, const Package& tmpl, Co
         read_install_script(words, tmpl, out);
     } else if (program == "uv") {
         read_uv(words, 1, tmpl, out);
+    } else if (program == "pipx") {
+        read_pipx(words, tmpl, out);
     } else if (is_project_tool(program) && words.size() > 1 && words[1] == "run") {
         read_tool_run(words, program, tmpl, out);
     } else if (program == "poetry" || program == "pipenv" || program == "pdm") {
