@@ -1,5 +1,6 @@
 // CUVL01: a framework wheel (or conda CUDA package) built for a CUDA/cuDNN
 // other than the base image provides.
+#include <algorithm>
 #include <set>
 
 #include "checks/lint/lint_support.hpp"
@@ -49,6 +50,58 @@ std::string existing_build(const rules::Database& db, const std::string& framewo
            (best->variant.empty() ? "" : " (" + best->variant + " build)");
 }
 
+// The release a pin names: "==2.3.0+cu124" → 2.3.0, "==2.8.*" → 2.8; nullopt for a range.
+std::optional<rules::Version> pinned_release(const dockerfile::Package& p) {
+    std::string text = p.version;
+    if (text.empty() && p.spec.starts_with("==") && p.spec.ends_with(".*"))
+        text = p.spec.substr(2, p.spec.size() - 4);
+    return rules::Version::parse(text.substr(0, text.find('+')));
+}
+
+// PyTorch publishes each release for a few CUDA builds, adding a newer CUDA and dropping an
+// older one from release to release (RELEASE.md's compatibility matrix, the pytorch rows of
+// rules/frameworks.json). A pinned release asked for from one CUDA build only (`--index-url
+// …/whl/cu124`, `+cu124`) whose CUDA lies outside the builds the rules list for that release,
+// or that no release has (cu122), was never published: pip finds no matching distribution
+// and the image does not build. A CUDA between two listed builds stays unknown.
+std::optional<report::Finding> unpublished_build(const dockerfile::Facts& facts,
+                                                 const dockerfile::Package& p,
+                                                 const lint::WheelStack& wheel,
+                                                 const rules::Database& db) {
+    if (wheel.framework != "pytorch" || p.name != "torch" || !wheel.cuda) return std::nullopt;
+    const bool local_version = p.spec.find("+cu") != std::string::npos;
+    if (p.pypi_also && !local_version) return std::nullopt;  // pip may take PyPI's build
+    const auto release = pinned_release(p);
+    if (!release) return std::nullopt;
+    const rules::Version wanted = wheel.cuda->truncated(2);
+    std::vector<rules::Version> built;
+    bool variant_anywhere = false;
+    for (const auto& b : db.framework_builds()) {
+        if (b.framework != wheel.framework || !b.cuda || !b.version) continue;
+        variant_anywhere = variant_anywhere || b.cuda->truncated(2) == wanted;
+        if (b.matches(*release)) built.push_back(b.cuda->truncated(2));
+    }
+    if (built.empty()) return std::nullopt;
+    std::sort(built.begin(), built.end());
+    if (std::find(built.begin(), built.end(), wanted) != built.end()) return std::nullopt;
+    if (variant_anywhere && wanted > built.front() && wanted < built.back()) return std::nullopt;
+    std::vector<std::string> names;
+    for (const auto& cuda : built) names.push_back("CUDA " + cuda.str());
+    auto f = lint::finding(facts, "CUVL01", p.line, p.end_line);
+    f.severity = report::Severity::error;
+    f.message = describe(p) + " from the CUDA " + wanted.str() + " build (" + wheel.evidence +
+                ") was never published: PyTorch built " + release->truncated(2).str() + " for " +
+                lint::join(names, ", ") +
+                " only, so pip finds no matching distribution and the image does not build.";
+    f.evidence.push_back("rules/frameworks.json: the pytorch builds of " +
+                         release->truncated(2).str());
+    f.fix =
+        "Install the release from one of the builds listed, or a release PyTorch built for "
+        "CUDA " +
+        wanted.str() + ".";
+    return f;
+}
+
 std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
     std::vector<report::Finding> out;
     std::set<std::pair<int, std::string>> reported;  // torch, torchvision, torchaudio: once per RUN
@@ -82,6 +135,13 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
             if (!wheel && (pulled = lint::pulled_framework(p, stage, db)))
                 wheel = lint::wheel_stack(*pulled, db);
             if (!wheel || wheel->cpu_only || !wheel->cuda) continue;
+            if (!pulled) {
+                if (auto missing = unpublished_build(facts, p, *wheel, db)) {
+                    if (reported.insert({p.line, "unpublished"}).second)
+                        out.push_back(std::move(*missing));
+                    continue;
+                }
+            }
             const dockerfile::Package& q = pulled ? *pulled : p;
             if (!reported.insert({q.line, wheel->framework + wheel->cuda->str()}).second) continue;
             const bool major_differs = base.cuda->major() != wheel->cuda->major();
