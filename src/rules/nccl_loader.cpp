@@ -7,8 +7,7 @@ namespace cuvet::rules::detail {
 namespace {
 
 NcclRelease read_nccl_release(const JsonNode& r, const ProvenanceReader& provenance) {
-    r.expect_object(
-        {"version", "cuda", "complete", "released", "source", "confidence", "note"});
+    r.expect_object({"version", "cuda", "complete", "released", "source", "confidence", "note"});
     NcclRelease release;
     release.version = r.at("version").version();
     release.cuda = r.at("cuda").version_array();

@@ -52,8 +52,8 @@ TEST_CASE("rules staleness: a NCCL or Triton table checked a year later is stale
         const std::string checked = data_date(table);
         REQUIRE_FALSE(checked.empty());
         REQUIRE(stale_families(table).empty());
-        const std::string a_year_later = std::to_string(std::stoi(checked.substr(0, 4)) + 1) +
-                                         checked.substr(4);
+        const std::string a_year_later =
+            std::to_string(std::stoi(checked.substr(0, 4)) + 1) + checked.substr(4);
         const nlohmann::json stale = dated(table, a_year_later);
         CHECK(load_error_with(file, stale).empty());
         CHECK(stale_families(stale).size() == 1);

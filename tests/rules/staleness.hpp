@@ -114,8 +114,7 @@ inline std::vector<NewestRelease> newest_releases(const nlohmann::json& table) {
         NewestRelease newest{name, "", ""};
         for (const auto& row : table.at("releases")) {
             const std::string version = row.value("version", "");
-            if (!newest.release.empty() &&
-                version_parts(version) <= version_parts(newest.release))
+            if (!newest.release.empty() && version_parts(version) <= version_parts(newest.release))
                 continue;
             newest.release = version;
             newest.released = row.contains("released")
@@ -140,8 +139,7 @@ inline std::vector<std::string> stale_families(const nlohmann::json& table) {
                             " has no release date (data " + checked + ")");
         } else if (*checked_month - *released > kMaxNewestLagMonths) {
             stale.push_back(newest.family + ": newest release " + newest.release + " (" +
-                            newest.released + ") is " +
-                            std::to_string(*checked_month - *released) +
+                            newest.released + ") is " + std::to_string(*checked_month - *released) +
                             " months before the data date " + checked);
         }
     }

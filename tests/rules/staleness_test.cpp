@@ -2,13 +2,14 @@
 // tests run, and each dated family's newest release within kMaxNewestLagMonths of the day its
 // table was checked. The thresholds and why: rules/SCHEMA.md, "How current the tables are";
 // that a stale table fails: stale_copy_test.cpp.
+#include "staleness.hpp"
+
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdlib>
 #include <string>
 
 #include "rules_fixtures.hpp"
-#include "staleness.hpp"
 
 using namespace cuvet::test::staleness;
 using cuvet::test::builtin_table;
