@@ -8,7 +8,7 @@ namespace cuvet::rules::detail {
 
 namespace {
 
-bool all_digits(std::string_view text) {
+bool is_digit_run(std::string_view text) {
     if (text.empty()) return false;
     for (char c : text) {
         if (c < '0' || c > '9') return false;
@@ -19,12 +19,12 @@ bool all_digits(std::string_view text) {
 // "2026-06-04" or "2026-10" (where the source gives only the month).
 bool is_release_date(std::string_view date) {
     if (date.size() != 7 && date.size() != 10) return false;
-    if (!all_digits(date.substr(0, 4)) || date[4] != '-' || !all_digits(date.substr(5, 2)))
+    if (!is_digit_run(date.substr(0, 4)) || date[4] != '-' || !is_digit_run(date.substr(5, 2)))
         return false;
     const int month = (date[5] - '0') * 10 + (date[6] - '0');
     if (month < 1 || month > 12) return false;
     if (date.size() == 7) return true;
-    if (date[7] != '-' || !all_digits(date.substr(8, 2))) return false;
+    if (date[7] != '-' || !is_digit_run(date.substr(8, 2))) return false;
     const int day = (date[8] - '0') * 10 + (date[9] - '0');
     return day >= 1 && day <= 31;
 }
