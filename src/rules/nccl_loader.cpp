@@ -7,7 +7,7 @@ namespace cuvet::rules::detail {
 namespace {
 
 NcclRelease read_nccl_release(const JsonNode& r, const ProvenanceReader& provenance) {
-    r.expect_object({"version", "cuda", "complete", "source", "confidence", "note"});
+    r.expect_object({"version", "cuda", "complete", "released", "source", "confidence", "note"});
     NcclRelease release;
     release.version = r.at("version").version();
     release.cuda = r.at("cuda").version_array();
@@ -15,6 +15,7 @@ NcclRelease read_nccl_release(const JsonNode& r, const ProvenanceReader& provena
     if (release.cuda.empty()) r.at("cuda").fail("expected at least one CUDA release");
     if (auto complete = r.get("complete")) release.complete = complete->boolean();
     release.provenance = provenance(r);
+    check_release_date(r, provenance);
     return release;
 }
 

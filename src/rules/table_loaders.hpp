@@ -29,6 +29,10 @@ std::size_t load_nccl(const JsonNode& root, const ProvenanceReader& provenance,
 std::size_t load_triton(const JsonNode& root, const ProvenanceReader& provenance,
                         std::vector<TritonRelease>& releases);
 
+// The optional "released" object of a NCCL or Triton release ({date, source, confidence,
+// note}): validated here, read only by the staleness test (rules/SCHEMA.md).
+void check_release_date(const JsonNode& row, const ProvenanceReader& provenance);
+
 // Requires-Dist style pins: [{"name": "nvidia-cudnn-cu12", "spec": ">=9.8,<10.0"}].
 std::vector<Requirement> read_requirements(const JsonNode& array);
 

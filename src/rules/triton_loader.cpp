@@ -17,14 +17,15 @@ void read_ptxas_blackwell(const JsonNode& node, TritonRelease& release) {
 }
 
 TritonRelease read_triton_release(const JsonNode& r, const ProvenanceReader& provenance) {
-    r.expect_object({"version", "ptxas", "ptxas_blackwell", "ptxas_evidence", "torch", "source",
-                     "confidence", "note"});
+    r.expect_object({"version", "ptxas", "ptxas_blackwell", "ptxas_evidence", "torch", "released",
+                     "source", "confidence", "note"});
     TritonRelease release;
     release.version = r.at("version").version();
     release.ptxas = r.at("ptxas").nullable_version();
     read_ptxas_blackwell(r.at("ptxas_blackwell"), release);
     release.torch = r.at("torch").version_array();
     release.provenance = provenance(r);
+    check_release_date(r, provenance);
     // The assemblers were often read from another source than the torch pins (the wheel's
     // files rather than a release announcement): then they carry their own.
     if (auto evidence = r.get("ptxas_evidence")) {

@@ -203,9 +203,9 @@ TEST_CASE("each table names its newest entry and the day its facts were checked"
     // The newest JAX is the single-release row 0.11.2, past the range row "0.7.2" .. "0.11.0"
     // (a range vouches for its last release: ONNX Runtime's newest comes from one).
     CHECK(db().newest_entry("frameworks").find("jax 0.11.2") != std::string::npos);
-    // NGC: the newest monthly release per image ("26.05" beats "19.03", not by text order alone).
+    // NGC: the newest monthly release per image ("26.06" beats "19.03", not by text order alone).
     CHECK(db().newest_entry("ngc_containers") ==
-          "jax 26.07, pytorch 26.05, tensorflow 23.01, tensorrt 23.04, tritonserver 26.10");
+          "jax 26.07, pytorch 26.06, tensorflow 23.01, tensorrt 23.04, tritonserver 26.10");
     CHECK(db().newest_entry("no_such_table").empty());
 }
 
