@@ -131,7 +131,7 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     std::vector<report::Finding> out;
     const auto& stage = facts.final_stage();
     const BaseKind kind = stage.base.kind;
-    if (kind == BaseKind::pytorch || kind == BaseKind::tensorflow ||
+    if (kind == BaseKind::framework_cuda_tag || kind == BaseKind::framework_release ||
         (kind == BaseKind::ngc && ngc_carries_framework(stage.base, db)) ||
         base_names_framework(stage.base))
         return out;

@@ -39,15 +39,15 @@ BaseStack base_stack(const dockerfile::BaseFacts& base, const rules::Database& d
                 }
             }
             break;
-        case BaseKind::pytorch:
+        case BaseKind::framework_cuda_tag:
             out.cuda = version(base.cuda);
             if (base.cudnn_major > 0) out.cudnn_major = base.cudnn_major;
             out.cuda_libraries = true;
             out.evidence = "image tag";
             break;
-        case BaseKind::tensorflow:
+        case BaseKind::framework_release:
             if (auto v = version(base.framework_version)) {
-                auto builds = db.framework_builds("tensorflow", *v);
+                auto builds = db.framework_builds(base.framework, *v);
                 if (!builds.empty()) {
                     out.cuda = builds.front()->cuda;
                     out.cudnn = builds.front()->cudnn;
