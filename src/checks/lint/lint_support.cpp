@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "cuvet/core/ascii.hpp"
+#include "cuvet/rules/framework_catalog.hpp"
 
 namespace cuvet::checks::lint {
 namespace {
@@ -296,6 +297,28 @@ std::optional<rules::Version> cuda_named_in_url(const std::string& url) {
     return std::nullopt;
 }
 
+// A framework lint has no model of its own for, judged from the catalog alone: a pip name
+// that states its CUDA build (mxnet-cu112) and a spelling that says whose libraries it loads.
+std::optional<WheelStack> catalog_stack(const dockerfile::Package& p, const rules::Database& db,
+                                        WheelStack out) {
+    const auto match = rules::builtin_framework_catalog().pip(p.name);
+    if (!match || match->cuda.empty() || match->spelling->cuda_libraries.empty() || out.cpu_only)
+        return std::nullopt;
+    out.framework = match->framework->framework;
+    out.bundles_libraries = match->spelling->cuda_libraries == "bundled";
+    if (!out.cuda) {
+        out.cuda = version(match->cuda);
+        out.evidence = "package name " + p.name;
+    }
+    const auto v = public_version(p.version);
+    if (const rules::FrameworkBuild* build = v ? db.build_for_package(p.name, *v) : nullptr) {
+        out.cudnn = build->cudnn;
+        out.cudnn_major = build->cudnn_major;
+    }
+    if (out.cudnn && !out.cudnn_major) out.cudnn_major = out.cudnn->major();
+    return out;
+}
+
 }  // namespace
 
 std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules::Database& db) {
@@ -448,7 +471,7 @@ std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules:
             out.bundles_libraries = true;
             break;
         case Family::none:
-            return std::nullopt;
+            return catalog_stack(p, db, std::move(out));
     }
     if (out.cudnn && !out.cudnn_major) out.cudnn_major = out.cudnn->major();
     return out;
