@@ -98,3 +98,12 @@ TEST_CASE("CUVL14 knows framework images by the catalog's name words", "[lint][c
     // OpenAI Triton, the compiler, names no framework image: its word is not one.
     CHECK(lint_ids("FROM example/triton-kernels:cuda12\n" + hidden, "CUVL14").size() == 1);
 }
+
+TEST_CASE("An install script named for a catalog framework is an unreadable install",
+          "[lint][catalog-lint]") {
+    const std::string base = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\nCOPY . /src\n";
+    CHECK(lint_ids(base + "RUN bash /src/build_caffe.sh\n", "CUVL14").size() == 1);
+    CHECK(lint_ids(base + "RUN bash /src/setup_paddle.sh\n", "CUVL14").size() == 1);
+    // A script that names no framework installs something else.
+    CHECK(lint_ids(base + "RUN bash /src/build_docs.sh\n", "CUVL14").empty());
+}
