@@ -42,6 +42,7 @@ std::vector<PackageSpelling> read_spellings(const JsonNode& array, bool pep503) 
                                  s.at("component").string(),
                                  s.at("category").string(),
                                  s.at("dir").string(),
+                                 {},
                                  {}};
         expect_pattern(s.at("name"), spelling.pattern);
         if (auto tails = s.get("local_versions")) {
