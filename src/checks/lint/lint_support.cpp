@@ -310,8 +310,15 @@ std::optional<WheelStack> catalog_stack(const dockerfile::Package& p, const rule
         out.cuda = version(match->cuda);
         out.evidence = "package name " + p.name;
     }
-    const auto v = public_version(p.version);
-    if (const rules::FrameworkBuild* build = v ? db.build_for_package(p.name, *v) : nullptr) {
+    // The release's row for this very package, the most specific one (mxnet-cu101 1.6.0: the
+    // 1.6 row knows cuDNN 7, the row for every release does not).
+    const rules::FrameworkBuild* build = nullptr;
+    if (const auto v = public_version(p.version)) {
+        for (const rules::FrameworkBuild* row : db.framework_builds(out.framework, *v)) {
+            if (row->package == p.name) build = row;
+        }
+    }
+    if (build) {
         out.cudnn = build->cudnn;
         out.cudnn_major = build->cudnn_major;
     }
