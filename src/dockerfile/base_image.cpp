@@ -137,11 +137,11 @@ BaseFacts read_base(const std::string& reference) {
         out.kind = BaseKind::nvidia_cuda;
         read_nvidia_cuda_tag(tag, out);
     } else if (hub && repo == "pytorch/pytorch") {
-        out.kind = BaseKind::pytorch;
+        out.kind = BaseKind::framework_cuda_tag;
         read_pytorch_tag(tag, out);
     } else if (hub && repo == "tensorflow/tensorflow") {
         if (tag.find("gpu") != std::string::npos) {
-            out.kind = BaseKind::tensorflow;
+            out.kind = BaseKind::framework_release;
             out.framework = "tensorflow";
             auto version = split(tag, '-')[0];
             if (is_version(version, 2)) out.framework_version = version;

@@ -552,9 +552,14 @@ bool is_install_script(const std::string& word) {
         return std::any_of(words.begin(), words.end(),
                            [&](std::string_view w) { return name.find(w) != std::string::npos; });
     };
-    return has({"install", "build", "setup", "compile"}) &&
-           has({"torch", "tensorflow", "jax", "onnxruntime", "paddle", "tensorrt", "vllm", "cupy",
-                "mxnet"});
+    if (!has({"install", "build", "setup", "compile"})) return false;
+    // The catalog's words that name a framework (name_words), as an image name would.
+    for (const auto& record : rules::builtin_framework_catalog().records()) {
+        for (const auto& word : record.name_words) {
+            if (name.find(word) != std::string::npos) return true;
+        }
+    }
+    return false;
 }
 
 // The script a shell or python runs: the first word after the interpreter's options.

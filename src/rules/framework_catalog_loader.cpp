@@ -36,17 +36,24 @@ bool is_normalized(std::string pattern) {
 std::vector<PackageSpelling> read_spellings(const JsonNode& array, bool pep503) {
     std::vector<PackageSpelling> out;
     for (const auto& s : array.array()) {
-        s.expect_object({"name", "component", "category", "dir", "local_versions", "note"});
+        s.expect_object(
+            {"name", "component", "category", "dir", "local_versions", "note", "cuda_libraries"});
         PackageSpelling spelling{s.at("name").string(),
                                  s.at("component").string(),
                                  s.at("category").string(),
                                  s.at("dir").string(),
+                                 {},
                                  {}};
         expect_pattern(s.at("name"), spelling.pattern);
         if (auto tails = s.get("local_versions")) {
             spelling.local_versions = tails->string_array();
             for (std::size_t i = 0; i < spelling.local_versions.size(); ++i)
                 expect_pattern(tails->array()[i], spelling.local_versions[i]);
+        }
+        if (auto libraries = s.get("cuda_libraries")) {
+            spelling.cuda_libraries = libraries->string();
+            if (spelling.cuda_libraries != "system" && spelling.cuda_libraries != "bundled")
+                libraries->fail("expected \"system\" or \"bundled\"");
         }
         if (pep503 && !is_normalized(spelling.pattern))
             s.at("name").fail("expected the PEP 503 normalized name");
@@ -81,12 +88,13 @@ FrameworkCatalog read_framework_catalog(const JsonNode& catalog,
     std::set<std::string, std::less<>> names;
     for (const auto& r : catalog.array()) {
         r.expect_object({"framework", "import_names", "pip", "conda", "version_files", "source",
-                         "confidence", "note"});
+                         "confidence", "note", "name_words"});
         FrameworkRecord record;
         record.framework = r.at("framework").string();
         if (record.framework.empty() || !names.insert(record.framework).second)
             r.at("framework").fail("expected a framework name not used before");
         record.import_names = r.at("import_names").string_array();
+        if (auto words = r.get("name_words")) record.name_words = words->string_array();
         record.pip = read_spellings(r.at("pip"), true);
         record.conda = read_spellings(r.at("conda"), false);
         for (const auto& v : r.at("version_files").array())

@@ -33,11 +33,11 @@ TEST_CASE("base image tags give CUDA, cuDNN, flavor and distro", "[dockerfile][f
     CHECK(b.flavor == "base");
     CHECK(b.cudnn_token.empty());
     b = read_base("pytorch/pytorch:2.1.0-cuda12.1-cudnn8-runtime");
-    CHECK(b.kind == BaseKind::pytorch);
+    CHECK(b.kind == BaseKind::framework_cuda_tag);
     CHECK(b.cuda == "12.1");
     CHECK(b.framework_version == "2.1.0");
     b = read_base("tensorflow/tensorflow:2.15.0-gpu");
-    CHECK(b.kind == BaseKind::tensorflow);
+    CHECK(b.kind == BaseKind::framework_release);
     CHECK(b.framework_version == "2.15.0");
     b = read_base("nvcr.io/nvidia/pytorch:24.01-py3");
     CHECK(b.kind == BaseKind::ngc);

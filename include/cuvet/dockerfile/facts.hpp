@@ -26,9 +26,13 @@ enum class BaseKind {
     scratch,
     unresolved,   // FROM $X with X unknown at lint time
     nvidia_cuda,  // nvidia/cuda:<cuda>-[cudnnN-]<flavor>-<os>
-    pytorch,      // pytorch/pytorch:<torch>-cuda<x.y>-cudnn<N>-<runtime|devel>
-    tensorflow,   // tensorflow/tensorflow:<tf>-gpu
-    ngc,          // nvcr.io/nvidia/<framework>:<YY.MM>-py3
+    // A framework's own image whose tag states its CUDA and cuDNN:
+    // pytorch/pytorch:<torch>-cuda<x.y>-cudnn<N>-<runtime|devel>.
+    framework_cuda_tag,
+    // A framework's own GPU image whose tag states only the release; the release's tested
+    // build says the CUDA: tensorflow/tensorflow:<tf>-gpu.
+    framework_release,
+    ngc,  // nvcr.io/nvidia/<framework>:<YY.MM>-py3
 };
 
 struct BaseFacts {

@@ -25,6 +25,10 @@ struct PackageSpelling {
     // Tails of a version that state the CUDA build: "+cuda{cuda_major}.cudnn{n}" (jaxlib
     // 0.4.30+cuda12.cudnn89), ".post{cuda_nodot}" (paddlepaddle-gpu 2.6.1.post120).
     std::vector<std::string> local_versions;
+    // Whose CUDA libraries the wheel loads: "system" (the image's: mxnet-cu112) or "bundled"
+    // (its own or nvidia-* wheels); "" where the catalog does not say. `cuvet lint` judges a
+    // wheel it has no other model for by this and the CUDA its name states.
+    std::string cuda_libraries;
 };
 
 // The CUDA a version's tail states: "12" from "+cuda12.cudnn89", and that tail.
@@ -46,6 +50,9 @@ struct VersionFile {
 struct FrameworkRecord {
     std::string framework;                  // as frameworks.json builds name it: "pytorch"
     std::vector<std::string> import_names;  // what `import` names: "torch"; empty unknown
+    // Words that, found in an image's name or a local wheel's project name (any case, anywhere),
+    // say the framework is inside: "paddle" in paddlepaddle/paddle:2.5.1-gpu. Empty: none.
+    std::vector<std::string> name_words;
     std::vector<PackageSpelling> pip;
     std::vector<PackageSpelling> conda;
     std::vector<VersionFile> version_files;

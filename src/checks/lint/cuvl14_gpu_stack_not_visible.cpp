@@ -6,20 +6,21 @@
 #include "checks/lint/lint_support.hpp"
 #include "cuvet/checks/registry.hpp"
 #include "cuvet/core/ascii.hpp"
+#include "cuvet/rules/framework_catalog.hpp"
 
 namespace cuvet::checks {
 namespace cuvl14 {
 
 using dockerfile::BaseKind;
 
-// The names that say a GPU framework is inside: an image (paddlepaddle/paddle:2.5.1-gpu,
-// …:v1.19.0-torch-cuda) or a wheel file built here (tensorflow_*.whl).
+// The words that say a GPU framework is inside (the catalog's name_words): an image
+// (paddlepaddle/paddle:2.5.1-gpu, …:v1.19.0-torch-cuda) or a wheel file built here.
 bool names_framework(const std::string& name) {
     const std::string text = ascii_lower(name);
-    for (const char* word :
-         {"paddle", "torch", "tensorflow", "jax", "mxnet", "cntk", "caffe", "vllm", "tritonserver",
-          "tensorrt", "onnxruntime", "chainer", "cupy"}) {
-        if (text.find(word) != std::string::npos) return true;
+    for (const auto& record : rules::builtin_framework_catalog().records()) {
+        for (const auto& word : record.name_words) {
+            if (text.find(word) != std::string::npos) return true;
+        }
     }
     return false;
 }
@@ -131,7 +132,7 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     std::vector<report::Finding> out;
     const auto& stage = facts.final_stage();
     const BaseKind kind = stage.base.kind;
-    if (kind == BaseKind::pytorch || kind == BaseKind::tensorflow ||
+    if (kind == BaseKind::framework_cuda_tag || kind == BaseKind::framework_release ||
         (kind == BaseKind::ngc && ngc_carries_framework(stage.base, db)) ||
         base_names_framework(stage.base))
         return out;

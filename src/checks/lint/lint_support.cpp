@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "cuvet/core/ascii.hpp"
+#include "cuvet/rules/framework_catalog.hpp"
 
 namespace cuvet::checks::lint {
 namespace {
@@ -39,15 +40,15 @@ BaseStack base_stack(const dockerfile::BaseFacts& base, const rules::Database& d
                 }
             }
             break;
-        case BaseKind::pytorch:
+        case BaseKind::framework_cuda_tag:
             out.cuda = version(base.cuda);
             if (base.cudnn_major > 0) out.cudnn_major = base.cudnn_major;
             out.cuda_libraries = true;
             out.evidence = "image tag";
             break;
-        case BaseKind::tensorflow:
+        case BaseKind::framework_release:
             if (auto v = version(base.framework_version)) {
-                auto builds = db.framework_builds("tensorflow", *v);
+                auto builds = db.framework_builds(base.framework, *v);
                 if (!builds.empty()) {
                     out.cuda = builds.front()->cuda;
                     out.cudnn = builds.front()->cudnn;
@@ -296,6 +297,35 @@ std::optional<rules::Version> cuda_named_in_url(const std::string& url) {
     return std::nullopt;
 }
 
+// A framework lint has no model of its own for, judged from the catalog alone: a pip name
+// that states its CUDA build (mxnet-cu112) and a spelling that says whose libraries it loads.
+std::optional<WheelStack> catalog_stack(const dockerfile::Package& p, const rules::Database& db,
+                                        WheelStack out) {
+    const auto match = rules::builtin_framework_catalog().pip(p.name);
+    if (!match || match->cuda.empty() || match->spelling->cuda_libraries.empty() || out.cpu_only)
+        return std::nullopt;
+    out.framework = match->framework->framework;
+    out.bundles_libraries = match->spelling->cuda_libraries == "bundled";
+    if (!out.cuda) {
+        out.cuda = version(match->cuda);
+        out.evidence = "package name " + p.name;
+    }
+    // The release's row for this very package, the most specific one (mxnet-cu101 1.6.0: the
+    // 1.6 row knows cuDNN 7, the row for every release does not).
+    const rules::FrameworkBuild* build = nullptr;
+    if (const auto v = public_version(p.version)) {
+        for (const rules::FrameworkBuild* row : db.framework_builds(out.framework, *v)) {
+            if (row->package == p.name) build = row;
+        }
+    }
+    if (build) {
+        out.cudnn = build->cudnn;
+        out.cudnn_major = build->cudnn_major;
+    }
+    if (out.cudnn && !out.cudnn_major) out.cudnn_major = out.cudnn->major();
+    return out;
+}
+
 }  // namespace
 
 std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules::Database& db) {
@@ -448,7 +478,7 @@ std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules:
             out.bundles_libraries = true;
             break;
         case Family::none:
-            return std::nullopt;
+            return catalog_stack(p, db, std::move(out));
     }
     if (out.cudnn && !out.cudnn_major) out.cudnn_major = out.cudnn->major();
     return out;
