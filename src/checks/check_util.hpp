@@ -88,8 +88,16 @@ std::string pip_package(std::string_view family, std::optional<int> cuda_major);
 // the files: "imported by torch", "ENTRYPOINT /opt/app/infer"; empty when
 // nothing the image runs maps one of them.
 std::vector<std::string> roots_loading(const Stack& stack, const std::vector<std::string>& files);
-// The finding names the first root (loaded_by) and the others in its evidence.
-void name_roots(report::Finding& finding, const std::vector<std::string>& roots);
+// Every root that maps one of `files` (data paths), in a stable order: the first one that does
+// (loaded_by), each consumer whose closure reaches it (dlopen()s followed: frameworks open cuDNN
+// by name), and each framework that opens it itself. What roots_loading() misses: a shim torch
+// and a C++ program both load breaks both.
+std::vector<std::string> roots_reaching(const Stack& stack, const std::vector<std::string>& files);
+// The finding names the first root (loaded_by) and the others in its evidence; with more than
+// one, `in_message` names them all in the message too: the short text report shows loaded_by
+// and the message only.
+void name_roots(report::Finding& finding, const std::vector<std::string>& roots,
+                bool in_message = false);
 
 // The label of the root a framework's import is ("imported by torch"), and the framework
 // a root label names (nullptr for ENTRYPOINT programs, interpreters, …).
