@@ -95,9 +95,12 @@ report::Finding spared_finding(report::Finding f, const rules::CudnnSubLibraries
     if (spared.need != nullptr) {
         f.message += " Convolution works: " + spared.need->framework + " calls cuDNN through " +
                      spared.need->api + ", whose convolution opens none of them; ";
-        f.evidence.push_back(
-            spared.need->framework + " " + spared.need->min_version.str() +
-            "'s convolution opens only what it measured: " + util::cite(spared.need->provenance));
+        std::string opens;
+        for (const auto& soname : spared.need->convolution_opens)
+            opens += (opens.empty() ? "" : ", ") + soname;
+        f.evidence.push_back(spared.need->framework + " " + spared.need->min_version.str() +
+                             "'s convolution opens " + opens + ": " +
+                             util::cite(spared.need->provenance));
     } else {
         f.message += " Convolution works; ";
     }
