@@ -130,7 +130,9 @@ report::Finding finding(const Stack& stack, const rules::CudnnSubLibraries& set,
                                      ? "unknown whether convolution needs it"
                                  : *m.use->convolution ? "convolution needs it"
                                                        : "convolution does not need it";
-        f.evidence.push_back(m.resolution->name + " serves " + m.use->serves + " (" + need +
+        // Where a framework's own need decides, cuDNN's split is only what the library serves.
+        f.evidence.push_back(m.resolution->name + " serves " + m.use->serves + " (" +
+                             (group.needs.empty() ? "" : "by cuDNN's split, ") + need +
                              "): " + util::cite(m.use->provenance));
     }
     for (const auto* need : group.needs)
