@@ -97,6 +97,36 @@ const FrameworkInstall* framework_labelled(const Stack& stack, std::string_view 
     return nullptr;
 }
 
+const FrameworkInstall* framework_through(const Stack& stack, std::string_view root,
+                                          const std::vector<std::string>& files) {
+    if (const auto* fw = framework_labelled(stack, root)) return fw;
+    auto among = [](const std::vector<std::string>& list, const std::string& item) {
+        return std::find(list.begin(), list.end(), item) != list.end();
+    };
+    std::vector<const ElfObject*> mine;
+    for (const auto& o : stack.objects)
+        if (const auto* r = stack.root_of(o.file); o.consumer && r != nullptr && *r == root)
+            mine.push_back(&o);
+    auto reached = load_closure(stack, mine, true);
+    for (const auto* o : mine) reached.push_back(o->file);
+    const FrameworkInstall* through = nullptr;
+    for (const auto& o : stack.objects) {
+        if (!among(reached, o.file) || among(files, o.file)) continue;
+        // cuDNN's own libraries load each other; what loads cuDNN into the process is asked.
+        if (const auto* self = stack.library(o.file); self && starts_with(self->family, "cudnn"))
+            continue;
+        const bool loads = std::any_of(o.resolutions.begin(), o.resolutions.end(),
+                                       [&](const Resolution& r) { return among(files, r.file); });
+        if (!loads) continue;
+        const FrameworkInstall* owner = nullptr;
+        for (const auto& fw : stack.frameworks)
+            if (among(fw.libraries, o.path) || among(fw.libraries, o.file)) owner = &fw;
+        if (owner == nullptr || (through != nullptr && through != owner)) return nullptr;
+        through = owner;
+    }
+    return through;
+}
+
 std::string first_unresolved(const Stack& stack, const ElfObject& root) {
     std::map<std::string_view, const ElfObject*> by_file;
     for (const auto& o : stack.objects) by_file.emplace(o.file, &o);

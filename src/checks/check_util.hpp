@@ -104,6 +104,12 @@ void name_roots(report::Finding& finding, const std::vector<std::string>& roots,
 std::string import_label(const FrameworkInstall& fw);
 const FrameworkInstall* framework_labelled(const Stack& stack, std::string_view label);
 
+// The framework through which `root` calls into `files` (cuDNN's libraries): the root's own, else
+// the one framework whose libraries are all that load them in the root's closure (an extension
+// module linking libtorch_cuda calls cuDNN through torch). nullptr when none or several.
+const FrameworkInstall* framework_through(const Stack& stack, std::string_view root,
+                                          const std::vector<std::string>& files);
+
 // The framework is the root these findings break ("imported by jaxlib"),
 // whichever root first maps the library a finding names.
 struct ImportedBy {

@@ -65,9 +65,10 @@ std::vector<const LibraryCopy*> odd_ones(
 // framework (`need`, set when known), else cuDNN's split, where a library of unknown use counts
 // as needed. The main library is needed by every call.
 bool spares(const Stack& stack, const rules::CudnnSubLibraries& set, const std::string& root,
-            const std::vector<const LibraryCopy*>& odd, const rules::CudnnConsumerNeed*& need) {
+            const std::vector<std::string>& files, const std::vector<const LibraryCopy*>& odd,
+            const rules::CudnnConsumerNeed*& need) {
     need = nullptr;
-    if (const auto* fw = util::framework_labelled(stack, root))
+    if (const auto* fw = util::framework_through(stack, root, files))
         need = set.need_of(fw->name, fw->version);
     for (const auto* c : odd) {
         const auto* use = set.use_of(c->soname);
@@ -243,7 +244,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             std::vector<Spared> spared;
             for (const auto& root : roots) {
                 const rules::CudnnConsumerNeed* need = nullptr;
-                if (set == nullptr || odd.empty() || !spares(stack, *set, root, odd, need)) {
+                if (set == nullptr || odd.empty() || !spares(stack, *set, root, files, odd, need)) {
                     broken.push_back(root);
                     continue;
                 }

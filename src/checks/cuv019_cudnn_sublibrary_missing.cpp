@@ -51,12 +51,12 @@ void add_once(std::vector<T>& list, const T& item) {
 
 // Each root's missing sub-libraries split into those its convolution needs (`fatal`: one error
 // per set of them) and the others (`spared`: one warning per set and reason).
-void group_roots(const Stack& stack, const rules::CudnnSubLibraries& set,
+void group_roots(const Stack& stack, const rules::CudnnSubLibraries& set, const ElfObject& shim,
                  const std::vector<Missing>& missing, const std::vector<std::string>& roots,
                  std::vector<Group>& fatal, std::vector<Group>& spared) {
     for (const auto& root : roots) {
         const rules::CudnnConsumerNeed* need = nullptr;
-        if (const auto* fw = util::framework_labelled(stack, root))
+        if (const auto* fw = util::framework_through(stack, root, {shim.file}))
             need = set.need_of(fw->name, fw->version);
         std::vector<Missing> needed, other;
         for (const auto& m : missing) {
@@ -103,6 +103,8 @@ std::string spared_words(const Group& group, const std::string& users) {
 
 report::Finding finding(const Stack& stack, const rules::CudnnSubLibraries& set,
                         const ElfObject& shim, const Group& group, bool breaks_convolution) {
+    // The shim's own file, not the path it was reached by ("torch/lib/../../nvidia/cudnn/lib"):
+    // the finding must not read as one about the framework whose RPATH found it.
     report::Finding f;
     f.id = "CUV019";
     f.severity = breaks_convolution ? report::Severity::error : report::Severity::warning;
@@ -110,7 +112,7 @@ report::Finding finding(const Stack& stack, const rules::CudnnSubLibraries& set,
     std::vector<std::string> users;
     for (const auto& r : group.roots) users.push_back(who(stack, r));
     const std::string status = set.missing_status.empty() ? "an error" : set.missing_status;
-    f.message = "cuDNN " + std::to_string(set.major) + "'s " + shim.path + " cannot load " +
+    f.message = "cuDNN " + std::to_string(set.major) + "'s " + shim.file + " cannot load " +
                 listed(names) +
                 ": it dlopen()s its sub-libraries by name, and neither its RUNPATH, "
                 "LD_LIBRARY_PATH nor the cache finds " +
@@ -124,7 +126,7 @@ report::Finding finding(const Stack& stack, const rules::CudnnSubLibraries& set,
                      (apis.size() == 1 ? "s" : "") + " with " + status + " in " + listed(users) +
                      ".";
     }
-    f.locations.push_back({shim.path});
+    f.locations.push_back({shim.file});
     for (const auto& m : group.missing) {
         const std::string need = !m.use->convolution.has_value()
                                      ? "unknown whether convolution needs it"
@@ -144,7 +146,7 @@ report::Finding finding(const Stack& stack, const rules::CudnnSubLibraries& set,
     util::name_roots(f, group.roots);
     util::add_trace(f, *group.missing.front().resolution, 12);
     f.fix = "Install the whole cuDNN " + std::to_string(set.major) + " release beside " +
-            shim.path + " (the package or wheel that ships it, e.g. " +
+            shim.file + " (the package or wheel that ships it, e.g. " +
             util::pip_package("cudnn", std::nullopt) +
             "-cuXX), never single files; or put the directory holding " + listed(names) +
             " on LD_LIBRARY_PATH.";
@@ -172,7 +174,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             continue;
         }
         std::vector<Group> fatal, spared;
-        group_roots(stack, *set, missing, roots, fatal, spared);
+        group_roots(stack, *set, shim, missing, roots, fatal, spared);
         for (const auto& g : fatal) out.push_back(finding(stack, *set, shim, g, true));
         for (const auto& g : spared) out.push_back(finding(stack, *set, shim, g, false));
     }

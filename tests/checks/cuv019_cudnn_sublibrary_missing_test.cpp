@@ -135,6 +135,14 @@ TEST_CASE("CUV019: each consumer is judged by the sub-libraries its own convolut
     RealCudnn cudnn;
     torch_and_jax(cudnn);
     cudnn.module("convnet");
+    // An extension of another package that reaches cuDNN only through torch's library (as
+    // torchvision's does through libtorch_cuda): its convolution is torch's.
+    const std::string torch_lib = RealCudnn::site + "/torch/lib";
+    cudnn.rootfs.lib(torch_lib + "/libtorch_cuda.so", "libtorch_cuda.so",
+                     {RealCudnn::dir + "/libcudnn.so.9"}, "-Wl,-rpath," + RealCudnn::dir);
+    cudnn.rootfs.lib(RealCudnn::site + "/vision/_C.cpython-310-x86_64-linux-gnu.so", "_C.so",
+                     {torch_lib + "/libtorch_cuda.so"}, "-Wl,-rpath," + torch_lib);
+    if (!cudnn.rootfs.error().empty()) cudnn.unavailable = cudnn.rootfs.error();
     if (!cudnn.unavailable.empty()) CUVET_SKIP("skipped: " << cudnn.unavailable);
 
     SECTION("libcudnn_cnn removed: a warning for torch and JAX, an error for the program") {
@@ -153,6 +161,11 @@ TEST_CASE("CUV019: each consumer is judged by the sub-libraries its own convolut
         REQUIRE(program.size() == 1);
         CHECK(program.front()->severity == Severity::error);
         CHECK_FALSE(names(*program.front(), "imported by torch"));
+        CHECK_FALSE(names(*program.front(), "imported by vision"));
+        const auto vision = naming(found, "imported by vision");
+        REQUIRE(vision.size() == 1);
+        CHECK(vision.front()->severity == Severity::warning);
+        CHECK(names(*vision.front(), "imported by torch"));
     }
     SECTION("libcudnn_ops removed: an error for JAX, a warning for torch") {
         cudnn.remove("libcudnn_ops.so.9");
