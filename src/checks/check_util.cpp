@@ -97,6 +97,36 @@ const FrameworkInstall* framework_labelled(const Stack& stack, std::string_view 
     return nullptr;
 }
 
+const FrameworkInstall* framework_through(const Stack& stack, std::string_view root,
+                                          const std::vector<std::string>& files) {
+    if (const auto* fw = framework_labelled(stack, root)) return fw;
+    auto among = [](const std::vector<std::string>& list, const std::string& item) {
+        return std::find(list.begin(), list.end(), item) != list.end();
+    };
+    std::vector<const ElfObject*> mine;
+    for (const auto& o : stack.objects)
+        if (const auto* r = stack.root_of(o.file); o.consumer && r != nullptr && *r == root)
+            mine.push_back(&o);
+    auto reached = load_closure(stack, mine, true);
+    for (const auto* o : mine) reached.push_back(o->file);
+    const FrameworkInstall* through = nullptr;
+    for (const auto& o : stack.objects) {
+        if (!among(reached, o.file) || among(files, o.file)) continue;
+        // cuDNN's own libraries load each other; what loads cuDNN into the process is asked.
+        if (const auto* self = stack.library(o.file); self && starts_with(self->family, "cudnn"))
+            continue;
+        const bool loads = std::any_of(o.resolutions.begin(), o.resolutions.end(),
+                                       [&](const Resolution& r) { return among(files, r.file); });
+        if (!loads) continue;
+        const FrameworkInstall* owner = nullptr;
+        for (const auto& fw : stack.frameworks)
+            if (among(fw.libraries, o.path) || among(fw.libraries, o.file)) owner = &fw;
+        if (owner == nullptr || (through != nullptr && through != owner)) return nullptr;
+        through = owner;
+    }
+    return through;
+}
+
 std::string first_unresolved(const Stack& stack, const ElfObject& root) {
     std::map<std::string_view, const ElfObject*> by_file;
     for (const auto& o : stack.objects) by_file.emplace(o.file, &o);
@@ -118,11 +148,41 @@ std::vector<std::string> roots_loading(const Stack& stack, const std::vector<std
     return out;
 }
 
-void name_roots(report::Finding& finding, const std::vector<std::string>& roots) {
+std::vector<std::string> roots_reaching(const Stack& stack, const std::vector<std::string>& files) {
+    std::vector<std::string> out;
+    auto add = [&out](const std::string& label) {
+        if (std::find(out.begin(), out.end(), label) == out.end()) out.push_back(label);
+    };
+    auto wanted = [&files](const std::string& file) {
+        return std::find(files.begin(), files.end(), file) != files.end();
+    };
+    for (const auto& file : files)
+        if (const auto* first = stack.root_of(file)) add(*first);
+    for (const auto& o : stack.objects) {
+        if (!o.consumer) continue;
+        const auto* root = stack.root_of(o.file);
+        if (root == nullptr) continue;
+        const auto closure = load_closure(stack, {&o}, true);
+        if (std::any_of(closure.begin(), closure.end(), wanted)) add(*root);
+    }
+    for (const auto& fw : stack.frameworks)
+        for (const auto& load : fw.loads)
+            if (wanted(load.resolution.file)) add(import_label(fw));
+    return out;
+}
+
+void name_roots(report::Finding& finding, const std::vector<std::string>& roots, bool in_message) {
     if (roots.empty()) return;
     finding.loaded_by = roots.front();
     for (std::size_t i = 1; i < roots.size(); ++i)
         finding.evidence.push_back("also loaded: " + roots[i]);
+    // loaded_by holds one root, and the short text report shows no evidence: the message is
+    // what every format shows, so it names every root the problem breaks.
+    if (!in_message || roots.size() < 2) return;
+    finding.message += " It breaks every one of them: ";
+    for (std::size_t i = 0; i < roots.size(); ++i)
+        finding.message += (i == 0 ? "" : i + 1 == roots.size() ? " and " : ", ") + roots[i];
+    finding.message += ".";
 }
 
 std::vector<report::Finding> unloaded_findings(std::string_view id,

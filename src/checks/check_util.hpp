@@ -88,13 +88,27 @@ std::string pip_package(std::string_view family, std::optional<int> cuda_major);
 // the files: "imported by torch", "ENTRYPOINT /opt/app/infer"; empty when
 // nothing the image runs maps one of them.
 std::vector<std::string> roots_loading(const Stack& stack, const std::vector<std::string>& files);
-// The finding names the first root (loaded_by) and the others in its evidence.
-void name_roots(report::Finding& finding, const std::vector<std::string>& roots);
+// Every root that maps one of `files` (data paths), in a stable order: the first one that does
+// (loaded_by), each consumer whose closure reaches it (dlopen()s followed: frameworks open cuDNN
+// by name), and each framework that opens it itself. What roots_loading() misses: a shim torch
+// and a C++ program both load breaks both.
+std::vector<std::string> roots_reaching(const Stack& stack, const std::vector<std::string>& files);
+// The finding names the first root (loaded_by) and the others in its evidence; with more than
+// one, `in_message` names them all in the message too: the short text report shows loaded_by
+// and the message only.
+void name_roots(report::Finding& finding, const std::vector<std::string>& roots,
+                bool in_message = false);
 
 // The label of the root a framework's import is ("imported by torch"), and the framework
 // a root label names (nullptr for ENTRYPOINT programs, interpreters, …).
 std::string import_label(const FrameworkInstall& fw);
 const FrameworkInstall* framework_labelled(const Stack& stack, std::string_view label);
+
+// The framework through which `root` calls into `files` (cuDNN's libraries): the root's own, else
+// the one framework whose libraries are all that load them in the root's closure (an extension
+// module linking libtorch_cuda calls cuDNN through torch). nullptr when none or several.
+const FrameworkInstall* framework_through(const Stack& stack, std::string_view root,
+                                          const std::vector<std::string>& files);
 
 // The framework is the root these findings break ("imported by jaxlib"),
 // whichever root first maps the library a finding names.

@@ -243,7 +243,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
     for (const auto& key : order) {
         auto& f = by_name[key];
         const auto& roots = roots_of_name[key];
-        util::name_roots(f, roots);
+        util::name_roots(f, roots, true);
         // What `import torch` raises, whichever root the finding names first.
         if (!key.ends_with(" (dlopen)"))
             for (const auto& label : roots)

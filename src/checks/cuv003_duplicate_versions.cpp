@@ -70,6 +70,7 @@ std::map<std::string, std::map<int, Mapped>> majors_in_process(
 // definition that matches, so one of them runs code of the other major.
 std::vector<report::Finding> majors_mixed(const Stack& stack) {
     std::map<std::string, report::Finding> by_key;
+    std::map<std::string, std::vector<std::string>> roots_of;  // every root the mix is in
     std::vector<std::string> order;
     const auto preloads = preloaded(stack);
     for (const auto& o : stack.objects) {
@@ -100,16 +101,16 @@ std::vector<report::Finding> majors_mixed(const Stack& stack) {
                 f.fix =
                     "Remove the other major from the process: drop it from LD_PRELOAD and "
                     "/etc/ld.so.preload, or make every consumer use one major.";
-                f.loaded_by = *root;
-            } else if (f.loaded_by != *root) {
-                const std::string also = "also loaded: " + *root;
-                if (std::find(f.evidence.begin(), f.evidence.end(), also) == f.evidence.end())
-                    f.evidence.push_back(also);
             }
+            auto& roots = roots_of[key];
+            if (std::find(roots.begin(), roots.end(), *root) == roots.end()) roots.push_back(*root);
         }
     }
     std::vector<report::Finding> out;
-    for (const auto& key : order) out.push_back(std::move(by_key[key]));
+    for (const auto& key : order) {
+        util::name_roots(by_key[key], roots_of[key], true);
+        out.push_back(std::move(by_key[key]));
+    }
     return out;
 }
 

@@ -46,37 +46,77 @@ std::string refused_with(const rules::Database& db, int major) {
     return "";
 }
 
-// A mix whose odd libraries (those not of the graph library's release, which cuDNN answers
-// and checks against) serve only APIs a convolution does not need: those APIs fail, the
-// convolution path works. Their uses; empty when any odd one is needed or unknown.
-std::vector<rules::CudnnSubLibraryUse> spared_convolution(
-    const rules::Database& db, int major,
+// The libraries of a mix not of the graph library's release, which cuDNN answers and checks
+// against; empty when no graph library is among them (nothing to measure the mix by).
+std::vector<const LibraryCopy*> odd_ones(
     const std::map<std::string, std::vector<const LibraryCopy*>>& by_version) {
-    const rules::CudnnSubLibraries* set = nullptr;
-    const auto sets = rules::cudnn_sub_libraries(db);
-    for (const auto& s : sets)
-        if (s.major == major) set = &s;
-    if (set == nullptr) return {};
-    auto use_of = [set](const std::string& soname) -> const rules::CudnnSubLibraryUse* {
-        for (const auto& use : set->uses)
-            if (use.soname == soname) return &use;
-        return nullptr;
-    };
     std::string reference;
     for (const auto& [version, list] : by_version)
         for (const auto* c : list)
             if (util::starts_with(c->soname, "libcudnn_graph.so")) reference = version;
-    if (reference.empty()) return {};
-    std::vector<rules::CudnnSubLibraryUse> out;
-    for (const auto& [version, list] : by_version) {
-        if (version == reference) continue;
-        for (const auto* c : list) {
-            const auto* use = use_of(c->soname);
-            if (use == nullptr || use->convolution != false) return {};
-            out.push_back(*use);
-        }
-    }
+    std::vector<const LibraryCopy*> out;
+    if (reference.empty()) return out;
+    for (const auto& [version, list] : by_version)
+        if (version != reference) out.insert(out.end(), list.begin(), list.end());
     return out;
+}
+
+// Whether a root's convolution never opens an odd library: what the rules measured for its
+// framework (`need`, set when known), else cuDNN's split, where a library of unknown use counts
+// as needed. The main library is needed by every call.
+bool spares(const Stack& stack, const rules::CudnnSubLibraries& set, const std::string& root,
+            const std::vector<std::string>& files, const std::vector<const LibraryCopy*>& odd,
+            const rules::CudnnConsumerNeed*& need) {
+    need = nullptr;
+    if (const auto* fw = util::framework_through(stack, root, files))
+        need = set.need_of(fw->name, fw->version);
+    for (const auto* c : odd) {
+        const auto* use = set.use_of(c->soname);
+        if (use == nullptr) return false;
+        const bool needed = need != nullptr
+                                ? std::count(need->convolution_opens.begin(),
+                                             need->convolution_opens.end(), c->soname) > 0
+                                : use->convolution != false;
+        if (needed) return false;
+    }
+    return true;
+}
+
+// Roots of one mix whose convolution is spared, with the same reason.
+struct Spared {
+    const rules::CudnnConsumerNeed* need = nullptr;
+    std::vector<std::string> roots;
+};
+
+// The warning for roots whose convolution the mix spares: the APIs of the odd libraries fail.
+report::Finding spared_finding(report::Finding f, const rules::CudnnSubLibraries& set,
+                               const std::vector<const LibraryCopy*>& odd, const Spared& spared) {
+    f.id = "CUV005";  // a severity of its own choosing (registry.cpp)
+    f.severity = report::Severity::warning;
+    if (spared.need != nullptr) {
+        f.message += " Convolution works: " + spared.need->framework + " calls cuDNN through " +
+                     spared.need->api + ", whose convolution opens none of them; ";
+        std::string opens;
+        for (const auto& soname : spared.need->convolution_opens)
+            opens += (opens.empty() ? "" : ", ") + soname;
+        f.evidence.push_back(spared.need->framework + " " + spared.need->min_version.str() +
+                             "'s convolution opens " + opens + ": " +
+                             util::cite(spared.need->provenance));
+    } else {
+        f.message += " Convolution works; ";
+    }
+    std::vector<std::string> apis;
+    for (const auto* c : odd)
+        if (const auto* use = set.use_of(c->soname);
+            use != nullptr && std::find(apis.begin(), apis.end(), use->serves) == apis.end()) {
+            apis.push_back(use->serves);
+            f.evidence.push_back(use->soname + " serves " + use->serves + ": " +
+                                 util::cite(use->provenance));
+        }
+    for (std::size_t i = 0; i < apis.size(); ++i) f.message += (i ? " and " : "") + apis[i];
+    f.message += " fail" + std::string(apis.size() == 1 ? "s" : "") + " there.";
+    util::name_roots(f, spared.roots, true);
+    return f;
 }
 
 void loaded_mix(const Stack& stack, const rules::Database& db, std::vector<report::Finding>& out,
@@ -131,8 +171,8 @@ void loaded_mix(const Stack& stack, const rules::Database& db, std::vector<repor
         for (const auto& c : crossings)
             if (f.locations.size() < 8) f.locations.push_back({c.object->path});
         // The root that maps this cuDNN is what the mix breaks ("imported by torch").
-        const auto roots = util::roots_loading(stack, files);
-        util::name_roots(f, roots);
+        const auto roots = util::roots_reaching(stack, files);
+        util::name_roots(f, roots, true);
         for (const auto& c : crossings)
             if (!roots.empty() && util::starts_with(c.resolution->name, "libcudnn_graph.so")) {
                 f.message += framework_refusal(stack, db, roots.front(), *c.loaded);
@@ -153,6 +193,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             by_dir[copy.dir()].push_back(&copy);
     std::vector<report::Finding> out;
     std::vector<util::UnloadedProblem> unloaded;
+    const auto sub_library_sets = rules::cudnn_sub_libraries(db);
     for (const auto& [dir, copies] : by_dir) {
         std::map<int, std::vector<const LibraryCopy*>> by_major;
         for (const auto* c : copies) by_major[c->version->major()].push_back(c);
@@ -164,7 +205,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             if (by_version.size() < 2) continue;
             std::vector<std::string> files;
             for (const auto* c : group) files.push_back(c->path);
-            auto roots = util::roots_loading(stack, files);
+            auto roots = util::roots_reaching(stack, files);
             if (roots.empty()) {
                 std::string releases;
                 for (const auto& [version, list] : by_version)
@@ -186,19 +227,6 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             }
             f.message.back() = '.';
             f.message += refused_with(db, major);
-            if (const auto spared = spared_convolution(db, major, by_version); !spared.empty()) {
-                f.id = "CUV005";  // a severity of its own choosing (registry.cpp)
-                f.severity = report::Severity::warning;
-                f.message += " Convolution works; ";
-                for (std::size_t i = 0; i < spared.size(); ++i)
-                    f.message += (i ? " and " : "") + spared[i].serves;
-                f.message += " fail" + std::string(spared.size() == 1 ? "s" : "") + " there.";
-                for (const auto& use : spared)
-                    f.evidence.push_back(
-                        use.soname + " serves " + use.serves +
-                        " (convolution does not need it): " + util::cite(use.provenance));
-            }
-            util::name_roots(f, roots);
             f.evidence.push_back(
                 "cuDNN " + std::to_string(major) +
                 " sub-libraries must come from one release: " + util::cite(sonames->provenance));
@@ -206,6 +234,28 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             f.fix = "Reinstall every cuDNN " + std::to_string(major) + " library in " + dir +
                     " from one release (e.g. all " + newest + "): install the whole libcudnn" +
                     std::to_string(major) + " package or wheel instead of copying single files.";
+            // Each root is judged by what its own convolution opens: one error naming every
+            // root the mix breaks, one warning per reason for those it spares.
+            const auto odd = odd_ones(by_version);
+            const rules::CudnnSubLibraries* set = nullptr;
+            for (const auto& s : sub_library_sets)
+                if (s.major == major) set = &s;
+            std::vector<std::string> broken;
+            std::vector<Spared> spared;
+            for (const auto& root : roots) {
+                const rules::CudnnConsumerNeed* need = nullptr;
+                if (set == nullptr || odd.empty() || !spares(stack, *set, root, files, odd, need)) {
+                    broken.push_back(root);
+                    continue;
+                }
+                auto it = std::find_if(spared.begin(), spared.end(),
+                                       [need](const Spared& s) { return s.need == need; });
+                if (it == spared.end()) it = spared.insert(spared.end(), Spared{need, {}});
+                it->roots.push_back(root);
+            }
+            for (const auto& s : spared) out.push_back(spared_finding(f, *set, odd, s));
+            if (broken.empty()) continue;
+            util::name_roots(f, broken, true);
             out.push_back(std::move(f));
         }
     }
@@ -237,9 +287,13 @@ const ValidateCheck cuv005_cudnn_mixed_sublibraries{
             "(seen on the H100 test machine: 9.19 main, 9.14 sub-libraries). It is an error when "
             "something the image runs (an ENTRYPOINT program, a framework, an extension module) "
             "loads that cuDNN, and names it; a mixed cuDNN nothing loads is info, one finding per "
-            "directory. In cuDNN 9 a mix whose odd libraries a convolution never loads (only "
-            "libcudnn_adv: RNN, CTC loss, multi-head attention; rules/cudnn.json "
-            "sub_library_uses) is a warning naming those APIs. Each release is the one the "
+            "directory, and the message names every root it breaks. In cuDNN 9 each root is "
+            "judged by what its own convolution opens (rules/cudnn.json consumer_needs, measured "
+            "per framework release, else sub_library_uses): for a root whose convolution never "
+            "loads the odd libraries (libcudnn_adv: RNN, CTC loss, multi-head attention; "
+            "libcudnn_ops and libcudnn_cnn for a framework whose convolution goes through the "
+            "graph API) the "
+            "mix is a warning naming those APIs. Each release is the one the "
             "library states: libcudnn_graph's cudnn_version_ string and the constants "
             "libcudnn_graph, libcudnn_ops and libcudnn_adv export for their peers' checks "
             "(cudnn_ops_infer_version …, which cuDNN 9 compares at run time), else the file name "

@@ -8,6 +8,7 @@
 
 #include "cudnn_sub_libraries_reader.hpp"
 #include "cuvet/rules/embedded.hpp"
+#include "cuvet/rules/framework_catalog.hpp"
 
 namespace cuvet::rules {
 
@@ -36,10 +37,41 @@ std::optional<CudnnSubLibraries> read_cudnn_sub_libraries(
             u.at("soname").fail("'" + use.soname + "' is not among /libraries");
         out.uses.push_back(std::move(use));
     }
+    if (auto needs = e.get("consumer_needs")) {
+        for (const auto& n : needs->array()) {
+            n.expect_object({"framework", "min_version", "api", "convolution_opens", "source",
+                             "confidence", "note"});
+            CudnnConsumerNeed need{n.at("framework").string(), n.at("min_version").version(),
+                                   n.at("api").string(), n.at("convolution_opens").string_array(),
+                                   provenance(n)};
+            // A name outside the catalog would never match an install: a typo, not a fact.
+            if (builtin_framework_catalog().find(need.framework) == nullptr)
+                n.at("framework")
+                    .fail("'" + need.framework +
+                          "' is not a framework of rules/frameworks.json's catalog");
+            for (const auto& soname : need.convolution_opens)
+                if (std::find(libraries.begin(), libraries.end(), soname) == libraries.end())
+                    n.at("convolution_opens").fail("'" + soname + "' is not among /libraries");
+            out.consumer_needs.push_back(std::move(need));
+        }
+    }
     return out;
 }
 
 }  // namespace detail
+
+const CudnnSubLibraryUse* CudnnSubLibraries::use_of(const std::string& soname) const {
+    for (const auto& use : uses)
+        if (use.soname == soname) return &use;
+    return nullptr;
+}
+
+const CudnnConsumerNeed* CudnnSubLibraries::need_of(const std::string& framework,
+                                                    const Version& version) const {
+    for (const auto& need : consumer_needs)
+        if (need.framework == framework && version >= need.min_version) return &need;
+    return nullptr;
+}
 
 namespace {
 

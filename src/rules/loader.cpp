@@ -146,7 +146,8 @@ private:
         }
         for (const auto& e : root_.at("sonames").array()) {
             e.expect_object({"major", "main", "libraries", "sub_libraries_must_match", "source",
-                             "confidence", "note", "statuses", "sub_library_uses"});
+                             "confidence", "note", "statuses", "sub_library_uses",
+                             "consumer_needs"});
             CudnnSonames s{e.at("major").integer(), e.at("main").string(),
                            e.at("libraries").string_array(),
                            e.at("sub_libraries_must_match").boolean(), provenance(e)};

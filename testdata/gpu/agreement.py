@@ -21,7 +21,17 @@ NEEDLES = {
 LIVE_BROKEN = {"error", "cpu_fallback", "wrong_result", None}
 
 
+# Checks that judge each root by what its own convolution opens and name every root they break
+# (issue 36): their trace runs through the path that found the library ("…/torch/lib/../../nvidia/
+# cudnn/lib"), which names no root they break, so only the message and the roots count.
+PER_ROOT = {"CUV005", "CUV019"}
+
+
 def text_of(finding):
+    if finding.get("id") in PER_ROOT:
+        parts = [finding.get("message", ""), finding.get("loaded_by", "") + " "]
+        parts += [line + " " for line in finding.get("evidence", []) if line.startswith("also loaded: ")]
+        return "\n".join(parts) + "\n"
     # Paths end a line or a word: "…/site-packages/torch" alone must match "packages/torch\n".
     parts = [finding.get("message", ""), finding.get("title", "")]
     parts += [loc.get("file", "") if isinstance(loc, dict) else str(loc) for loc in finding.get("locations", [])]

@@ -202,6 +202,21 @@ fresh; rm -f $R$WL/libcudnn_cnn.so.9; no_dpkg_cudnn; variant cudnn_cnn_removed "
 fresh; rm -f $R$WL/libcudnn_adv.so.9; no_dpkg_cudnn; variant cudnn_adv_removed "the wheel's libcudnn_adv.so.9 removed, no other cuDNN"
 fresh; sublib_from_dpkg ops; no_dpkg_cudnn; variant cudnn_ops_9_14 "the wheel's libcudnn_ops.so.9 replaced by the dpkg 9.14 one"
 fresh; sublib_from_dpkg adv; no_dpkg_cudnn; variant cudnn_adv_9_14 "the wheel's libcudnn_adv.so.9 replaced by the dpkg 9.14 one"
+# Issue 36, stop 43: each consumer judged by what its own convolution opens (rules/cudnn.json
+# consumer_needs). The toolkit is added so that JAX's convolution runs at all (its ptxas; without it
+# every variant above fails JAX with CUV016), then one sub-library is removed or of 9.14. What the
+# static check predicts, per framework (torch 2.11 opens graph/heuristic/engines_*, JAX 0.11.2 also
+# ops, neither cnn):
+#   cudnn_tk_wheel_only   torch ok, jax ok                       (healthy control, exit 0)
+#   cudnn_tk_cnn_removed  torch ok, jax ok  (CUV019 warnings)     exit 0
+#   cudnn_tk_ops_removed  torch ok (warning), jax error CUV019    exit 1, names jax only
+#   cudnn_tk_ops_9_14     torch ok (warning), jax error CUV005    exit 1, names jax only
+#   cudnn_tk_heuristic_removed  torch error, jax error CUV019     exit 1, names both
+fresh; add_toolkit; no_dpkg_cudnn; variant cudnn_tk_wheel_only "toolkit added, the dpkg cuDNN 9.14 removed: the wheel's 9.19 alone (healthy)"
+fresh; add_toolkit; rm -f $R$WL/libcudnn_cnn.so.9; no_dpkg_cudnn; variant cudnn_tk_cnn_removed "toolkit added, the wheel's libcudnn_cnn.so.9 removed, no other cuDNN"
+fresh; add_toolkit; rm -f $R$WL/libcudnn_ops.so.9; no_dpkg_cudnn; variant cudnn_tk_ops_removed "toolkit added, the wheel's libcudnn_ops.so.9 removed, no other cuDNN"
+fresh; add_toolkit; sublib_from_dpkg ops; no_dpkg_cudnn; variant cudnn_tk_ops_9_14 "toolkit added, the wheel's libcudnn_ops.so.9 replaced by the dpkg 9.14 one"
+fresh; add_toolkit; rm -f $R$WL/libcudnn_heuristic.so.9; no_dpkg_cudnn; variant cudnn_tk_heuristic_removed "toolkit added, the wheel's libcudnn_heuristic.so.9 removed, no other cuDNN"
 rm -rf $R $BASE
 [ -n "$CUVET" ] && tar -C $W -czf $O/cuvet.tar.gz cuvet
 rm -rf $W

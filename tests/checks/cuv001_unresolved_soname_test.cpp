@@ -245,3 +245,24 @@ TEST_CASE("CUV001: a file ld.so refuses does not satisfy DT_NEEDED", "[validate]
                        Catch::Contains("ld.so cannot load " + lib_dir + "/libcudnn.so.9"));
     }
 }
+
+// Issue 36: a library missing for two things the image runs used to name only the first one met.
+// The short text report shows the message and one root, so the message names every one.
+TEST_CASE("CUV001: a library two consumers need names both, in the message",
+          "[validate][cuv001][sublib-need]") {
+    CudaImage img;
+    img.glibc();
+    img.fs().lib("/opt/stage/libcufft.so.12", "libcufft.so.12");
+    for (const std::string package : {"alpha", "beta"})
+        img.fs().lib(site_packages + "/" + package + "/_ext.cpython-310-x86_64-linux-gnu.so",
+                     "_ext.so", {"/opt/stage/libcufft.so.12"});
+    std::filesystem::remove_all(img.fs().host("/opt/stage"));
+    REQUIRE(img.fs().error().empty());
+    auto findings = validate_findings(img.write());
+    INFO(describe_findings(findings));
+    REQUIRE(ids_of(findings).count("CUV001") == 1);
+    const auto& f = *std::find_if(findings.begin(), findings.end(),
+                                  [](const auto& x) { return x.id == "CUV001"; });
+    CHECK(f.severity == cuvet::report::Severity::error);
+    CHECK_THAT(f.message, Catch::Contains("imported by alpha and imported by beta"));
+}

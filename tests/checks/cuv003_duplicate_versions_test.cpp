@@ -134,3 +134,59 @@ TEST_CASE("CUV003: two consumers in one process pull in cuDNN 8 and the real cuD
                                    Catch::Contains(RealCudnn::dir + "/libcudnn.so.9"));
     CHECK(mixed->loaded_by == "imported by mixed");
 }
+
+// Issue 36: two majors of the CUDA runtime in a C++ program's process (LD_PRELOAD in the image's
+// Env puts libcudart.so.12 ahead of the libcudart.so.13 it links), and a preloaded cuDNN 8 in a
+// process two modules share: an error naming both majors and every root, in the message.
+TEST_CASE("CUV003: another CUDA runtime major preloaded into a C++ program is an error",
+          "[validate][cuv003][sublib-need]") {
+    for (bool preload : {true, false}) {
+        CudaImage img;
+        img.glibc();
+        img.fs().lib("/opt/cuda13/lib/libcudart.so.13.0.96", "libcudart.so.13");
+        img.fs().symlink("/opt/cuda13/lib/libcudart.so.13", "libcudart.so.13.0.96");
+        img.fs().lib("/opt/cuda12/lib/libcudart.so.12.4.127", "libcudart.so.12");
+        img.fs().exe("/opt/app/bin/infer", {"/opt/cuda13/lib/libcudart.so.13.0.96"},
+                     "-Wl,-rpath,/opt/cuda13/lib");
+        img.entrypoint = {"/opt/app/bin/infer"};
+        if (preload) img.env = {"LD_PRELOAD=/opt/cuda12/lib/libcudart.so.12.4.127"};
+        REQUIRE(img.fs().error().empty());
+        const auto findings = validate_findings(img.write());
+        INFO(describe_findings(findings));
+        const cuvet::report::Finding* mixed = nullptr;
+        for (const auto& f : findings)
+            if (f.id == "CUV003" && f.severity == cuvet::report::Severity::error) mixed = &f;
+        if (!preload) {
+            CHECK(mixed == nullptr);
+            continue;
+        }
+        REQUIRE(mixed != nullptr);
+        CHECK_THAT(mixed->message, Catch::Contains("libcudart.so.12.4.127") &&
+                                       Catch::Contains("libcudart.so.13.0.96") &&
+                                       Catch::Contains("LD_PRELOAD"));
+        CHECK_THAT(mixed->loaded_by, Catch::Contains("/opt/app/bin/infer"));
+    }
+}
+
+TEST_CASE("CUV003: a preloaded cuDNN 8 names every module whose process it enters",
+          "[validate][cuv003][real][sublib-need]") {
+    RealCudnn cudnn;
+    cudnn.module("convnet");
+    cudnn.module("seqnet");
+    cudnn.rootfs.lib("/opt/old/libcudnn.so.8.9.7", "libcudnn.so.8");
+    if (!cudnn.unavailable.empty()) CUVET_SKIP("skipped: " << cudnn.unavailable);
+    REQUIRE(cudnn.rootfs.error().empty());
+    cuvet::validate::Options options;
+    options.env_overrides = {"LD_PRELOAD=/opt/old/libcudnn.so.8.9.7"};
+    static const auto db = cuvet::rules::Database::load();
+    const auto findings = cuvet::validate::validate(cudnn.rootfs.root().string(), options, db,
+                                                    cuvet::config::Config{})
+                              .findings;
+    INFO(describe_findings(findings));
+    const cuvet::report::Finding* mixed = nullptr;
+    for (const auto& f : findings)
+        if (f.id == "CUV003" && f.severity == cuvet::report::Severity::error) mixed = &f;
+    REQUIRE(mixed != nullptr);
+    CHECK_THAT(mixed->message,
+               Catch::Contains("imported by convnet") && Catch::Contains("imported by seqnet"));
+}

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "cuvet/config/config.hpp"
@@ -233,4 +234,45 @@ TEST_CASE("CUV005: a real cuDNN 9 named by sonames only, whose ops library state
         CHECK(found.front().severity == cuvet::report::Severity::warning);
         CHECK_THAT(found.front().message, Catch::Contains(other + " (libcudnn_adv.so.9)"));
     }
+}
+
+// Run 13: libcudnn_ops of another release beside a 9.19 cuDNN left torch 2.11's conv2d working
+// (it never opens libcudnn_ops), while JAX's convolution opens it; a C++ program is judged by
+// cuDNN's split. One error naming those it breaks, one warning for torch.
+TEST_CASE("CUV005: a mixed libcudnn_ops is judged per consumer",
+          "[checks][cuv005][real][sublib-need]") {
+    RealCudnn cudnn;
+    cudnn.framework_module("torch", "__version__ = '2.11.0+cu130'\n");
+    cudnn.framework_module("jaxlib", "_version = \"0.11.2\"\n");
+    cudnn.module("convnet");
+    if (!cudnn.unavailable.empty()) CUVET_SKIP("skipped: " << cudnn.unavailable);
+    cudnn.bare_names();
+    REQUIRE_FALSE(cudnn.other_release("libcudnn_ops.so.9").empty());
+    static const auto db = cuvet::rules::Database::load();
+    std::vector<cuvet::report::Finding> mixes;
+    for (auto& f :
+         cuvet::validate::validate(cudnn.rootfs.root().string(), {}, db, cuvet::config::Config{})
+             .findings)
+        if (f.id == "CUV005") mixes.push_back(std::move(f));
+    INFO(describe_findings(mixes));
+    auto names = [](const cuvet::report::Finding& f, const std::string& label) {
+        return f.loaded_by == label || std::find(f.evidence.begin(), f.evidence.end(),
+                                                 "also loaded: " + label) != f.evidence.end();
+    };
+    const auto* error = first(mixes, "CUV005", cuvet::report::Severity::error);
+    REQUIRE(error != nullptr);
+    CHECK(names(*error, "imported by jaxlib"));
+    CHECK(names(*error, "imported by convnet"));
+    CHECK_FALSE(names(*error, "imported by torch"));
+    // Every root it breaks is in the message, which every report format shows.
+    CHECK_THAT(error->message,
+               Catch::Contains("imported by jaxlib") && Catch::Contains("imported by convnet"));
+    const auto* warning = first(mixes, "CUV005", cuvet::report::Severity::warning);
+    REQUIRE(warning != nullptr);
+    CHECK(names(*warning, "imported by torch"));
+    CHECK_FALSE(names(*warning, "imported by jaxlib"));
+    CHECK_THAT(warning->message, Catch::Contains("Convolution works") &&
+                                     Catch::Contains("graph API") &&
+                                     Catch::Contains("tensor descriptors"));
+    CHECK(mixes.size() == 2);
 }

@@ -107,3 +107,89 @@ TEST_CASE("CUV019: a missing sub-library of unknown use is no promise that convo
     CHECK(found.front()->message.find("Convolution works") == std::string::npos);
     CHECK(found.front()->message.find("is unknown") != std::string::npos);
 }
+
+namespace {
+
+// Extension modules where the framework catalog recognises torch 2.11 and JAX 0.11.2 (their
+// version files), each linking the real libcudnn.so.9: the releases rules/cudnn.json
+// consumer_needs measured on the GPU machine (run 13).
+void torch_and_jax(RealCudnn& cudnn) {
+    cudnn.framework_module("torch", "__version__ = '2.11.0+cu130'\n");
+    cudnn.framework_module("jaxlib", "_version = \"0.11.2\"\n");
+}
+
+std::vector<const Finding*> naming(const std::vector<const Finding*>& findings,
+                                   const std::string& label) {
+    std::vector<const Finding*> out;
+    for (const auto* f : findings)
+        if (names(*f, label)) out.push_back(f);
+    return out;
+}
+
+}  // namespace
+
+// Run 13: torch 2.11's conv2d opens only the graph and engine libraries, JAX's opens
+// libcudnn_ops as well, neither opens libcudnn_cnn; a C++ program is judged by cuDNN's split.
+TEST_CASE("CUV019: each consumer is judged by the sub-libraries its own convolution opens",
+          "[checks][cuv019][real][sublib-need]") {
+    RealCudnn cudnn;
+    torch_and_jax(cudnn);
+    cudnn.module("convnet");
+    // An extension of another package that reaches cuDNN only through torch's library (as
+    // torchvision's does through libtorch_cuda): its convolution is torch's.
+    const std::string torch_lib = RealCudnn::site + "/torch/lib";
+    cudnn.rootfs.lib(torch_lib + "/libtorch_cuda.so", "libtorch_cuda.so",
+                     {RealCudnn::dir + "/libcudnn.so.9"}, "-Wl,-rpath," + RealCudnn::dir);
+    cudnn.rootfs.lib(RealCudnn::site + "/vision/_C.cpython-310-x86_64-linux-gnu.so", "_C.so",
+                     {torch_lib + "/libtorch_cuda.so"}, "-Wl,-rpath," + torch_lib);
+    if (!cudnn.rootfs.error().empty()) cudnn.unavailable = cudnn.rootfs.error();
+    if (!cudnn.unavailable.empty()) CUVET_SKIP("skipped: " << cudnn.unavailable);
+
+    SECTION("libcudnn_cnn removed: a warning for torch and JAX, an error for the program") {
+        cudnn.remove("libcudnn_cnn.so.9");
+        const auto findings = findings_of(cudnn);
+        INFO(describe_findings(findings));
+        const auto found = of(findings, "CUV019");
+        for (const std::string label : {"imported by torch", "imported by jaxlib"}) {
+            const auto mine = naming(found, label);
+            REQUIRE(mine.size() == 1);
+            CHECK(mine.front()->severity == Severity::warning);
+            CHECK_THAT(mine.front()->message, Catch::Contains("Convolution works") &&
+                                                  Catch::Contains("legacy convolution API"));
+        }
+        const auto program = naming(found, "imported by convnet");
+        REQUIRE(program.size() == 1);
+        CHECK(program.front()->severity == Severity::error);
+        CHECK_FALSE(names(*program.front(), "imported by torch"));
+        CHECK_FALSE(names(*program.front(), "imported by vision"));
+        const auto vision = naming(found, "imported by vision");
+        REQUIRE(vision.size() == 1);
+        CHECK(vision.front()->severity == Severity::warning);
+        CHECK(names(*vision.front(), "imported by torch"));
+    }
+    SECTION("libcudnn_ops removed: an error for JAX, a warning for torch") {
+        cudnn.remove("libcudnn_ops.so.9");
+        const auto findings = findings_of(cudnn);
+        INFO(describe_findings(findings));
+        const auto found = of(findings, "CUV019");
+        const auto jax = naming(found, "imported by jaxlib");
+        REQUIRE(jax.size() == 1);
+        CHECK(jax.front()->severity == Severity::error);
+        CHECK_THAT(jax.front()->message, Catch::Contains("0.11.2") && Catch::Contains("convnet") &&
+                                             !Catch::Contains("2.11.0"));
+        const auto torch = naming(found, "imported by torch");
+        REQUIRE(torch.size() == 1);
+        CHECK(torch.front()->severity == Severity::warning);
+        CHECK_THAT(torch.front()->message, Catch::Contains("graph API"));
+    }
+    SECTION("libcudnn_heuristic removed: an error naming every consumer") {
+        cudnn.remove("libcudnn_heuristic.so.9");
+        const auto findings = findings_of(cudnn);
+        INFO(describe_findings(findings));
+        const auto found = of(findings, "CUV019");
+        REQUIRE(found.size() == 1);
+        CHECK(found.front()->severity == Severity::error);
+        CHECK_THAT(found.front()->message, Catch::Contains("2.11.0") && Catch::Contains("0.11.2") &&
+                                               Catch::Contains("convnet"));
+    }
+}

@@ -140,3 +140,27 @@ TEST_CASE("error_texts: version_format and ld_library_path_hint are checked", "[
         CHECK(load_error(dir) == path + ": /cudnn_load_rules/0/message: unexpected key 'message'");
     }
 }
+
+// consumer_needs names frameworks of the catalog and sonames of its cuDNN major: a typo would
+// silently never match an install, and judge it by cuDNN's split instead.
+TEST_CASE("cudnn consumer_needs: an unknown framework or soname is refused",
+          "[rules][loader][sublib-need]") {
+    TempDir dir;
+    std::string path = (dir / "cudnn.json").string();
+    auto cudnn = cuvet::test::builtin_table("cudnn.json");
+    std::size_t nine = 0;
+    while (cudnn["sonames"][nine]["major"] != 9) ++nine;
+    auto& need = cudnn["sonames"][nine]["consumer_needs"][0];
+    const std::string at = path + ": /sonames/" + std::to_string(nine) + "/consumer_needs/0/";
+    SECTION("the built-in table loads") { CHECK(load_error(dir).empty()); }
+    SECTION("a framework outside the catalog") {
+        need["framework"] = "pytorch-nightly";
+        cuvet::test::write_file(path, cudnn.dump());
+        CHECK(load_error(dir).find(at + "framework: 'pytorch-nightly' is not a framework") == 0);
+    }
+    SECTION("a soname of no cuDNN 9 library") {
+        need["convolution_opens"][0] = "libcudnn_graph.so.8";
+        cuvet::test::write_file(path, cudnn.dump());
+        CHECK(load_error(dir).find(at + "convolution_opens: 'libcudnn_graph.so.8'") == 0);
+    }
+}

@@ -122,6 +122,11 @@ void RealCudnn::module(const std::string& package) {
     if (!rootfs.error().empty() && unavailable.empty()) unavailable = rootfs.error();
 }
 
+void RealCudnn::framework_module(const std::string& package, const std::string& version_py) {
+    module(package);
+    rootfs.write(site + "/" + package + "/version.py", version_py);
+}
+
 void RealCudnn::remove(const std::string& soname) {
     std::error_code ec;
     fs::remove(rootfs.host(file_of(soname)), ec);

@@ -25,6 +25,9 @@ public:
     // Adds an extension module of package `package` linking libcudnn.so.9 (label "imported by
     // <package>").
     void module(const std::string& package);
+    // module(package) and `package`/version.py holding `version_py`: where the framework catalog
+    // (rules/frameworks.json version_files) recognises a framework and its release.
+    void framework_module(const std::string& package, const std::string& version_py);
     // Deletes a library (its file and its soname link) from `dir`.
     void remove(const std::string& soname);
     // Replaces a library by a copy whose release constants say another minor; returns that

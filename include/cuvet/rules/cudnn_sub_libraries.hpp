@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cuvet/rules/database.hpp"
+#include "cuvet/rules/version.hpp"
 
 namespace cuvet::rules {
 
@@ -14,6 +15,16 @@ struct CudnnSubLibraryUse {
     std::string soname;               // "libcudnn_cnn.so.9"
     std::string serves;               // the APIs it holds, in words
     std::optional<bool> convolution;  // a convolution needs it; nullopt: unknown
+    Provenance provenance;
+};
+
+// The sub-libraries one framework's convolution opens, measured or documented
+// (sonames[].consumer_needs): the others it never loads, so their loss breaks only other APIs.
+struct CudnnConsumerNeed {
+    std::string framework;  // a catalog name: "pytorch"
+    Version min_version;    // the release it was shown for; older ones are unknown
+    std::string api;        // how it calls cuDNN, in words
+    std::vector<std::string> convolution_opens;
     Provenance provenance;
 };
 
@@ -25,6 +36,12 @@ struct CudnnSubLibraries {
     std::string version_mismatch_status;  // CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH
     std::optional<Provenance> statuses_provenance;
     std::vector<CudnnSubLibraryUse> uses;
+    std::vector<CudnnConsumerNeed> consumer_needs;
+
+    const CudnnSubLibraryUse* use_of(const std::string& soname) const;
+    // What `framework` at `version` is known to open for a convolution; nullptr when not known
+    // (another framework, an older release, a program): judge by `uses` then.
+    const CudnnConsumerNeed* need_of(const std::string& framework, const Version& version) const;
 };
 
 // The majors of the cudnn table `db` was loaded from that model their sub-libraries; empty when
