@@ -46,6 +46,9 @@ struct VersionFile {
 struct FrameworkRecord {
     std::string framework;                  // as frameworks.json builds name it: "pytorch"
     std::vector<std::string> import_names;  // what `import` names: "torch"; empty unknown
+    // The inventory component validate judges as the install ("torch", "jaxlib"); "" when none
+    // is (Triton is judged with the torch that pins it).
+    std::string install;
     std::vector<PackageSpelling> pip;
     std::vector<PackageSpelling> conda;
     std::vector<VersionFile> version_files;
@@ -74,6 +77,8 @@ public:
 
     const std::vector<FrameworkRecord>& records() const { return records_; }
     const FrameworkRecord* find(std::string_view framework) const;
+    // The framework whose install an inventory component is ("jaxlib" → jax); nullptr for others.
+    const FrameworkRecord* by_install(std::string_view component) const;
 
     // A pip distribution name in any spelling ("Jax_CUDA12.Plugin" is "jax-cuda12-plugin").
     std::optional<PackageMatch> pip(std::string_view distribution) const;
