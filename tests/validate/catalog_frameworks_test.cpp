@@ -135,6 +135,6 @@ TEST_CASE("validate and freeze: MXNet built for CUDA 11.2 in a CUDA 12 image",
     const auto lock = run_cuvet({"freeze", image.string()});
     INFO(lock.out << lock.err);
     REQUIRE(lock.exit_code == 0);
-    CHECK(lock.out.find("framework name=mxnet version=1.9.1 variant= cuda=11.2") !=
-          std::string::npos);
+    CHECK(lock.out.find("framework name=mxnet version=1.9.1 cuda=11.2 root=" + site_packages +
+                        "/mxnet") != std::string::npos);
 }
