@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cuvet/frameworks/finding_support.hpp"
 #include "cuvet/report/finding.hpp"
 #include "cuvet/rules/database.hpp"
 #include "stack_model.hpp"
@@ -33,6 +34,12 @@ using stack::build_row;
 using stack::describe;
 using stack::load_closure;
 using RuntimeCuda = stack::RuntimeCudaFact;
+// Shared with the frameworks' own judging (cuvet/frameworks/finding_support.hpp).
+using frameworks::add_trace;
+using frameworks::framework_says;
+using frameworks::framework_tool;
+using frameworks::FrameworkWords;
+using frameworks::pip_package;
 inline std::optional<RuntimeCuda> runtime_cuda(const Stack& stack) {
     return stack::runtime_cuda_of(stack);
 }
@@ -41,26 +48,7 @@ inline std::vector<const ElfObject*> objects_of(const Stack& stack, const Framew
 }
 
 std::string version_text(const std::optional<rules::Version>& version);
-// Every evidence line of a resolution: how it was found, then the trace.
-void add_trace(report::Finding& finding, const Resolution& resolution, std::size_t max_lines = 24);
 
-// What the framework itself prints for a failure `kind` at its release (rules error_texts),
-// with `values` and the two versions filled in the way that release prints them (8.6.0,
-// (8, 6, 0) or 8600; a digit the finding does not know shows as "x"; a hint the framework
-// appends when LD_LIBRARY_PATH is set, worded by the path, shows as " …"). nullopt when the rules
-// do not record that release's wording, or a placeholder has no value: a quote is the
-// framework's words or absent, never a guess.
-struct FrameworkWords {
-    std::string text;
-    const rules::FrameworkErrorText* row = nullptr;
-};
-std::optional<FrameworkWords> framework_says(const rules::Database& db, const FrameworkInstall& fw,
-                                             std::string_view kind, rules::MessageValues values,
-                                             const std::optional<rules::Version>& built = {},
-                                             const std::optional<rules::Version>& runtime = {},
-                                             bool ld_library_path_set = false);
-// The tool a framework model found under `name` ("ptxas for Triton"); nullptr when not modelled.
-const FrameworkTool* framework_tool(const FrameworkInstall& fw, std::string_view name);
 // The first DT_NEEDED ld.so cannot find in its breadth-first walk from `root`, the name
 // dlerror() reports; "" when every one resolves.
 std::string first_unresolved(const Stack& stack, const ElfObject& root);
@@ -80,9 +68,6 @@ std::vector<report::Finding> unloaded_findings(std::string_view id,
                                                const std::vector<UnloadedProblem>& problems,
                                                std::string_view singular, std::string_view plural,
                                                std::string fix);
-
-// The pip package that ships a family for a CUDA major ("nvidia-cudnn-cu12"), for fixes.
-std::string pip_package(std::string_view family, std::optional<int> cuda_major);
 
 // The distinct roots that load any of `files` (data paths), in the order of
 // the files: "imported by torch", "ENTRYPOINT /opt/app/infer"; empty when

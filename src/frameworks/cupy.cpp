@@ -1,4 +1,5 @@
 // CuPy: its cuda build from the package name, what cuda-pathfinder loads, the headers NVRTC needs.
+#include "findings.hpp"
 #include "model_support.hpp"
 
 namespace cuvet::frameworks {
@@ -130,6 +131,8 @@ const Framework& cupy() {
         .attach_gpu_package = attach_cupy,
         .add_import_models = add_cupy_models,
         .model_loads = model_cupy,
+        .gpu_library_findings = detail::cupy_gpu_library_findings,
+        .gpu_compiler_findings = detail::cupy_gpu_compiler_findings,
     };
     return framework;
 }

@@ -14,6 +14,7 @@
 //      then its candidate CUDA roots; libdevice in the same roots.
 #include <regex>
 
+#include "findings.hpp"
 #include "model_support.hpp"
 
 namespace cuvet::frameworks {
@@ -201,6 +202,8 @@ const Framework& jax() {
         .fix_first = fix_first,
         .attach_gpu_package = attach_jax,
         .model_loads = model_jax,
+        .gpu_library_findings = detail::jax_gpu_library_findings,
+        .gpu_compiler_findings = detail::jax_gpu_compiler_findings,
     };
     return framework;
 }

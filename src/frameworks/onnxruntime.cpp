@@ -1,6 +1,7 @@
 // ONNX Runtime: its live smoke test (a one-node Conv model on the
 // CUDAExecutionProvider) and the words its provider fails with.
 #include "cuvet/frameworks/framework.hpp"
+#include "findings.hpp"
 
 namespace cuvet::frameworks {
 
@@ -25,6 +26,7 @@ const Framework& onnxruntime() {
         .cpu_fallback =
             "the session runs on CPUExecutionProvider, not the CUDAExecutionProvider it asked for",
         .fix_last = fix_gpu_session,
+        .gpu_library_findings = detail::onnxruntime_gpu_library_findings,
     };
     return framework;
 }

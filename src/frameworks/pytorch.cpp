@@ -2,6 +2,7 @@
 // (torch.compile's GPU compiler, triton.cpp) for its tools.
 #include <algorithm>
 
+#include "findings.hpp"
 #include "model_support.hpp"
 #include "triton.hpp"
 
@@ -103,6 +104,7 @@ const Framework& pytorch() {
         .fix_last = fix_cpu_fallback,
         .add_import_models = add_torch_models,
         .model_loads = model_torch,
+        .gpu_compiler_findings = detail::pytorch_gpu_compiler_findings,
     };
     return framework;
 }

@@ -95,6 +95,13 @@ const FrameworkRecord* FrameworkCatalog::find(std::string_view framework) const 
     return nullptr;
 }
 
+const FrameworkRecord* FrameworkCatalog::by_install(std::string_view component) const {
+    if (component.empty()) return nullptr;
+    for (const auto& record : records_)
+        if (record.install == component) return &record;
+    return nullptr;
+}
+
 std::optional<PackageMatch> FrameworkCatalog::pip(std::string_view distribution) const {
     return first_match(records_, detail::normalize_package_name(distribution),
                        &FrameworkRecord::pip);

@@ -85,16 +85,21 @@ VersionFile read_version_file(const JsonNode& v, const ProvenanceReader& provena
 FrameworkCatalog read_framework_catalog(const JsonNode& catalog,
                                         const ProvenanceReader& provenance) {
     std::vector<FrameworkRecord> records;
-    std::set<std::string, std::less<>> names;
+    std::set<std::string, std::less<>> names, installs;
     for (const auto& r : catalog.array()) {
-        r.expect_object({"framework", "import_names", "pip", "conda", "version_files", "source",
-                         "confidence", "note", "name_words"});
+        r.expect_object({"framework", "import_names", "install", "pip", "conda", "version_files",
+                         "source", "confidence", "note", "name_words"});
         FrameworkRecord record;
         record.framework = r.at("framework").string();
         if (record.framework.empty() || !names.insert(record.framework).second)
             r.at("framework").fail("expected a framework name not used before");
         record.import_names = r.at("import_names").string_array();
         if (auto words = r.get("name_words")) record.name_words = words->string_array();
+        if (auto install = r.get("install")) {
+            record.install = install->string();
+            if (record.install.empty() || !installs.insert(record.install).second)
+                install->fail("expected an inventory component no other record installs");
+        }
         record.pip = read_spellings(r.at("pip"), true);
         record.conda = read_spellings(r.at("conda"), false);
         for (const auto& v : r.at("version_files").array())

@@ -18,6 +18,7 @@
 #include "cuvet/loader/loader.hpp"
 #include "cuvet/rules/cudnn_sub_libraries.hpp"
 #include "cuvet/rules/database.hpp"
+#include "cuvet/rules/framework_catalog.hpp"
 #include "cuvet/stack/loader_resolution.hpp"
 #include "entry_start.hpp"
 #include "framework_models.hpp"
@@ -170,10 +171,21 @@ std::vector<LibraryCopy> driver_copies(const inventory::Analysis& analysis, bool
     return out;
 }
 
-// The framework an inventory component installs (src/frameworks/frameworks.inc); "" for others.
+// The framework an inventory component installs (the catalog's `install`); "" for others.
 std::string framework_name(const std::string& component) {
-    const auto* framework = frameworks::by_component(component);
-    return framework == nullptr ? "" : std::string(framework->name);
+    const auto* record = rules::builtin_framework_catalog().by_install(component);
+    return record == nullptr ? "" : record->framework;
+}
+
+// A version tail without '+' that states the CUDA build, by the catalog spelling of the
+// component's package (paddlepaddle-gpu 2.6.1.post120: ".post120"); "" when none does.
+std::string cuda_build_tail(const inventory::Component& c) {
+    auto package = c.attributes.find("package");
+    if (package == c.attributes.end()) return "";
+    const auto match = rules::builtin_framework_catalog().pip(package->second);
+    if (!match) return "";
+    const auto cuda = rules::FrameworkCatalog::local_version_cuda(*match, c.version);
+    return cuda ? cuda->tail : "";
 }
 
 std::vector<FrameworkInstall> frameworks(const inventory::Analysis& analysis) {
@@ -185,11 +197,19 @@ std::vector<FrameworkInstall> frameworks(const inventory::Analysis& analysis) {
         FrameworkInstall fw;
         fw.name = name;
         auto plus = c.version.find('+');
-        auto version = rules::Version::parse(c.version.substr(0, plus));
-        if (!version) continue;  // unknown stays unknown: no version, nothing to judge
-        fw.version = *version;
+        auto release = c.version.substr(0, plus);
         if (plus != std::string::npos && c.version.substr(plus + 1).starts_with("cu"))
             fw.variant = c.version.substr(plus + 1);
+        if (plus == std::string::npos) {
+            // The variant as the builds name it: "post120".
+            if (auto tail = cuda_build_tail(c); !tail.empty()) {
+                release.resize(release.size() - tail.size());
+                fw.variant = tail.substr(tail.front() == '.' ? 1 : 0);
+            }
+        }
+        auto version = rules::Version::parse(release);
+        if (!version) continue;  // unknown stays unknown: no version, nothing to judge
+        fw.version = *version;
         fw.root = c.location;
         if (auto it = c.attributes.find("cuda"); it != c.attributes.end())
             fw.built_cuda = rules::Version::parse(it->second);

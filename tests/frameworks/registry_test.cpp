@@ -8,6 +8,7 @@
 #include "cuvet/core/cuda_libraries.hpp"
 #include "cuvet/elf/dlopen_strings.hpp"
 #include "cuvet/frameworks/framework.hpp"
+#include "cuvet/rules/framework_catalog.hpp"
 #include "cuvet/sandbox/framework_smoke.hpp"
 #include "cuvet/validate/stack_builder.hpp"
 
@@ -24,6 +25,10 @@ TEST_CASE("frameworks: each is registered once, under names nothing else uses", 
         if (f->component != f->name) CHECK(names.insert(f->component).second);
         CHECK(frameworks::find(f->name) == f);
         CHECK(frameworks::by_component(f->component) == f);
+        // Validate takes the install from the catalog: the model must name the same component.
+        const auto* record = rules::builtin_framework_catalog().by_install(f->component);
+        REQUIRE(record != nullptr);
+        CHECK(record->framework == f->name);
         for (auto alias : f->aliases) CHECK(frameworks::find(alias) == f);
     }
     CHECK(frameworks::by_component("jaxlib")->name == "jax");

@@ -63,6 +63,19 @@ TEST_CASE("catalog: every framework a build or error text names has a record", "
                Catch::Contains("/builds/0/framework: unknown framework 'theano'"));
 }
 
+TEST_CASE("catalog: the component validate judges as a framework's install",
+          "[rules][catalog][catalog-frameworks]") {
+    const auto& catalog = builtin_framework_catalog();
+    CHECK(catalog.by_install("jaxlib")->framework == "jax");
+    CHECK(catalog.by_install("torch")->framework == "pytorch");
+    CHECK(catalog.by_install("paddle")->framework == "paddlepaddle");
+    CHECK(catalog.by_install("mxnet")->framework == "mxnet");
+    CHECK(catalog.by_install("tensorrt-python")->framework == "tensorrt");
+    CHECK(catalog.by_install("jax") == nullptr);     // jax itself is Python; jaxlib is the build
+    CHECK(catalog.by_install("triton") == nullptr);  // judged with the torch that pins it
+    CHECK(catalog.by_install("") == nullptr);
+}
+
 TEST_CASE("catalog: a bad record is refused with its pointer", "[rules][catalog]") {
     auto frameworks = cuvet::test::builtin_table("frameworks.json");
     SECTION("an unknown placeholder") {
@@ -79,6 +92,11 @@ TEST_CASE("catalog: a bad record is refused with its pointer", "[rules][catalog]
         frameworks["catalog"][1]["framework"] = frameworks["catalog"][0]["framework"];
         CHECK_THAT(cuvet::test::load_error_with("frameworks.json", frameworks),
                    Catch::Contains("/catalog/1/framework"));
+    }
+    SECTION("an install another record has") {
+        frameworks["catalog"][1]["install"] = frameworks["catalog"][0]["install"];
+        CHECK_THAT(cuvet::test::load_error_with("frameworks.json", frameworks),
+                   Catch::Contains("/catalog/1/install: expected an inventory component no other"));
     }
     SECTION("a version file without its package dir") {
         frameworks["catalog"][0]["version_files"][0]["path"] = "version.py";

@@ -20,9 +20,16 @@ struct Inventory;
 namespace cuvet::loader {
 class Loader;
 }
+namespace cuvet::report {
+struct Finding;
+}
+namespace cuvet::rules {
+class Database;
+}
 namespace cuvet::stack {
 struct FrameworkInstall;
-}
+struct Stack;
+}  // namespace cuvet::stack
 
 namespace cuvet::frameworks {
 
@@ -77,6 +84,15 @@ struct Framework {
     // What it opens itself (FrameworkInstall::loads) and the tools it needs (::tools).
     void (*model_loads)(const inventory::Analysis&, const loader::Loader&, const Environment&,
                         stack::FrameworkInstall&) = nullptr;
+
+    // Its own judging, where its failure reads unlike any other framework's: what CUV015 says
+    // when the GPU libraries it opens itself do not load, and CUV016 when the compiler or the
+    // tools it needs for the GPU are missing (src/frameworks/<name>_findings.cpp). The check
+    // stamps its id, severity and title on each finding that has none.
+    using Judge = std::vector<report::Finding> (*)(const stack::Stack&, const rules::Database&,
+                                                   const stack::FrameworkInstall&);
+    Judge gpu_library_findings = nullptr;
+    Judge gpu_compiler_findings = nullptr;
 };
 
 // Every framework, in registry order (the order the live check probes them).

@@ -53,6 +53,9 @@ struct FrameworkRecord {
     // Words that, found in an image's name or a local wheel's project name (any case, anywhere),
     // say the framework is inside: "paddle" in paddlepaddle/paddle:2.5.1-gpu. Empty: none.
     std::vector<std::string> name_words;
+    // The inventory component validate judges as the install ("torch", "jaxlib"); "" when none
+    // is (Triton is judged with the torch that pins it).
+    std::string install;
     std::vector<PackageSpelling> pip;
     std::vector<PackageSpelling> conda;
     std::vector<VersionFile> version_files;
@@ -81,6 +84,8 @@ public:
 
     const std::vector<FrameworkRecord>& records() const { return records_; }
     const FrameworkRecord* find(std::string_view framework) const;
+    // The framework whose install an inventory component is ("jaxlib" → jax); nullptr for others.
+    const FrameworkRecord* by_install(std::string_view component) const;
 
     // A pip distribution name in any spelling ("Jax_CUDA12.Plugin" is "jax-cuda12-plugin").
     std::optional<PackageMatch> pip(std::string_view distribution) const;

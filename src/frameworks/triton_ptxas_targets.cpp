@@ -1,11 +1,20 @@
-#include "triton_ptxas_targets.hpp"
-
+// CUV016's Triton half: the ptxas Triton assembles with must know the target GPU's
+// architecture.
 #include <map>
 
-#include "check_util.hpp"
+#include "findings.hpp"
+#include "model_support.hpp"
 
-namespace cuvet::checks {
+namespace cuvet::frameworks::detail {
 namespace {
+
+using stack::FrameworkInstall;
+using stack::FrameworkTool;
+using stack::Stack;
+
+std::string file_name_of(std::string_view path) {
+    return std::string(path.substr(path.rfind('/') + 1));
+}
 
 // Triton's target for a compute capability: sm_XY, with the arch-specific "a"
 // from 9.0 on (triton/backends/nvidia/compiler.py sm_arch_from_capability in
@@ -20,9 +29,9 @@ std::string triton_target(const rules::GpuArch& gpu, bool ships_blackwell) {
 // wheel ships one (compiler.py get_ptxas), else ptxas.
 const FrameworkTool* ptxas_for(const FrameworkInstall& torch, const rules::GpuArch& gpu) {
     if (gpu.sm() >= 100)
-        if (const auto* blackwell = util::framework_tool(torch, "ptxas-blackwell for Triton"))
+        if (const auto* blackwell = framework_tool(torch, "ptxas-blackwell for Triton"))
             return blackwell;
-    return util::framework_tool(torch, "ptxas for Triton");
+    return framework_tool(torch, "ptxas for Triton");
 }
 
 struct Range {
@@ -50,14 +59,14 @@ std::string usable_ptxas(const Stack& stack, const std::vector<Range>& ranges) {
     if (stack.elfs == nullptr) return "";
     std::string best;
     for (const auto& [path, elf] : *stack.elfs) {
-        if (util::base_name(path) != "ptxas" || elf.cuda_tools_release.empty()) continue;
+        if (file_name_of(path) != "ptxas" || elf.cuda_tools_release.empty()) continue;
         auto release = rules::Version::parse(elf.cuda_tools_release);
         if (!release) continue;
         bool all = true;
         for (const auto& r : ranges) all = all && knows(*release, r);
         if (!all) continue;
         // A toolkit's ptxas reads better in a fix than a wheel's.
-        if (best.empty() || util::starts_with(path, "/usr/local/cuda"))
+        if (best.empty() || starts_with(path, "/usr/local/cuda"))
             best = path + " (CUDA " + elf.cuda_tools_release + ")";
     }
     return best;
@@ -96,12 +105,11 @@ std::vector<report::Finding> triton_ptxas_targets(const Stack& stack, const rule
         failing[tool].push_back({name, gpu, range, too_old});
     }
     std::vector<report::Finding> out;
-    const bool blackwell_shipped =
-        util::framework_tool(torch, "ptxas-blackwell for Triton") != nullptr;
+    const bool blackwell_shipped = framework_tool(torch, "ptxas-blackwell for Triton") != nullptr;
     for (const auto* tool : order) {
         const auto& failures = failing[tool];
         const auto& first = failures.front();
-        const std::string program = util::base_name(tool->path);
+        const std::string program = file_name_of(tool->path);
         const std::string target = triton_target(*first.gpu, blackwell_shipped);
         std::string gpus;
         for (const auto& f : failures) {
@@ -132,7 +140,7 @@ std::vector<report::Finding> triton_ptxas_targets(const Stack& stack, const rule
                                  fail.gpu->compute_capability.str() + " (" +
                                  fail.gpu->architecture + "); ptxas knows " +
                                  triton_target(*fail.gpu, blackwell_shipped) + " " +
-                                 range_text(fail) + " per " + util::cite(fail.gpu->provenance) +
+                                 range_text(fail) + " per " + rules::cite(fail.gpu->provenance) +
                                  (arch_specific ? "; " + fail.gpu->provenance.note : ""));
         }
         f.evidence.push_back(
@@ -172,4 +180,4 @@ std::vector<report::Finding> triton_ptxas_targets(const Stack& stack, const rule
     return out;
 }
 
-}  // namespace cuvet::checks
+}  // namespace cuvet::frameworks::detail
