@@ -188,6 +188,13 @@ private:
                                    " bytes (Linux allows " + std::to_string(max_link_target) + ")");
                     entry.size = entry.link_target.size();  // what lstat reports once extracted
                     break;
+                case AE_IFIFO:
+                    entry.type = FileType::fifo;
+                    break;
+                case AE_IFCHR:
+                case AE_IFBLK:
+                    entry.type = FileType::device;
+                    break;
                 default:
                     entry.type = FileType::other;
                     break;
