@@ -137,6 +137,8 @@ int run_validate(const ValidateArgs& args) {
     context.rules_version = setup.rules_version;
     context.rules_origin = setup.rules_origin;
     context.targets = {args.image.path};
+    context.silenced = silenced_by_file(setup, result.silenced);
+    context.silenced_by = setup.config.path;
     context.rules = documented_rules(checks::CheckKind::validate);
     if (args.probe)  // the live check's findings are rules of the report too (SARIF, JUnit)
         for (auto& rule : documented_rules(checks::CheckKind::live))
