@@ -24,7 +24,7 @@ image::FileEntry decode_entry(Reader& in) {
     image::FileEntry e;
     e.path = in.str();
     auto type = in.u64();
-    if (type > static_cast<std::uint64_t>(image::FileType::other))
+    if (type > static_cast<std::uint64_t>(image::FileType::device))
         throw DecodeError("bad file type");
     e.type = static_cast<image::FileType>(type);
     e.mode = static_cast<std::uint32_t>(in.u64());

@@ -170,10 +170,12 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             const auto elsewhere = r.error || !r.denied.empty() ? std::vector<std::string>{}
                                                                 : copies_named(stack, r.name);
             const std::string refused =
-                r.error ? " but ld.so cannot load " + r.path +
-                              ": it is not an ELF file ld.so accepts (\"invalid ELF header\", "
-                              "\"file too short\", a directory…), and the load stops there"
-                        : "";
+                !r.hang.empty() ? " but ld.so cannot load " + r.path + ": it is " + r.hang
+                : r.error       ? " but ld.so cannot load " + r.path +
+                                ": it is not an ELF file ld.so accepts (\"invalid ELF header\", "
+                                "\"file too short\", a directory, a device node…), and the load "
+                                "stops there"
+                          : "";
             if (root == nullptr) {
                 unloaded.push_back(
                     {o.path,

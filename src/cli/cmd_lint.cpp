@@ -113,8 +113,11 @@ int run_lint(const LintArgs& args) {
     }
     // Nothing was read: the error lines are the whole answer, not an empty report.
     if (targets.empty()) return exit_bad_input;
-    note_config_effects(setup, config::apply(config, findings), !args.fail_on.empty());
+    const auto silenced = config::apply(config, findings);
+    note_config_effects(setup, silenced, !args.fail_on.empty());
     report::ReportContext context;
+    context.silenced = silenced_by_file(setup, silenced);
+    context.silenced_by = setup.config.path;
     context.tool_version = CUVET_VERSION;
     context.command = "lint";
     context.rules_version = setup.rules_version;

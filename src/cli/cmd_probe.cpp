@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/printable.hpp"
 #include "cuvet/frameworks/framework.hpp"
 #include "cuvet/sandbox/framework_findings.hpp"
 #include "cuvet/sandbox/host_driver.hpp"
@@ -88,8 +89,9 @@ nlohmann::json frameworks_json(const std::vector<sandbox::SmokeResult>& results)
 std::string library_line(const sandbox::ProbeReport& report, const char* role) {
     const sandbox::ProbeLibrary* lib = report.library(role);
     if (lib == nullptr) return "not reached";
-    if (!lib->loaded) return "FAILED to load " + lib->requested + ": " + lib->error;
-    return "from " + lib->path;
+    if (!lib->loaded)
+        return "FAILED to load " + printable(lib->requested) + ": " + printable(lib->error);
+    return "from " + printable(lib->path);
 }
 
 void print_text(const sandbox::ProbeOutcome& outcome, const std::string& target) {
@@ -102,20 +104,20 @@ void print_text(const sandbox::ProbeOutcome& outcome, const std::string& target)
     }
     std::cout << ")\n";
     if (!outcome.plan.framework_library.empty())
-        std::cout << "Framework   " << outcome.plan.framework_library << "\n";
+        std::cout << "Framework   " << printable(outcome.plan.framework_library) << "\n";
     if (!outcome.injected.empty())
         std::cout << "Driver      " << outcome.injected.size() << " host libraries injected into "
                   << outcome.library_dir << "\n";
     if (outcome.report) {
         const auto& r = *outcome.report;
-        std::cout << "Verdict     " << r.verdict << "\n";
+        std::cout << "Verdict     " << printable(r.verdict) << "\n";
         if (r.driver_version)
             std::cout << "Driver API  " << *r.driver_version << " (CUDA "
                       << sandbox::cuda_version_string(*r.driver_version) << "), cuInit "
-                      << (r.cu_init.empty() ? "not called" : r.cu_init) << ", " << r.device_count
-                      << " device(s)\n";
+                      << (r.cu_init.empty() ? "not called" : printable(r.cu_init)) << ", "
+                      << r.device_count << " device(s)\n";
         if (!r.device_name.empty())
-            std::cout << "GPU         " << r.device_name << " (compute capability "
+            std::cout << "GPU         " << printable(r.device_name) << " (compute capability "
                       << r.compute_capability << ")\n";
         if (r.runtime_version)
             std::cout << "CUDA rt     " << sandbox::cuda_version_string(*r.runtime_version) << " "
@@ -125,7 +127,7 @@ void print_text(const sandbox::ProbeOutcome& outcome, const std::string& target)
                       << library_line(r, "cudnn") << "\n";
         if (outcome.plan.expect.cudnn_version)
             std::cout << "Expected    cuDNN " << *outcome.plan.expect.cudnn_version << " ("
-                      << outcome.plan.expect.cudnn_source << ")\n";
+                      << printable(outcome.plan.expect.cudnn_source) << ")\n";
         for (const auto& conv : r.convs) {
             char line[200];
             std::snprintf(line, sizeof line,
@@ -137,21 +139,25 @@ void print_text(const sandbox::ProbeOutcome& outcome, const std::string& target)
     }
     for (const auto& result : outcome.frameworks) {
         std::cout << "Framework   " << result.target.framework
-                  << (result.version.empty() ? "" : " " + result.version) << " ("
-                  << result.target.interpreter << "): "
+                  << (result.version.empty() ? "" : " " + printable(result.version)) << " ("
+                  << printable(result.target.interpreter) << "): "
                   << (result.parsed
-                          ? result.verdict + (result.stage == "done" ? "" : " at " + result.stage)
+                          ? printable(result.verdict +
+                                      (result.stage == "done" ? "" : " at " + result.stage))
                           : "no result");
         char timing[32];
         std::snprintf(timing, sizeof timing, ", %.1f s\n", result.process.seconds);
         std::cout << timing;
     }
-    for (const auto& note : outcome.notes) std::cout << "Sandbox     " << note << "\n";
+    // Notes, findings and what the probe reports quote the image (paths, dlerror() text, a
+    // framework's own words): one line each, whatever they hold.
+    for (const auto& note : outcome.notes) std::cout << "Sandbox     " << printable(note) << "\n";
     for (const auto& finding : outcome.findings) {
         std::cout << severity_name(finding.severity) << " " << finding.id << " " << finding.title
-                  << ": " << finding.message << "\n";
-        for (const auto& evidence : finding.evidence) std::cout << "    " << evidence << "\n";
-        if (!finding.fix.empty()) std::cout << "    fix: " << finding.fix << "\n";
+                  << ": " << printable(finding.message) << "\n";
+        for (const auto& evidence : finding.evidence)
+            std::cout << "    " << printable(evidence) << "\n";
+        if (!finding.fix.empty()) std::cout << "    fix: " << printable(finding.fix) << "\n";
     }
     if (outcome.findings.empty()) std::cout << "No findings.\n";
 }

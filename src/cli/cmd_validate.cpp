@@ -19,6 +19,7 @@
 #include "cuvet/checks/registry.hpp"
 #include "cuvet/config/config.hpp"
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/text_input.hpp"
 #include "cuvet/frameworks/framework.hpp"
 #include "cuvet/report/fail_on.hpp"
 #include "cuvet/report/renderer.hpp"
@@ -62,14 +63,6 @@ struct ValidateArgs {
     std::string nodes;
 };
 
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) fail_io(path + ": cannot open: " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 int run_validate(const ValidateArgs& args) {
     auto renderer = report::make_renderer(args.format);  // usage error before any work
     ReportSetup setup = load_report_setup(args.fail_on, args.config, args.ignore, args.rules_dir);
@@ -91,7 +84,8 @@ int run_validate(const ValidateArgs& args) {
     }
     if (!args.dockerfile.empty()) {
         options.dockerfile_path = args.dockerfile;
-        options.dockerfile_text = read_file(args.dockerfile);
+        // The Dockerfile is the checkout's, as for lint: a regular file inside the working tree.
+        options.dockerfile_text = read_text_input(args.dockerfile);
     }
     std::unique_ptr<Progress> progress;
     if (args.progress || (!args.no_progress && isatty(STDERR_FILENO) != 0)) {
@@ -137,6 +131,8 @@ int run_validate(const ValidateArgs& args) {
     context.rules_version = setup.rules_version;
     context.rules_origin = setup.rules_origin;
     context.targets = {args.image.path};
+    context.silenced = silenced_by_file(setup, result.silenced);
+    context.silenced_by = setup.config.path;
     context.rules = documented_rules(checks::CheckKind::validate);
     if (args.probe)  // the live check's findings are rules of the report too (SARIF, JUnit)
         for (auto& rule : documented_rules(checks::CheckKind::live))

@@ -49,13 +49,21 @@ ReportSetup load_report_setup(const std::string& fail_on, const std::string& con
                        std::move(file_ignored)};
 }
 
+std::vector<report::Finding> silenced_by_file(const ReportSetup& setup,
+                                              const std::vector<report::Finding>& silenced) {
+    std::vector<report::Finding> out;
+    if (setup.config.path.empty()) return out;
+    for (const auto& finding : silenced)
+        if (setup.file_ignored.count(finding.id) > 0) out.push_back(finding);
+    return out;
+}
+
 void note_config_effects(const ReportSetup& setup, const std::vector<report::Finding>& silenced,
                          bool fail_on_given) {
     const std::string& file = setup.config.path;
     if (file.empty()) return;
     std::map<std::string, std::size_t> counts;  // id → findings the file silenced
-    for (const auto& finding : silenced)
-        if (setup.file_ignored.count(finding.id) > 0) ++counts[finding.id];
+    for (const auto& finding : silenced_by_file(setup, silenced)) ++counts[finding.id];
     if (!counts.empty()) {
         std::string line;
         std::size_t total = 0;

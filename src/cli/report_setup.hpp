@@ -34,6 +34,11 @@ ReportSetup load_report_setup(const std::string& fail_on, const std::string& con
 void note_config_effects(const ReportSetup& setup, const std::vector<report::Finding>& silenced,
                          bool fail_on_given);
 
+// Of the findings config::apply silenced, those the config file's `ignore`
+// silenced (not --ignore): the report lists them with the file's name.
+std::vector<report::Finding> silenced_by_file(const ReportSetup& setup,
+                                              const std::vector<report::Finding>& silenced);
+
 // Renders to stdout, or to `output` when not empty (-o FILE; a file that
 // cannot be written is an io error naming it). Colour only for text on a
 // terminal, without --no-color and NO_COLOR.

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/text_input.hpp"
 #include "cuvet/validate/validate.hpp"
 #include "progress.hpp"
 
@@ -73,11 +74,7 @@ lock::Lock read_lock_file(const std::string& path) {
     if (ec) fail_io(path + ": cannot open: " + ec.message());
     if (size > max_lock_bytes)
         fail_input(path + ": " + std::to_string(size) + " bytes is too large for a lock file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) fail_io(path + ": cannot open: " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return lock::parse(text.str(), path);
+    return lock::parse(read_text_input(path), path);
 }
 
 lock::Lock lock_of(const std::string& path, const StackArgs& args, const rules::Database& db) {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "cuvet/core/error.hpp"
+#include "cuvet/core/text_input.hpp"
 #include "cuvet/validate/nodes.hpp"
 
 namespace cuvet::cli {
@@ -24,11 +25,8 @@ stack::Targets make_targets(const std::vector<std::string>& drivers,
     targets.gpus = gpus.empty() ? config.gpus : gpus;
     targets.trusted_dirs = config.trusted_library_dirs;
     if (nodes_file.empty()) return targets;
-    std::ifstream in(nodes_file, std::ios::binary);
-    if (!in) fail_io(nodes_file + ": cannot open: " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
-    auto pools = validate::read_node_pools(text.str(), nodes_file);
+    // A checkout's file like the Dockerfile: regular, capped, not a link out of the tree.
+    auto pools = validate::read_node_pools(read_text_input(nodes_file), nodes_file);
     for (auto& pool : pools)
         if (!pool.gpu.empty() && db.gpu(pool.gpu) == nullptr) {
             std::cerr << "cuvet: warning: " << nodes_file << ": pool " << pool.name

@@ -14,7 +14,7 @@ struct Named {
     bool size;  // printed and parsed with K/M/G/T
 };
 
-constexpr std::array<Named, 16> names{{
+constexpr std::array<Named, 19> names{{
     {"file-bytes", &ScanLimits::file_bytes, true},
     {"elf-held", &ScanLimits::elf_held, true},
     {"layer-bytes", &ScanLimits::layer_bytes, true},
@@ -28,6 +28,9 @@ constexpr std::array<Named, 16> names{{
     {"inflate-ratio", &ScanLimits::inflate_ratio, false},
     {"path-bytes", &ScanLimits::path_bytes, true},
     {"path-depth", &ScanLimits::path_depth, false},
+    {"layers", &ScanLimits::layers, false},
+    {"entries", &ScanLimits::entries, false},
+    {"image-path-bytes", &ScanLimits::image_path_bytes, true},
     {"input-bytes", &ScanLimits::input_bytes, true},
     {"expansion-bytes", &ScanLimits::expansion_bytes, true},
     {"stages", &ScanLimits::stages, false},

@@ -74,6 +74,10 @@ std::string_view to_string(Verdict verdict) {
             return "wrong machine";
         case Verdict::not_elf:
             return "not an ELF file";
+        case Verdict::fifo:
+            return "a FIFO (open blocks)";
+        case Verdict::device:
+            return "a device node";
         case Verdict::not_inspected:
             return "not inspected";
         case Verdict::stale_cache:
@@ -233,6 +237,18 @@ private:
                 lib_dst_, options_.platform};
     }
 
+    // A FIFO or device node (itself, or what a hard link names) is never skipped like a
+    // missing file: ld.so's open() blocks on the one and fails on, or reads no ELF header
+    // from, the other.
+    std::optional<Verdict> special_file(const image::FileEntry& found) const {
+        const image::FileEntry* entry = &found;
+        if (entry->type == image::FileType::hardlink) entry = files_.tree->data_entry(*entry);
+        if (entry == nullptr) return std::nullopt;
+        if (entry->type == image::FileType::fifo) return Verdict::fifo;
+        if (entry->type == image::FileType::device) return Verdict::device;
+        return std::nullopt;
+    }
+
     // open_verify: is the file there, and of our class and machine?
     Verdict verify(std::string_view path, std::string& file, std::string& denied) const {
         const auto& root = graph_.objects[0];
@@ -245,6 +261,7 @@ private:
             if (options_.open_denied) denied = options_.open_denied(resolved.entry->path);
             return denied.empty() ? Verdict::not_elf : Verdict::permission_denied;
         }
+        if (auto special = special_file(*resolved.entry)) return *special;
         const auto* entry = files_.data_entry(full(path));
         if (entry == nullptr) return Verdict::not_regular;
         file = entry->path;
@@ -404,7 +421,9 @@ private:
 
     static bool loadable(Verdict v) { return v == Verdict::loaded || v == Verdict::not_inspected; }
     // open_verify opened it but signals an error: the whole load fails there.
-    static bool stops(Verdict v) { return v == Verdict::not_elf; }
+    static bool stops(Verdict v) {
+        return v == Verdict::not_elf || v == Verdict::fifo || v == Verdict::device;
+    }
 
     bool is_directory(std::string_view path) const {
         auto resolved = files_.tree->resolve(full(path));
@@ -549,6 +568,20 @@ private:
         r.source = winner->attempt.source;
         r.path = winner->attempt.path;
         r.file = winner->file;
+        if (winner->attempt.verdict == Verdict::fifo) {
+            r.status = Status::error;
+            r.note =
+                "a FIFO: ld.so's open() waits for a writer that never comes; the program hangs "
+                "before it starts";
+            return push(std::move(r));
+        }
+        if (winner->attempt.verdict == Verdict::device) {
+            r.status = Status::error;
+            r.note =
+                "a device node: the container's device cgroup refuses ld.so's open(), or the "
+                "device reads no ELF header; the library is not loaded";
+            return push(std::move(r));
+        }
         if (winner->attempt.verdict == Verdict::not_elf) {
             r.status = Status::error;
             r.note = is_directory(winner->attempt.path)

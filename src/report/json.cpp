@@ -14,6 +14,17 @@ nlohmann::json location_json(const Location& location) {
     return out;
 }
 
+nlohmann::json finding_json(const Finding& finding) {
+    nlohmann::json locations = nlohmann::json::array();
+    for (const auto& location : finding.locations) locations.push_back(location_json(location));
+    nlohmann::json item = {{"id", finding.id},       {"severity", to_string(finding.severity)},
+                           {"title", finding.title}, {"message", finding.message},
+                           {"locations", locations}, {"evidence", finding.evidence},
+                           {"fix", finding.fix}};
+    if (!finding.loaded_by.empty()) item["loaded_by"] = finding.loaded_by;
+    return item;
+}
+
 class JsonRenderer : public Renderer {
 public:
     void render(const std::vector<Finding>& findings, const ReportContext& context,
@@ -36,19 +47,17 @@ public:
         report["summary"] = summary;
         if (!context.summary.empty()) report["stack"] = context.summary;
         nlohmann::json list = nlohmann::json::array();
-        for (const Finding& finding : findings) {
-            nlohmann::json locations = nlohmann::json::array();
-            for (const auto& location : finding.locations)
-                locations.push_back(location_json(location));
-            nlohmann::json item = {
-                {"id", finding.id},       {"severity", to_string(finding.severity)},
-                {"title", finding.title}, {"message", finding.message},
-                {"locations", locations}, {"evidence", finding.evidence},
-                {"fix", finding.fix}};
-            if (!finding.loaded_by.empty()) item["loaded_by"] = finding.loaded_by;
-            list.push_back(std::move(item));
-        }
+        for (const Finding& finding : findings) list.push_back(finding_json(finding));
         report["findings"] = list;
+        if (!context.silenced.empty()) {
+            nlohmann::json silenced = nlohmann::json::array();
+            for (const Finding& finding : context.silenced) {
+                nlohmann::json item = finding_json(finding);
+                item["silenced_by"] = context.silenced_by;
+                silenced.push_back(std::move(item));
+            }
+            report["silenced"] = silenced;
+        }
         // Invalid UTF-8 in a path must not abort the report: replace it.
         out << report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     }

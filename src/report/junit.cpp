@@ -58,11 +58,20 @@ public:
             }
             cases += "    </testcase>\n";
         }
+        int skipped = 0;
+        for (const Finding& finding : context.silenced) {
+            ++tests, ++skipped;
+            cases += "    <testcase classname=\"cuvet." + xml_escape(finding.id) + "\" name=\"" +
+                     xml_escape(finding.id + " " + finding.title) +
+                     "\">\n      <skipped message=\"" +
+                     xml_escape("silenced by " + context.silenced_by) + "\">" +
+                     xml_escape(details(finding)) + "</skipped>\n    </testcase>\n";
+        }
         out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
         out << "<testsuites name=\"cuvet\" tests=\"" << tests << "\" failures=\"" << failures
             << "\">\n";
         out << "  <testsuite name=\"" << xml_escape(suite) << "\" tests=\"" << tests
-            << "\" failures=\"" << failures << "\" errors=\"0\" skipped=\"0\">\n";
+            << "\" failures=\"" << failures << "\" errors=\"0\" skipped=\"" << skipped << "\">\n";
         out << cases;
         out << "  </testsuite>\n</testsuites>\n";
     }

@@ -93,6 +93,26 @@ nlohmann::json rule_json(const RuleInfo& rule) {
     return out;
 }
 
+// One result: its rule, level, message, locations and stable fingerprint.
+nlohmann::json result_json(const Finding& finding, const ReportContext& context,
+                           const std::vector<std::string>& rule_ids) {
+    std::string text = finding.message.empty() ? finding.title : finding.message;
+    nlohmann::json result = {{"ruleId", finding.id},
+                             {"level", sarif_level(finding.severity)},
+                             {"message", {{"text", text}}}};
+    for (std::size_t i = 0; i < rule_ids.size(); ++i) {
+        if (rule_ids[i] == finding.id) result["ruleIndex"] = i;
+    }
+    add_locations(result, finding, context);
+    result["partialFingerprints"] = {{"cuvetFinding/v1", finding_fingerprint(finding, context)}};
+    nlohmann::json properties = nlohmann::json::object();
+    if (!finding.evidence.empty()) properties["evidence"] = finding.evidence;
+    if (!finding.fix.empty()) properties["fix"] = finding.fix;
+    if (!finding.loaded_by.empty()) properties["loaded_by"] = finding.loaded_by;
+    if (!properties.empty()) result["properties"] = properties;
+    return result;
+}
+
 class SarifRenderer : public Renderer {
 public:
     void render(const std::vector<Finding>& findings, const ReportContext& context,
@@ -104,23 +124,16 @@ public:
             rule_ids.push_back(rule.id);
         }
         nlohmann::json results = nlohmann::json::array();
-        for (const Finding& finding : findings) {
-            std::string text = finding.message.empty() ? finding.title : finding.message;
-            nlohmann::json result = {{"ruleId", finding.id},
-                                     {"level", sarif_level(finding.severity)},
-                                     {"message", {{"text", text}}}};
-            for (std::size_t i = 0; i < rule_ids.size(); ++i) {
-                if (rule_ids[i] == finding.id) result["ruleIndex"] = i;
-            }
-            add_locations(result, finding, context);
-            result["partialFingerprints"] = {
-                {"cuvetFinding/v1", finding_fingerprint(finding, context)}};
-            nlohmann::json properties = nlohmann::json::object();
-            if (!finding.evidence.empty()) properties["evidence"] = finding.evidence;
-            if (!finding.fix.empty()) properties["fix"] = finding.fix;
-            if (!finding.loaded_by.empty()) properties["loaded_by"] = finding.loaded_by;
-            if (!properties.empty()) result["properties"] = properties;
-            results.push_back(result);
+        for (const Finding& finding : findings)
+            results.push_back(result_json(finding, context, rule_ids));
+        for (const Finding& finding : context.silenced) {
+            nlohmann::json result = result_json(finding, context, rule_ids);
+            // Code scanning lists a suppressed result as dismissed, not as an open alert.
+            result["suppressions"] =
+                nlohmann::json::array({{{"kind", "external"},
+                                        {"status", "accepted"},
+                                        {"justification", "silenced by " + context.silenced_by}}});
+            results.push_back(std::move(result));
         }
         nlohmann::json driver = {{"name", "cuvet"}, {"rules", rules}};
         if (!context.tool_version.empty()) driver["version"] = context.tool_version;

@@ -96,6 +96,15 @@ public:
             }
         }
         close_group(sorted.empty() ? nullptr : &sorted.back());
+        if (!context.silenced.empty()) {
+            out << "\n"
+                << paint("2", "silenced by " + printable(context.silenced_by) + ":") << "\n";
+            for (const auto& finding : sorted_for_report(context.silenced)) {
+                out << "  " << finding.id << "  ";
+                print_block(out, finding.message.empty() ? finding.title : finding.message,
+                            "        ", false);
+            }
+        }
         if (!context.rules_version.empty())
             out << paint("2", "rules: " + printable(context.rules_version) + " from " +
                                   printable(context.rules_origin))

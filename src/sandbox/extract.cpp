@@ -135,6 +135,8 @@ public:
             case image::FileType::hardlink:
                 return place_hardlink(tree, parent.get(), name, entry);
             case image::FileType::other:
+            case image::FileType::fifo:
+            case image::FileType::device:
                 return skip(entry, "not a file, directory or link");
         }
     }

@@ -22,6 +22,8 @@ Resolution from_loader(const loader::Resolution& r, bool from_dlopen) {
     out.provided_by_host = r.status == loader::Status::host_driver;
     out.from_dlopen = from_dlopen;
     out.error = r.status == loader::Status::error;
+    if (out.error && !r.trace.empty() && r.trace.back().verdict == loader::Verdict::fifo)
+        out.hang = r.note;
     if (r.status == loader::Status::not_found) out.denied = r.note;
     for (const auto& a : r.trace) out.trace.push_back(trace_line(a));
     out.shadowed = r.shadowed;

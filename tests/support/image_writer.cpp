@@ -310,7 +310,8 @@ void write_rootfs(const fs::path& root, const std::vector<TarEntry>& entries) {
                 fs::create_hard_link(root / entry.link_target, path);
                 break;
             case TarEntry::Type::fifo:
-                throw std::runtime_error("write_rootfs: fifos are not supported");
+            case TarEntry::Type::char_device:
+                throw std::runtime_error("write_rootfs: fifos and devices are not supported");
         }
     }
 }

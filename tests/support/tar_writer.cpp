@@ -123,6 +123,8 @@ char typeflag_of(TarEntry::Type type) {
             return '5';
         case TarEntry::Type::fifo:
             return '6';
+        case TarEntry::Type::char_device:
+            return '3';
     }
     return '0';
 }

@@ -12,7 +12,7 @@
 namespace cuvet::test {
 
 struct TarEntry {
-    enum class Type { regular, directory, symlink, hardlink, fifo };
+    enum class Type { regular, directory, symlink, hardlink, fifo, char_device };
     std::string name;  // written as is: no normalisation, no leading "./" added
     Type type = Type::regular;
     std::string data;         // regular files only

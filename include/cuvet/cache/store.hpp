@@ -26,11 +26,11 @@ namespace cuvet::cache {
 // Bump whenever the facts a scan collects per layer change (selection, ElfInfo
 // fields, text files): entries of other versions are foreign and never read.
 inline constexpr std::uint32_t format_version =
-    10;  // 2: scripts in bin dirs kept whole; 3: compiler releases; 4: HMAC tags; 5: cuDNN release;
+    11;  // 2: scripts in bin dirs kept whole; 3: compiler releases; 4: HMAC tags; 5: cuDNN release;
          // 6: /etc/passwd and /etc/group kept; 7: layers Go's archive/tar reads otherwise refused;
          // 8: each entry's uid and gid; 9: cuDNN's exported release constants; 10: the texts
          // kept follow the framework catalog (rules/frameworks.json: a new spelling or version
-         // file there changes the selection)
+         // file there changes the selection); 11: FIFOs and device nodes told from other entries
 
 // An entry larger than this is never written, and one found is not read:
 // a huge (or sparse) file at an entry path costs nothing.

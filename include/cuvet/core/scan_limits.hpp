@@ -45,6 +45,12 @@ struct ScanLimits {
     // level is resolved again for every entry below it).
     std::uint64_t path_bytes = 256ull << 20;
     std::uint64_t path_depth = 512;
+    // Per image, across its layers as they are held before being applied:
+    // how many layers its manifest may list, how many entries they hold in
+    // all (a layer listed twice counts twice), and their names' bytes.
+    std::uint64_t layers = 1024;
+    std::uint64_t entries = 2'000'000;
+    std::uint64_t image_path_bytes = 512ull << 20;
     // Bytes of one text input read whole: a Dockerfile, .cuvet.yaml, stdin.
     std::uint64_t input_bytes = 16ull << 20;
     // Bytes one Dockerfile word (an ARG/ENV value, a FROM, a RUN word) may

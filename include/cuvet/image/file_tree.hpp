@@ -12,7 +12,9 @@
 
 namespace cuvet::image {
 
-enum class FileType { regular, directory, symlink, hardlink, other };
+// fifo and device are told apart from other (a socket a rootfs holds): ld.so's
+// open() blocks on a FIFO and fails or reads no ELF header on a device node.
+enum class FileType { regular, directory, symlink, hardlink, other, fifo, device };
 
 std::string_view to_string(FileType type);
 

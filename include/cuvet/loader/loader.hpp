@@ -57,6 +57,12 @@ enum class Verdict {
     // open() fails with EACCES for the container's user: open_path skips it and the search
     // goes on (elf/dl-load.c), unlike an unreadable ELF header, which ends it.
     permission_denied,
+    // A FIFO: open(O_RDONLY) waits for a writer that never comes, so the program hangs
+    // before main; the search never goes on.
+    fifo,
+    // A device node: the runtime's device cgroup refuses its open() (EPERM), or a permitted
+    // one (1:3, 1:5) reads no ELF header; either way it is not loaded and the load fails.
+    device,
     not_inspected,  // the scan did not read it; accepted as ld.so would open it
     stale_cache,    // the cache names a file the image does not have
 };

@@ -42,6 +42,12 @@ struct ReportContext {
     std::string summary;
     // Where cuvet is documented (SARIF informationUri); empty when the build does not know.
     std::string information_uri;
+    // Findings a settings file's `ignore` silenced, and that file. A checkout's
+    // .cuvet.yaml is the pull request's to edit, so what it hides is never
+    // dropped unseen: listed apart (text, JSON), a suppressed result (SARIF), a
+    // skipped test case (JUnit), each naming the file.
+    std::vector<Finding> silenced;
+    std::string silenced_by;
 };
 
 class Renderer {

@@ -54,6 +54,7 @@ struct Resolution {
     bool provided_by_host = false;      // libcuda.so.1 etc.: injected by the container runtime
     bool from_dlopen = false;           // a dlopen() string, not a DT_NEEDED
     bool error = false;                 // found a file ld.so refuses (not ELF)
+    std::string hang;                   // error: why the program hangs there instead (a FIFO)
     std::string denied;                 // not found: the USER could not open a copy (why)
     std::vector<std::string> trace;     // every candidate tried, in order, with its outcome
     std::vector<std::string> shadowed;  // other files the same search reaches later (data paths)

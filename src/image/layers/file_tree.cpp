@@ -23,6 +23,10 @@ std::string_view to_string(FileType type) {
             return "hardlink";
         case FileType::other:
             return "other";
+        case FileType::fifo:
+            return "fifo";
+        case FileType::device:
+            return "device";
     }
     return "other";
 }

@@ -10,6 +10,7 @@
 #include "cuvet/core/scan_limits.hpp"
 #include "cuvet/image/read_counter.hpp"
 #include "image/layers/go_tar_stream.hpp"
+#include "image/layers/image_budget.hpp"
 #include "image/layers/inflate_guard.hpp"
 #include "image/layers/upper_dir.hpp"
 
@@ -58,8 +59,14 @@ struct ArchiveDeleter {
 
 class LayerParser {
 public:
-    LayerParser(const std::string& name, int layer_index, const ScanOptions& options)
-        : name_(name), layer_(layer_index), options_(options), go_reading_(name), upper_(name) {}
+    LayerParser(const std::string& name, int layer_index, const ScanOptions& options,
+                ImageBudget* budget)
+        : name_(name),
+          layer_(layer_index),
+          options_(options),
+          budget_(budget),
+          go_reading_(name),
+          upper_(name) {}
 
     void parse(ByteSource& tar, LayerContents& out) {
         context_.source = &tar;
@@ -181,6 +188,13 @@ private:
                                    " bytes (Linux allows " + std::to_string(max_link_target) + ")");
                     entry.size = entry.link_target.size();  // what lstat reports once extracted
                     break;
+                case AE_IFIFO:
+                    entry.type = FileType::fifo;
+                    break;
+                case AE_IFCHR:
+                case AE_IFBLK:
+                    entry.type = FileType::device;
+                    break;
                 default:
                     entry.type = FileType::other;
                     break;
@@ -191,6 +205,7 @@ private:
         else
             upper_.add(entry.path);
         path_bytes_ += entry.link_target.size();
+        if (budget_) budget_->charge(0, entry.link_target.size(), name_);
         if (entry.type == FileType::regular && options_.select && options_.select(entry))
             item.content = read_content(reader, entry);
         out.entries.push_back(std::move(item));
@@ -200,6 +215,7 @@ private:
     // held (the layer's entries, then the merged tree); each extra level of a
     // name is resolved once per entry under it. Both are counted as read.
     void check_path_cost(const std::string& path) {
+        if (budget_) budget_->charge(1, path.size(), name_);
         path_bytes_ += path.size();
         if (path_bytes_ > scan_limits().path_bytes)
             throw LimitExceeded("more than " + std::to_string(scan_limits().path_bytes) +
@@ -289,6 +305,7 @@ private:
     const std::string& name_;
     int layer_;
     const ScanOptions& options_;
+    ImageBudget* budget_;
     std::uint64_t path_bytes_ = 0;  // entry names and link targets read so far
     GoTarStream go_reading_;
     UpperDir upper_;
@@ -299,7 +316,7 @@ private:
 }  // namespace
 
 LayerContents read_layer(std::unique_ptr<ByteSource> blob, const std::string& name, int layer_index,
-                         const LayerCheck& check, const ScanOptions& options) {
+                         const LayerCheck& check, const ScanOptions& options, ImageBudget* budget) {
     if (!check.blob_digest.empty())
         blob = std::make_unique<VerifyingSource>(std::move(blob), check.blob_digest, name);
     LayerContents out;
@@ -317,7 +334,7 @@ LayerContents read_layer(std::unique_ptr<ByteSource> blob, const std::string& na
         stream.source = std::make_unique<VerifyingSource>(
             std::move(stream.source), check.diff_id,
             name + " (uncompressed, against the config's diff_id)");
-    LayerParser(name, layer_index, options).parse(*stream.source, out);
+    LayerParser(name, layer_index, options, budget).parse(*stream.source, out);
     return out;
 }
 

@@ -33,7 +33,12 @@ struct LayerCheck {
     std::string diff_id;
 };
 
+class ImageBudget;
+
+// `budget`, when given, is charged every entry as it is read (shared by the
+// image's layers; see image_budget.hpp).
 LayerContents read_layer(std::unique_ptr<ByteSource> blob, const std::string& name, int layer_index,
-                         const LayerCheck& check, const ScanOptions& options);
+                         const LayerCheck& check, const ScanOptions& options,
+                         ImageBudget* budget = nullptr);
 
 }  // namespace cuvet::image

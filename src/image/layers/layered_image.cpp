@@ -8,6 +8,7 @@
 #include <optional>
 #include <thread>
 
+#include "image/layers/image_budget.hpp"
 #include "image/layers/layer_applier.hpp"
 #include "image/layers/layer_listing.hpp"
 
@@ -15,9 +16,12 @@ namespace cuvet::image {
 
 LayeredImage::LayeredImage(std::unique_ptr<BlobStore> store, ImageInfo info,
                            std::vector<LayerCheck> checks)
-    : store_(std::move(store)), info_(std::move(info)), checks_(std::move(checks)) {}
+    : store_(std::move(store)), info_(std::move(info)), checks_(std::move(checks)) {
+    check_layer_count(info_.layers.size(), info_.path);
+}
 
-LayerContents LayeredImage::read_or_recall(std::size_t layer, const ScanOptions& options) const {
+LayerContents LayeredImage::read_or_recall(std::size_t layer, const ScanOptions& options,
+                                           ImageBudget& budget) const {
     const LayerInfo& info = info_.layers[layer];
     const std::string name = store_->describe(info.blob);
     const int index = static_cast<int>(layer);
@@ -30,11 +34,14 @@ LayerContents LayeredImage::read_or_recall(std::size_t layer, const ScanOptions&
         id.blob_digest = info.digest;
         id.verified = !checks_[layer].blob_digest.empty() || !checks_[layer].diff_id.empty();
         // Checked before the blob is opened: a remote blob is then never fetched.
-        if (auto listing = options.memo->recall(id))
-            return contents_of(std::move(*listing), name, index);
+        if (auto listing = options.memo->recall(id)) {
+            LayerContents recalled = contents_of(std::move(*listing), name, index);
+            budget.charge_layer(recalled);
+            return recalled;
+        }
     }
     LayerContents contents =
-        read_layer(store_->open(info.blob), name, index, checks_[layer], options);
+        read_layer(store_->open(info.blob), name, index, checks_[layer], options, &budget);
     if (memo) options.memo->remember(id, listing_of(contents));
     return contents;
 }
@@ -54,6 +61,7 @@ FileTree LayeredImage::scan(const ScanOptions& options) const {
     std::atomic<bool> failed{false};
     std::exception_ptr first_error;
     std::mutex error_mutex;
+    ImageBudget budget;
 
     auto worker = [&] {
         while (!failed) {
@@ -61,7 +69,7 @@ FileTree LayeredImage::scan(const ScanOptions& options) const {
             if (slot >= count) return;
             std::size_t layer = order[slot];
             try {
-                results[layer] = read_or_recall(layer, options);
+                results[layer] = read_or_recall(layer, options, budget);
                 std::size_t finished = ++done;
                 if (options.on_progress) options.on_progress(finished, count);
             } catch (...) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cuvet/image/image.hpp"
+#include "image/layers/image_budget.hpp"
 #include "image/layers/layer_reader.hpp"
 #include "image/storage/blob_store.hpp"
 
@@ -18,7 +19,8 @@ public:
     FileTree scan(const ScanOptions& options) const override;
 
 private:
-    LayerContents read_or_recall(std::size_t layer, const ScanOptions& options) const;
+    LayerContents read_or_recall(std::size_t layer, const ScanOptions& options,
+                                 ImageBudget& budget) const;
 
     std::unique_ptr<BlobStore> store_;
     ImageInfo info_;

@@ -9,6 +9,7 @@
 
 #include "cuvet/core/error.hpp"
 #include "image/config/config_parser.hpp"
+#include "image/layers/image_budget.hpp"
 #include "image/layers/layer_applier.hpp"
 #include "image/layers/layer_listing.hpp"
 #include "image/layers/layer_reader.hpp"
@@ -72,9 +73,10 @@ public:
         // Layers the memo (the layer fact cache) knows are not read; when it
         // knows them all, the export is never even asked for.
         const bool memo = options.memo && (options.open_sink || options.on_content);
-        if (memo) recall_known(results, options);
+        ImageBudget budget;
+        if (memo) recall_known(results, options, budget);
         if (std::any_of(results.begin(), results.end(), [](const auto& r) { return !r; }))
-            read_export(results, options, memo);
+            read_export(results, options, memo, budget);
         FileTree tree;
         for (std::size_t index = 0; index < results.size(); ++index) {
             if (!results[index])
@@ -96,19 +98,20 @@ private:
     }
 
     void recall_known(std::vector<std::optional<LayerContents>>& results,
-                      const ScanOptions& options) const {
+                      const ScanOptions& options, ImageBudget& budget) const {
         for (std::size_t index = 0; index < results.size(); ++index) {
             auto listing = options.memo->recall(id_of(index));
             if (!listing) continue;
             results[index] =
                 contents_of(std::move(*listing), info_.path + ":" + info_.config.diff_ids[index],
                             static_cast<int>(index));
+            budget.charge_layer(*results[index]);
             report_progress(results, options);
         }
     }
 
     void read_export(std::vector<std::optional<LayerContents>>& results, const ScanOptions& options,
-                     bool memo) const {
+                     bool memo, ImageBudget& budget) const {
         auto source = open_export_();
         OuterStream stream;
         stream.source = source.get();
@@ -127,7 +130,7 @@ private:
                 archive_entry_pathname(header) ? archive_entry_pathname(header) : "";
             // A recalled layer's member is passed over unread (libarchive skips it).
             if (auto digest = digest_in_name(member))
-                read_member(reader.get(), member, *digest, results, options, memo);
+                read_member(reader.get(), member, *digest, results, options, memo, budget);
         }
         if (stream.error) std::rethrow_exception(stream.error);
     }
@@ -150,7 +153,7 @@ private:
 
     void read_member(struct archive* reader, const std::string& member, const std::string& digest,
                      std::vector<std::optional<LayerContents>>& results, const ScanOptions& options,
-                     bool memo) const {
+                     bool memo, ImageBudget& budget) const {
         const auto& diff_ids = info_.config.diff_ids;
         std::optional<std::size_t> first;
         for (std::size_t index = 0; index < diff_ids.size(); ++index) {
@@ -160,11 +163,12 @@ private:
                 if (verify_) check.diff_id = digest;
                 const std::string name = info_.path + ":" + member;
                 results[index] = read_layer(std::make_unique<MemberSource>(reader, name), name,
-                                            static_cast<int>(index), check, options);
+                                            static_cast<int>(index), check, options, &budget);
                 if (memo) options.memo->remember(id_of(index), listing_of(*results[index]));
                 first = index;
             } else {
                 // The same layer twice in one image is exported once.
+                budget.charge_layer(*results[*first]);
                 results[index] = *results[*first];
                 results[index]->index = static_cast<int>(index);
                 for (auto& item : results[index]->entries)
@@ -194,6 +198,7 @@ std::unique_ptr<Image> open_streamed_archive(
         layer.digest = diff_id;
         info.layers.push_back(layer);
     }
+    check_layer_count(info.layers.size(), info.path);
     attach_history(info);
     return std::make_unique<StreamedArchiveImage>(std::move(info), std::move(open_export),
                                                   options.verify_digests);

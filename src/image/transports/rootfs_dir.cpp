@@ -143,6 +143,10 @@ private:
             } else if (options_.select && options_.select(entry)) {
                 content = read_file(dir_fd, name, info, entry);
             }
+        } else if (S_ISFIFO(info.st_mode)) {
+            entry.type = FileType::fifo;
+        } else if (S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode)) {
+            entry.type = FileType::device;
         } else {
             entry.type = FileType::other;
         }
