@@ -85,6 +85,10 @@ std::vector<std::string> fleet_references(const FleetScanArgs& args, const image
     if (!args.registry.empty())
         for (auto& reference : fleet::catalog_images(args.registry, args.prefix, access))
             references.push_back(reference);
+    // A fleet of none is a wrong path, prefix or kubectl context far more often than a
+    // fleet with nothing to check: said, not passed as a clean scan.
+    if (references.empty())
+        fail_input("no images: the given --list, --pods and --registry name none");
     return references;
 }
 
