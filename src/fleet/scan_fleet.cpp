@@ -100,6 +100,15 @@ void wait_for_base(const ShareOrder::Borrowed& borrowed, const std::string& base
     options.on_note(note.str());
 }
 
+// Once per borrowed base, before its first image here (with a fact store only).
+void await_borrowed_base(const ShareOrder& order, const FleetImage& image,
+                         const ScanOptions& options, std::set<std::string>& waited) {
+    if (!options.fact_store) return;
+    const auto borrowed = order.borrowed.find(image.base);
+    if (borrowed != order.borrowed.end() && waited.insert(image.base).second)
+        wait_for_base(borrowed->second, image.base, options);
+}
+
 }  // namespace
 
 ScanTotals scan_fleet(const std::vector<std::string>& references, const ScanOptions& options,
@@ -132,10 +141,7 @@ ScanTotals scan_fleet(const std::vector<std::string>& references, const ScanOpti
             event.error = image.error;
             try {
                 if (event.error.empty()) {
-                    const auto borrowed = order.borrowed.find(image.base);
-                    if (options.fact_store && borrowed != order.borrowed.end() &&
-                        waited.insert(image.base).second)
-                        wait_for_base(borrowed->second, image.base, options);
+                    await_borrowed_base(order, image, options, waited);
                     const ImageOutcome outcome = check_image(image, options, db, config);
                     store.write(image.key, image_result(image, shard, outcome));
                     event.status = outcome.verdict;
