@@ -11,11 +11,11 @@ namespace cuvet::cache {
 namespace {
 
 // Not the local cache's magic: an entry of one kind is never mistaken for the other.
-constexpr std::string_view magic = "CUVETSF\n";
-constexpr std::size_t tag_size = 32;  // HMAC-SHA256
+constexpr std::string_view sealed_magic = "CUVETSF\n";
+constexpr std::size_t seal_size = 32;  // HMAC-SHA256
 
 std::string hmac_sha256(std::string_view key, std::string_view bytes) {
-    std::string out(tag_size, '\0');
+    std::string out(seal_size, '\0');
     unsigned int length = 0;
     HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
          reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(),
@@ -27,7 +27,7 @@ std::string hmac_sha256(std::string_view key, std::string_view bytes) {
 
 std::string seal_facts(std::string_view key, const std::string& diff_id, const LayerFacts& facts) {
     detail::Writer out;
-    out.raw(magic);
+    out.raw(sealed_magic);
     out.u64(format_version);
     out.str(CUVET_VERSION);
     out.str(diff_id);
@@ -39,15 +39,16 @@ std::string seal_facts(std::string_view key, const std::string& diff_id, const L
 
 UnsealedFacts unseal_facts(std::string_view key, const std::string& diff_id,
                            std::string_view entry) {
-    if (entry.size() < magic.size() + tag_size || entry.substr(0, magic.size()) != magic)
+    if (entry.size() < sealed_magic.size() + seal_size ||
+        entry.substr(0, sealed_magic.size()) != sealed_magic)
         return {std::nullopt, "not a cuvet fact-store entry"};
-    const std::string_view body = entry.substr(0, entry.size() - tag_size);
+    const std::string_view body = entry.substr(0, entry.size() - seal_size);
     // Checked before a byte of the body is decoded: a forged body is never parsed.
     if (key.empty() ||
-        CRYPTO_memcmp(hmac_sha256(key, body).data(), entry.data() + body.size(), tag_size) != 0)
+        CRYPTO_memcmp(hmac_sha256(key, body).data(), entry.data() + body.size(), seal_size) != 0)
         return {std::nullopt, "not sealed with this fleet's key"};
     try {
-        detail::Reader in(body.substr(magic.size()));
+        detail::Reader in(body.substr(sealed_magic.size()));
         const std::uint64_t version = in.u64();
         const std::string analyzer = in.str();
         const std::string sealed_for = in.str();

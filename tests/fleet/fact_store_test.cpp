@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string fleet_key = "fleet-secret-0123456789abcdef";
+const std::string store_key = "fleet-secret-0123456789abcdef";
 
 struct StoreRun {
     ProcessResult process;
@@ -91,7 +91,7 @@ TEST_CASE("fact store: a shared base is taken from the store; forged and replaye
     REQUIRE(read_layer(forger, base_id));
 
     // The fleet's worker refuses the forged base, reads it, and replaces the entry.
-    auto first = scan_one(tmp, "first", app1, store, fleet_key);
+    auto first = scan_one(tmp, "first", app1, store, store_key);
     INFO(first.process.err);
     REQUIRE(first.process.exit_code == 0);
     CHECK(first.process.err.find("fact store entry docker://" + store + ":" +
@@ -102,7 +102,7 @@ TEST_CASE("fact store: a shared base is taken from the store; forged and replaye
     const std::string verdict = first.result["verdict"];
 
     // The next worker takes the base from the store: only its own layer is read.
-    auto second = scan_one(tmp, "second", app0, store, fleet_key);
+    auto second = scan_one(tmp, "second", app0, store, store_key);
     INFO(second.process.err);
     REQUIRE(second.process.exit_code == 0);
     CHECK(second.process.err.find("refused") == std::string::npos);
@@ -114,7 +114,7 @@ TEST_CASE("fact store: a shared base is taken from the store; forged and replaye
     // another layer. Refused, and the base is read again.
     retag_in_storage(registry, "cuvet/facts", fleet::RegistryFactStore::tag_of(app0_id),
                      fleet::RegistryFactStore::tag_of(base_id));
-    auto replayed = scan_one(tmp, "replayed", app1, store, fleet_key);
+    auto replayed = scan_one(tmp, "replayed", app1, store, store_key);
     INFO(replayed.process.err);
     REQUIRE(replayed.process.exit_code == 0);
     CHECK(replayed.process.err.find("refused (sealed for layer " + app0_id + ")") !=
@@ -140,7 +140,7 @@ TEST_CASE("fact store: no key, a short key, or a tag is a usage error", "[fleet]
     auto short_key = scan({"CUVET_FACT_STORE_KEY=short"}, {"--fact-store", "127.0.0.1:9/facts"});
     CHECK(short_key.exit_code == 2);
     CHECK(short_key.err.find("at least 16 bytes") != std::string::npos);
-    auto tagged = scan({"CUVET_FACT_STORE_KEY=" + fleet_key}, {"--fact-store", "127.0.0.1:9/f:v1"});
+    auto tagged = scan({"CUVET_FACT_STORE_KEY=" + store_key}, {"--fact-store", "127.0.0.1:9/f:v1"});
     CHECK(tagged.exit_code == 2);
     CHECK(tagged.err.find("a repository (HOST/REPO), not a tag") != std::string::npos);
     auto key_alone = scan({}, {"--fact-store-key-file", (tmp / "list.txt").string()});

@@ -27,7 +27,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string fleet_key = "fleet-secret-0123456789abcdef";
+const std::string proof_key = "fleet-secret-0123456789abcdef";
 constexpr unsigned workers = 4;
 constexpr unsigned victim = 1;  // the worker killed mid-image
 
@@ -80,7 +80,7 @@ struct Command {
                        const std::string& out, const std::string& store) const {
         return "env XDG_CACHE_HOME=" + shell_quote((tmp / cache).string()) +
                " JOB_COMPLETION_INDEX=" + std::to_string(index) +
-               " CUVET_SHARDS=" + std::to_string(count) + " CUVET_FACT_STORE_KEY=" + fleet_key +
+               " CUVET_SHARDS=" + std::to_string(count) + " CUVET_FACT_STORE_KEY=" + proof_key +
                " " + shell_quote(CUVET_BINARY_PATH) + " fleet scan --insecure --workers 1 --list " +
                shell_quote((tmp / "fleet.txt").string()) + " --nodes " +
                shell_quote((tmp / "nodes.json").string()) + " --out " +
