@@ -74,7 +74,7 @@ fs::path result_path(const fs::path& out, const EncodedImage& image) {
 
 struct Command {
     const TempDir& tmp;
-    std::string host;
+    std::string store_host;  // the registry itself: the proxy relays no request body (a push)
     // One worker of an Indexed Job of `count` completions, its own cache, the shared store.
     std::string worker(unsigned index, unsigned count, const std::string& cache,
                        const std::string& out, const std::string& store) const {
@@ -84,7 +84,7 @@ struct Command {
                " " + shell_quote(CUVET_BINARY_PATH) + " fleet scan --insecure --workers 1 --list " +
                shell_quote((tmp / "fleet.txt").string()) + " --nodes " +
                shell_quote((tmp / "nodes.json").string()) + " --out " +
-               shell_quote((tmp / out).string()) + " --fact-store " + host + "/" + store;
+               shell_quote((tmp / out).string()) + " --fact-store " + store_host + "/" + store;
     }
 };
 
@@ -162,7 +162,7 @@ TEST_CASE("fleet proof: 3 bases, 4 workers of an Indexed Job, one fact store, a 
         list += "docker://" + host + "/fleet/img" + std::to_string(i) + ":1\n";
     write_file(tmp / "fleet.txt", list);
     write_file(tmp / "nodes.json", two_pools());
-    const Command command{tmp, host};
+    const Command command{tmp, registry.host()};
 
     hold = true;
     std::vector<ProcessResult> runs(workers);
