@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "conventions.hpp"
 #include "cuvet/core/error.hpp"
+#include "cuvet/fleet/fact_store.hpp"
 #include "cuvet/fleet/image_sources.hpp"
 #include "cuvet/fleet/report.hpp"
 #include "cuvet/fleet/result_store.hpp"
@@ -40,6 +41,9 @@ struct FleetScanArgs {
     std::vector<std::string> ignore;
     std::string rules_dir;
     std::string config;
+    std::string fact_store;
+    std::string fact_store_key_file;
+    double fact_wait = 300;
 };
 
 struct FleetReportArgs {
@@ -81,6 +85,10 @@ std::vector<std::string> fleet_references(const FleetScanArgs& args, const image
     if (!args.registry.empty())
         for (auto& reference : fleet::catalog_images(args.registry, args.prefix, access))
             references.push_back(reference);
+    // A fleet of none is a wrong path, prefix or kubectl context far more often than a
+    // fleet with nothing to check: said, not passed as a clean scan.
+    if (references.empty())
+        fail_input("no images: the given --list, --pods and --registry name none");
     return references;
 }
 
@@ -102,6 +110,19 @@ int run_fleet_scan(const FleetScanArgs& args) {
     options.context.command = "validate";
     options.context.rules_version = setup.rules_version;
     options.context.rules_origin = setup.rules_origin;
+    std::unique_ptr<fleet::RegistryFactStore> fact_store;
+    if (!args.fact_store.empty()) {
+        fact_store = std::make_unique<fleet::RegistryFactStore>(
+            args.fact_store, options.validate.open.access,
+            fleet::fact_store_key(args.fact_store_key_file),
+            [](const std::string& line) { std::cerr << "cuvet fleet: " << line << "\n"; });
+        options.fact_store = fact_store.get();
+        options.validate.shared_facts = fact_store.get();
+    } else if (!args.fact_store_key_file.empty()) {
+        fail_usage("--fact-store-key-file authenticates a --fact-store; give --fact-store too");
+    }
+    options.fact_wait_seconds = args.fact_wait;
+    options.on_note = [](const std::string& line) { std::cerr << "cuvet fleet: " << line << "\n"; };
     const auto references = fleet_references(args, options.validate.open.access);
 
     options.on_unreadable = [](const std::string& error) {
@@ -125,6 +146,12 @@ int run_fleet_scan(const FleetScanArgs& args) {
     std::cerr << "cuvet fleet: shard " << shard.str() << " finished: " << totals.checked
               << " checked, " << totals.already_done << " done before, " << totals.unreadable
               << " unreadable; " << human_size(totals.bytes_inflated) << " inflated\n";
+    if (fact_store) {
+        const auto stats = fact_store->stats();
+        std::cerr << "cuvet fleet: fact store: " << stats.hits << " layers taken, " << stats.shared
+                  << " shared, " << stats.misses << " absent, " << stats.refused << " refused, "
+                  << stats.failed << " failed requests\n";
+    }
     return exit_ok;
 }
 
@@ -195,6 +222,15 @@ void add_fleet_scan(CLI::App& fleet, Dispatch& dispatch) {
                      "directory whose *.json replace the built-in rules tables");
     scan->add_option("--config", args->config,
                      "settings file (default: ./.cuvet.yaml when present; none: no file)");
+    scan->add_option("--fact-store", args->fact_store,
+                     "HOST[:PORT]/REPO: the fleet's layer facts, shared by the workers through "
+                     "this registry repository (docs/fleet.md)");
+    scan->add_option("--fact-store-key-file", args->fact_store_key_file,
+                     "the fleet's secret that seals fact store entries (or $CUVET_FACT_STORE_KEY)");
+    scan->add_option("--fact-wait", args->fact_wait,
+                     "seconds to wait for another shard's facts of a base both check")
+        ->check(CLI::NonNegativeNumber)
+        ->default_str("300");
     read_flags_from_env(*scan);
     scan->callback([args, &dispatch] { dispatch.run = [args] { return run_fleet_scan(*args); }; });
 }

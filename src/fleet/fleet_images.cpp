@@ -20,6 +20,7 @@ std::vector<FleetImage> resolve_images(
             const auto opened = image::open_image(reference, open);
             const image::ImageInfo& info = opened->info();
             found.digest = info.manifest_digest;
+            found.diff_ids = info.config.diff_ids;
             found.key = !info.manifest_digest.empty() ? info.manifest_digest
                         : !info.config_digest.empty() ? info.config_digest
                                                       : image::sha256_digest(reference);

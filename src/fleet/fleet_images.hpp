@@ -15,8 +15,9 @@ struct FleetImage {
     std::string key;
     std::string digest;  // the manifest digest; "" when unknown
     std::vector<std::string> references;
-    std::string base;   // the first layer's digest (its diff_id when the blob's is unknown)
-    std::string error;  // why the reference could not be opened; "" when it was
+    std::string base;  // the first layer's digest (its diff_id when the blob's is unknown)
+    std::vector<std::string> diff_ids;  // the layers', from the config
+    std::string error;                  // why the reference could not be opened; "" when it was
 };
 
 // Opens each reference for its manifest and config only (no layer is read); references of one

@@ -57,6 +57,7 @@ json image_result(const FleetImage& image, const std::string& shard, const Image
     out["verdict"] = outcome.verdict;
     out["image_bytes"] = outcome.image_bytes == 0 ? json(nullptr) : json(outcome.image_bytes);
     out["bytes_inflated"] = outcome.bytes_inflated;
+    out["layers_read"] = outcome.layers_read ? json(*outcome.layers_read) : json(nullptr);
     out["seconds"] = outcome.seconds;
     json pools = json::array();
     for (const auto& pool : outcome.pools) pools.push_back(pool_json(pool));

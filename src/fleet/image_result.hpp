@@ -3,6 +3,7 @@
 // named the image, its verdict overall and on each node pool, and what reading it cost.
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct ImageOutcome {
     std::vector<PoolVerdict> pools;
     std::uint64_t image_bytes = 0;  // the layers' blob sizes; 0 when unknown
     std::uint64_t bytes_inflated = 0;
+    // The diff_ids of the layers this check read and shared with the fact store (none known
+    // without a store: null in the result).
+    std::optional<std::vector<std::string>> layers_read;
     double seconds = 0;
 };
 

@@ -64,7 +64,12 @@ json merge_results(const std::vector<json>& results) {
     std::map<std::string, Pool> pools;
     std::uint64_t inflated = 0, sizes = 0;
     std::size_t sized = 0;
+    // With a fact store, the layers each check read: how often the fleet read a layer again.
+    std::size_t layer_reads = 0;
+    std::set<std::string> layers_read;
     for (const auto& result : results) {
+        for (const auto& diff_id : result.value("layers_read", json::array()))
+            if (diff_id.is_string()) ++layer_reads, layers_read.insert(diff_id.get<std::string>());
         const std::string reference = first_reference(result);
         ++counts[result.value("verdict", "error")];
         inflated += result.value("bytes_inflated", std::uint64_t{0});
@@ -146,7 +151,9 @@ json merge_results(const std::vector<json>& results) {
             {"bytes",
              {{"inflated", inflated},
               {"image_sizes", sized == 0 ? json(nullptr) : json(sizes)},
-              {"images_with_size", sized}}},
+              {"images_with_size", sized},
+              {"layer_reads", layer_reads},
+              {"distinct_layers_read", layers_read.size()}}},
             {"pools", pool_list},
             {"causes", cause_list},
             {"images", images}};

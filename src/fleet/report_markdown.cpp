@@ -93,7 +93,11 @@ std::string render_markdown(const json& report) {
         out << "| " << verdict << " | " << counts[verdict] << " |\n";
     const auto& bytes = report["bytes"];
     out << "\nLayer bytes inflated: " << size_of(bytes["inflated"])
-        << "; the images' layer blobs summed per image: " << size_of(bytes["image_sizes"]) << ".\n";
+        << "; the images' layer blobs summed per image: " << size_of(bytes["image_sizes"]) << ".";
+    if (bytes.value("layer_reads", 0) > 0)
+        out << " Layers read: " << bytes["layer_reads"] << " times, "
+            << bytes["distinct_layers_read"] << " distinct (the rest from the fact store).";
+    out << "\n";
     if (!report["pools"].empty()) {
         out << "\n### Node pools\n\n| pool | driver | GPU | images | cannot run | why |\n"
             << "|---|---|---|---|---|---|\n";

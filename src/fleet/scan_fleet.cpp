@@ -3,8 +3,11 @@
 // a shared base once for all of them.
 #include <algorithm>
 #include <chrono>
+#include <set>
 #include <sstream>
+#include <thread>
 
+#include "base_owners.hpp"
 #include "cuvet/core/error.hpp"
 #include "cuvet/fleet/result_store.hpp"
 #include "cuvet/fleet/scan.hpp"
@@ -47,6 +50,7 @@ ImageOutcome check_image(const FleetImage& image, const ScanOptions& options,
                          const rules::Database& db, const config::Config& config) {
     const auto start = Clock::now();
     const std::uint64_t read_before = image::layer_bytes_read();
+    if (options.fact_store) options.fact_store->take_shared();  // an earlier image's, if it failed
     ImageOutcome outcome;
     validate::Scan scanned = validate::scan(image.references.front(), options.validate, db);
     const validate::Result result = validate::judge(scanned, options.validate, db, config);
@@ -60,22 +64,49 @@ ImageOutcome check_image(const FleetImage& image, const ScanOptions& options,
             {&pool, validate::judge(scanned, options.validate, db, config).findings});
     }
     outcome.bytes_inflated = image::layer_bytes_read() - read_before;
+    if (options.fact_store) outcome.layers_read = options.fact_store->take_shared();
     outcome.seconds = seconds_since(start);
     return outcome;
 }
 
-// This shard's images, those of one base together, in a stable order.
-std::vector<FleetImage> shard_share(std::vector<FleetImage> images, const Shard& shard) {
+// This shard's images, those of one base together, owned bases before borrowed ones.
+ShareOrder shard_share(std::vector<FleetImage> images, const Shard& shard) {
     std::vector<ShardItem> items;
     for (const auto& image : images) items.push_back({image.key, image.base});
     const auto shard_of = assign_shards(items, shard.count);
-    std::vector<FleetImage> share;
-    for (std::size_t i = 0; i < images.size(); ++i)
-        if (shard_of[i] == shard.index) share.push_back(std::move(images[i]));
-    std::sort(share.begin(), share.end(), [](const FleetImage& a, const FleetImage& b) {
-        return std::tie(a.base, a.key) < std::tie(b.base, b.key);
-    });
-    return share;
+    return order_share(std::move(images), shard_of, shard.index);
+}
+
+// Before the first image of a base another shard owns: wait until that shard has shared the
+// base's layers, so this worker takes their facts instead of reading them too. The owner may be
+// slow, dead or done long ago; past the wait, this worker reads the base itself.
+void wait_for_base(const ShareOrder::Borrowed& borrowed, const std::string& base,
+                   const ScanOptions& options) {
+    const auto start = Clock::now();
+    std::size_t ready = 0;
+    while (ready < borrowed.diff_ids.size() && seconds_since(start) < options.fact_wait_seconds) {
+        if (options.fact_store->has(borrowed.diff_ids[ready])) {
+            ++ready;
+            continue;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    if (!options.on_note) return;
+    std::ostringstream note;
+    note << "base " << base.substr(0, 19) << " of shard " << borrowed.owner << "/"
+         << options.shard.count << ": " << ready << " of " << borrowed.diff_ids.size()
+         << " layers in the fact store after " << static_cast<int>(seconds_since(start)) << " s";
+    if (ready < borrowed.diff_ids.size()) note << "; reading the rest here";
+    options.on_note(note.str());
+}
+
+// Once per borrowed base, before its first image here (with a fact store only).
+void await_borrowed_base(const ShareOrder& order, const FleetImage& image,
+                         const ScanOptions& options, std::set<std::string>& waited) {
+    if (!options.fact_store) return;
+    const auto borrowed = order.borrowed.find(image.base);
+    if (borrowed != order.borrowed.end() && waited.insert(image.base).second)
+        wait_for_base(borrowed->second, image.base, options);
 }
 
 }  // namespace
@@ -87,7 +118,9 @@ ScanTotals scan_fleet(const std::vector<std::string>& references, const ScanOpti
     auto images = resolve_images(references, options.validate.open, options.on_unreadable);
     ScanTotals totals;
     totals.images = images.size();
-    const auto share = shard_share(std::move(images), options.shard);
+    const ShareOrder order = shard_share(std::move(images), options.shard);
+    const auto& share = order.images;
+    std::set<std::string> waited;
     totals.assigned = share.size();
     if (options.on_share) options.on_share(totals.images, totals.assigned);
     const std::string shard = options.shard.str();
@@ -108,6 +141,7 @@ ScanTotals scan_fleet(const std::vector<std::string>& references, const ScanOpti
             event.error = image.error;
             try {
                 if (event.error.empty()) {
+                    await_borrowed_base(order, image, options, waited);
                     const ImageOutcome outcome = check_image(image, options, db, config);
                     store.write(image.key, image_result(image, shard, outcome));
                     event.status = outcome.verdict;

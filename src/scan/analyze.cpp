@@ -146,15 +146,15 @@ Analysis analyze(const image::Image& image, const AnalyzeOptions& options) {
         return collector.open(e, selection.elf(e), selection.text(e));
     };
     std::optional<scan::FactMemo> memo;
-    if (options.layer_cache) {
+    if (options.layer_cache || options.shared_facts) {
         auto extra = [&](const image::FileEntry& e) {
             return e.type == image::FileType::regular && (selection.elf(e) || selection.text(e)) &&
                    !wants_elf(e) && !wants_text(e);
         };
         if (selection.extra_elf.empty() && selection.exec_dirs.empty())
-            memo.emplace(*options.layer_cache, collector, nullptr);
+            memo.emplace(options.layer_cache, options.shared_facts, collector, nullptr);
         else
-            memo.emplace(*options.layer_cache, collector, extra);
+            memo.emplace(options.layer_cache, options.shared_facts, collector, extra);
         scan_options.memo = &*memo;
     }
     analysis.tree = image.scan(scan_options);

@@ -17,10 +17,20 @@ bool FactMemo::has_extra(const image::LayerListing& listing) const {
     return extra_ && std::any_of(listing.entries.begin(), listing.entries.end(), extra_);
 }
 
+std::optional<cache::LayerFacts> FactMemo::load(const cache::Key& key) {
+    if (store_)
+        if (auto facts = store_->load(key)) return facts;
+    if (!shared_) return std::nullopt;
+    auto facts = shared_->load(key.diff_id);
+    // Kept here too: the next image of this base does not ask the registry again.
+    if (facts && store_) store_->save(key, *facts);
+    return facts;
+}
+
 std::optional<image::LayerListing> FactMemo::recall(const image::LayerId& layer) {
     auto key = key_of(layer);
     if (!key) return std::nullopt;
-    auto facts = store_.load(*key);
+    auto facts = load(*key);
     if (!facts || has_extra(facts->listing)) return std::nullopt;
     image::LayerListing listing = std::move(facts->listing);
     collector_.adopt(static_cast<int>(layer.index), std::move(*facts));
@@ -32,7 +42,8 @@ void FactMemo::remember(const image::LayerId& layer, const image::LayerListing& 
     if (!key || has_extra(listing)) return;
     cache::LayerFacts& facts = collector_.layer(static_cast<int>(layer.index));
     facts.listing = listing;
-    store_.save(*key, facts);
+    if (store_) store_->save(*key, facts);
+    if (shared_) shared_->save(key->diff_id, facts);
     facts.listing = {};
 }
 

@@ -26,6 +26,7 @@ Scan scan(const std::string& image_path, const Options& options, const rules::Da
     analyze.extra_elf_paths = entry_program_paths(image.info().config);
     analyze.extra_exec_dirs = entry_program_dirs(image.info().config);
     analyze.layer_cache = options.layer_cache;
+    analyze.shared_facts = options.shared_facts;
     out.analysis = std::make_unique<inventory::Analysis>(inventory::analyze(image, analyze));
     auto& analysis = *out.analysis;
     // The workload runs with what the entry script exports, and `--env` on top.

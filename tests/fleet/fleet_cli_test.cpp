@@ -37,6 +37,13 @@ TEST_CASE("fleet scan: an unreadable list, a bad shard, no images are one line a
     CHECK(pods.exit_code == 3);
     CHECK(pods.err == "cuvet: error: " + (tmp / "pods.json").string() + ": not valid JSON\n");
 
+    // Only comments: an empty fleet is a mistake to say, not a clean scan (exit 0).
+    write_file(tmp / "empty.txt", "# nothing yet\n\n");
+    auto empty = run_cuvet({"fleet", "scan", "--list", (tmp / "empty.txt").string(), "--out", out});
+    CHECK(empty.exit_code == 3);
+    CHECK(empty.err ==
+          "cuvet: error: no images: the given --list, --pods and --registry name none\n");
+
     write_file(tmp / "fleet.txt", "docker://127.0.0.1:1/a:1\n");
     const std::string list = (tmp / "fleet.txt").string();
     auto shard = run_cuvet({"fleet", "scan", "--list", list, "--out", out, "--shard", "3/3"});

@@ -9,60 +9,12 @@
 #include <set>
 #include <thread>
 
+#include "fleet/fleet_fixtures.hpp"
 #include "image/registry_fixtures.hpp"
-#include "support/cuda_image.hpp"
 
 using namespace cuvet::test;
 using nlohmann::json;
 namespace fs = std::filesystem;
-
-namespace {
-
-// A pool on the old 470 driver (T4) and one on 550 (H100), as GPU Feature Discovery labels them.
-std::string two_pools() {
-    auto node = [](const std::string& name, const std::string& pool, const std::string& driver,
-                   const std::string& major, const std::string& minor) {
-        return json{{"kind", "Node"},
-                    {"metadata",
-                     {{"name", name},
-                      {"labels",
-                       {{"cloud.google.com/gke-nodepool", pool},
-                        {"nvidia.com/cuda.driver-version.full", driver},
-                        {"nvidia.com/gpu.compute.major", major},
-                        {"nvidia.com/gpu.compute.minor", minor}}}}}};
-    };
-    return json{{"kind", "List"},
-                {"items",
-                 {node("t4-1", "t4-legacy", "470.57.02", "7", "5"),
-                  node("h100-1", "h100", "550.54.15", "9", "0")}}}
-        .dump();
-}
-
-Layer cuda_base(const std::string& cuda) {
-    CudaImage image;
-    image.glibc();
-    if (!cuda.empty()) image.cuda_toolkit(cuda);
-    REQUIRE(image.fs().error().empty());
-    return image.layer();
-}
-
-std::size_t result_files(const fs::path& dir) {
-    std::size_t count = 0;
-    if (!fs::exists(dir)) return 0;
-    for (const auto& entry : fs::directory_iterator(dir))
-        if (entry.path().filename().string().rfind("sha256-", 0) == 0) ++count;
-    return count;
-}
-
-std::vector<json> results_in(const fs::path& dir) {
-    std::vector<json> out;
-    for (const auto& entry : fs::directory_iterator(dir))
-        if (entry.path().filename().string().rfind("sha256-", 0) == 0)
-            out.push_back(json::parse(read_file(entry.path())));
-    return out;
-}
-
-}  // namespace
 
 TEST_CASE("fleet scan: 12 images over 3 bases, 3 workers, one killed mid-way and rerun",
           "[fleet][integration]") {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cuvet/config/config.hpp"
+#include "cuvet/fleet/fact_store.hpp"
 #include "cuvet/fleet/shard.hpp"
 #include "cuvet/report/renderer.hpp"
 #include "cuvet/rules/database.hpp"
@@ -37,6 +38,13 @@ struct ScanOptions {
     report::ReportContext context;  // the header of each validate JSON; targets are filled in
     Shard shard;
     std::filesystem::path out_dir;
+    // The fleet's fact store (also validate.shared_facts), or null. With it, a worker waits up
+    // to `fact_wait_seconds` before its first image of a base another shard owns, for that
+    // shard's facts of the base (docs/fleet.md, "One fact store"); then it reads the base itself.
+    RegistryFactStore* fact_store = nullptr;
+    double fact_wait_seconds = 300;
+    // One line about the fact store: a wait for another shard's base, and how it ended.
+    std::function<void(const std::string&)> on_note;
     // The shard's size once the fleet is resolved (images of the fleet, of this shard).
     std::function<void(std::size_t, std::size_t)> on_share;
     std::function<void(const ImageEvent&)> on_image;

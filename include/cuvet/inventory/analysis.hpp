@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cuvet/cache/shared_facts.hpp"
 #include "cuvet/cache/store.hpp"
 #include "cuvet/elf/elf_info.hpp"
 #include "cuvet/image/image.hpp"
@@ -25,6 +26,8 @@ struct AnalyzeOptions {
     std::function<void(std::size_t, std::size_t)> on_progress;
     // Layers seen before come from here instead of being read; null: no cache.
     cache::Store* layer_cache = nullptr;
+    // Behind it, a fact store shared by a fleet's workers; null: none.
+    cache::SharedFacts* shared_facts = nullptr;
 };
 
 struct Analysis {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cuvet/cache/shared_facts.hpp"
 #include "cuvet/cache/store.hpp"
 #include "cuvet/config/config.hpp"
 #include "cuvet/image/image.hpp"
@@ -34,7 +35,8 @@ struct Options {
     // --dockerfile: findings about image files also point at the line that made their layer.
     std::string dockerfile_path;
     std::string dockerfile_text;
-    cache::Store* layer_cache = nullptr;  // layers seen before are not read again
+    cache::Store* layer_cache = nullptr;         // layers seen before are not read again
+    cache::SharedFacts* shared_facts = nullptr;  // and those a fleet's workers read (fleet scan)
     // Runs after the checks, on the image this scan opened (validate --probe: the live check), and
     // adds to the result before the config applies (its findings are ignored and overridden as the
     // static ones are): the image is not opened again, nor its layers fetched again from a
