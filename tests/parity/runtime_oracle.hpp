@@ -48,8 +48,11 @@ public:
     std::optional<std::string> load(const std::filesystem::path& archive, std::string& why) const {
         auto result = podman("load -q -i " + shell_quote(archive.string()));
         if (result.exit_code != 0) {
-            auto lines = lines_of(result.err);
-            why = lines.empty() ? "exit " + std::to_string(result.exit_code) : lines.back();
+            // podman tries each transport and lists why each failed; ours is docker-archive.
+            why = "exit " + std::to_string(result.exit_code);
+            for (const auto& line : lines_of(result.err))
+                if (line.find("docker-archive") != std::string::npos || why.rfind("exit", 0) == 0)
+                    why = line;
             return std::nullopt;
         }
         // "Loaded image: <ref>" or "Loaded image(s): <ref>,<ref>"
@@ -66,23 +69,26 @@ public:
 
     // The merged tree and run config of a loaded image; nothing when podman cannot mount it.
     std::optional<RuntimeView> view(const std::string& ref, std::string& why) const {
+        RuntimeView view;
+        auto inspect = podman("image inspect --format '{{json .}}' " + shell_quote(ref));
+        if (inspect.exit_code != 0) {
+            why = "podman image inspect: " + inspect.err;
+            return std::nullopt;
+        }
+        auto image = nlohmann::json::parse(inspect.out);
+        view.run_config = image.value("Config", nlohmann::json::object());
+        // An image of no layers has an empty tree, and nothing podman can mount.
+        if (image["RootFS"].value("Layers", nlohmann::json::array()).empty()) return view;
         auto mount = podman("image mount " + shell_quote(ref));
         auto mount_lines = lines_of(mount.out);
         if (mount.exit_code != 0 || mount_lines.empty()) {
             why = "podman image mount: " + mount.err;
             return std::nullopt;
         }
-        RuntimeView view;
         view.files = walk_rootfs(mount_lines.back());
         // A whiteout in a directory no lower layer merges with is listed by readdir, but no
         // lookup finds it (lstat fails: mode "?"): nothing is there.
         std::erase_if(view.files, [](const auto& item) { return item.second.mode == "?"; });
-        auto inspect = podman("image inspect --format '{{json .Config}}' " + shell_quote(ref));
-        if (inspect.exit_code != 0) {
-            why = "podman image inspect: " + inspect.err;
-            return std::nullopt;
-        }
-        view.run_config = nlohmann::json::parse(inspect.out);
         return view;
     }
 
