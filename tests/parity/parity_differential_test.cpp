@@ -34,8 +34,11 @@ std::uint64_t env_number(const char* name, std::uint64_t fallback) {
 const std::vector<std::string> deliberate_refusals{
     "Go's archive/tar names an entry",
     " to Go's archive/tar and ",  // "'x/' is a file to Go's archive/tar and a directory to ..."
-    "where Go's archive/tar reads none",   "that libarchive does not",
+    "where Go's archive/tar reads none",
+    "that libarchive does not",
     "the archive holds it more than once",
+    // A name with "..": podman's extraction clamps it under the root; cuvet refuses it.
+    "climbs out of the image root",
 };
 
 // Differences found and not yet fixed: a case made with such a mutation is counted, not failed.
