@@ -126,6 +126,13 @@ TEST_CASE("layer: what the runtimes do not extract is refused", "[image][go-tar]
                                                  member("x", "abc") + end_of_archive),
                         "a pax record with a NUL");
     }
+    SECTION("a user.* extended attribute on a symbolic link") {
+        require_refused(
+            list_with_layer(tmp, pax("SCHILY.xattr.user.k", "v") +
+                                     header("usr/lib/libx.so", 0, '2', ustar_magic, "libx.so.1") +
+                                     end_of_archive),
+            "a user.* extended attribute on the symbolic link 'usr/lib/libx.so'");
+    }
     SECTION("a header after one zero block") {
         require_refused(list_with_layer(tmp, member("a", "1") + std::string(512, '\0') +
                                                  member("b", "2") + end_of_archive),
