@@ -92,7 +92,7 @@ inline Picked pick_entry(Rng& rng, const HostileImage& image) {
 }
 inline std::string where(std::size_t layer) { return " in L" + std::to_string(layer); }
 inline std::vector<RawEntry>& top_or_new(Rng& rng, HostileImage& image) {
-    if (rng.below(2) == 0) image.layers.emplace_back();
+    if (rng.below(2) == 0 || image.layers.empty()) image.layers.emplace_back();
     return image.layers.back();
 }
 inline bool has_entries(const HostileImage& image) {
