@@ -270,7 +270,8 @@ std::string PendingHeaders::apply_to(Header& header) {
     if (error.empty() && header.size < 0 && !header_only(header.typeflag))
         error = "a negative size";
     // Linux allows no user.* attribute on a symlink: podman's extraction fails the layer
-    // (lsetxattr: operation not permitted), docker's skips the attribute. Found by tests/parity.
+    // (lsetxattr: operation not permitted), as docker's does outside a user namespace.
+    // Found by tests/parity.
     if (error.empty() && user_xattr_ && header.typeflag == '2')
         error = "a user.* extended attribute on the symbolic link '" + header.name.substr(0, 200) +
                 "' (podman: \"lsetxattr: operation not permitted\")";
