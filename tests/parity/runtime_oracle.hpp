@@ -78,7 +78,8 @@ public:
         auto image = nlohmann::json::parse(inspect.out);
         view.run_config = image.value("Config", nlohmann::json::object());
         // An image of no layers has an empty tree, and nothing podman can mount.
-        if (image["RootFS"].value("Layers", nlohmann::json::array()).empty()) return view;
+        const auto root_fs = image.value("RootFS", nlohmann::json::object());
+        if (root_fs.value("Layers", nlohmann::json::array()).empty()) return view;
         auto mount = podman("image mount " + shell_quote(ref));
         auto mount_lines = lines_of(mount.out);
         if (mount.exit_code != 0 || mount_lines.empty()) {
