@@ -76,6 +76,7 @@ public:
             return std::nullopt;
         }
         auto image = nlohmann::json::parse(inspect.out);
+        if (image.is_array() && !image.empty()) image = image[0];
         view.run_config = image.value("Config", nlohmann::json::object());
         // An image of no layers has an empty tree, and nothing podman can mount.
         const auto root_fs = image.value("RootFS", nlohmann::json::object());

@@ -123,13 +123,8 @@ void GoTarStream::on_block() {
         refuse("'" + shown(header.name) + "' has tar type '" +
                shown(std::string(1, header.typeflag)) +
                "', which the runtimes do not extract (\"unhandled tar header type\")");
-    std::string cleaned = go_tar::clean_path(header.name);
-    // The extractor cannot make the root anything but the directory it extracts into.
-    if ((cleaned == "." || cleaned == "/") && kind != Kind::directory)
-        refuse("'" + shown(header.name) + "' names the root as " + std::string(kind_name(kind)) +
-               at);
     // tar-split, which docker and podman store every layer with, refuses a name it has seen.
-    if (!cleaned_names_.insert(std::move(cleaned)).second)
+    if (!cleaned_names_.insert(go_tar::clean_path(header.name)).second)
         refuse("'" + shown(header.name) + "' is in the layer twice" + at +
                " (docker and podman: \"duplicates of file paths not supported\")");
     entries_.push_back({header.name, kind});
