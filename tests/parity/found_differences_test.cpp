@@ -33,3 +33,11 @@ TEST_CASE("parity: a hard link to a directory is refused, as link(2) refuses it"
         tmp, layered_spec({{dir("opt/")}, {dir("opt/dir/"), hard_link("opt/hard", "opt/dir")}}));
     require_bad_input(list_files(image).result, "names the directory /opt/dir");
 }
+
+TEST_CASE("parity: a write through the layer's own symlink to nothing is refused",
+          "[image][parity]") {
+    TempDir tmp;
+    auto image = write_docker(
+        tmp, layered_spec({{soft_link("lib64", "/usr/lib"), file("lib64/y.so", "y")}}));
+    require_bad_input(list_files(image).result, "which leads to no directory");
+}

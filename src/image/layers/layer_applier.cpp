@@ -96,9 +96,13 @@ std::string place_in_tree(FileTree& tree, const std::string& path, int layer,
             if (target.status == Resolution::Status::loop)
                 fail_input(layer_name + ": '" + path + "' lies under a symlink loop at '" +
                            target.path + "'");
+            // The extractor follows the link and finds no directory: "no such file or
+            // directory" or "not a directory" (found by tests/parity).
             if (target.status != Resolution::Status::ok || !target.entry ||
                 target.entry->type != FileType::directory)
-                return path;
+                fail_input(layer_name + ": '" + path + "' is written through the layer's own " +
+                           "symlink " + placed +
+                           ", which leads to no directory; the runtimes fail the layer there");
             if (target.path != "/" && !layer_holds(target.path))
                 fail_input(layer_name + ": '" + path +
                            "' is written through the layer's own "
