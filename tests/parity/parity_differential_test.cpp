@@ -20,7 +20,7 @@ using nlohmann::json;
 
 namespace parity_differential {
 
-constexpr std::uint64_t ci_cases = 80;
+constexpr std::uint64_t ci_cases = 120;
 constexpr std::uint64_t ci_seed = 33;
 
 std::uint64_t env_number(const char* name, std::uint64_t fallback) {
