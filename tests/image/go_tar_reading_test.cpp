@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "image/image_fixtures.hpp"
+#include "image/storage/go_clean_path.hpp"
 #include "image/tar_blocks.hpp"
 
 using namespace cuvet::test;
@@ -125,6 +126,13 @@ TEST_CASE("layer: what the runtimes do not extract is refused", "[image][go-tar]
                                                  member("x", "abc") + end_of_archive),
                         "a pax record with a NUL");
     }
+    SECTION("a user.* extended attribute on a symbolic link") {
+        require_refused(
+            list_with_layer(tmp, pax("SCHILY.xattr.user.k", "v") +
+                                     header("usr/lib/libx.so", 0, '2', ustar_magic, "libx.so.1") +
+                                     end_of_archive),
+            "a user.* extended attribute on the symbolic link 'usr/lib/libx.so'");
+    }
     SECTION("a header after one zero block") {
         require_refused(list_with_layer(tmp, member("a", "1") + std::string(512, '\0') +
                                                  member("b", "2") + end_of_archive),
@@ -147,6 +155,36 @@ TEST_CASE("layer: what the runtimes do not extract is refused", "[image][go-tar]
                                      hidden + end_of_archive),
             "read layers with Go's archive/tar");
     }
+}
+
+TEST_CASE("layer: a name twice in one layer is refused, as docker and podman refuse it",
+          "[image][go-tar]") {
+    // Found by the parity harness (tests/parity): tar-split, which docker and podman store
+    // layers with, compares names after filepath.Clean and fails the load on a repeat.
+    TempDir tmp;
+    require_refused(
+        list_with_layer(tmp, member("usr/lib/libx.so", "abc") +
+                                 member("./usr//lib/libx.so", "other") + end_of_archive),
+        "'./usr//lib/libx.so' is in the layer twice");
+    require_refused(
+        list_with_layer(tmp, header("opt/data/", 0, '5') +
+                                 header("opt/data", 0, '2', ustar_magic, "/usr") + end_of_archive),
+        "'opt/data' is in the layer twice");
+    // A directory of a lower layer written again is no repeat: each layer is its own tar.
+    auto fine = list_with_layer(tmp, header("etc/", 0, '5') + member("etc/x", "x") +
+                                         header("opt/", 0, '5') + end_of_archive);
+    INFO(fine.err);
+    CHECK(fine.exit_code == 0);
+}
+
+TEST_CASE("go tar: names are compared as Go's filepath.Clean spells them", "[image][go-tar]") {
+    using cuvet::image::go_tar::clean_path;
+    CHECK(clean_path("") == ".");
+    CHECK(clean_path("./") == ".");
+    CHECK(clean_path("a//b/./c/") == "a/b/c");
+    CHECK(clean_path("a/../../b") == "../b");
+    CHECK(clean_path("/../a/..") == "/");
+    CHECK(clean_path("/opt/x") != clean_path("opt/x"));
 }
 
 TEST_CASE("docker archive: GNU headers with octal times name their members plainly",

@@ -6,6 +6,7 @@
 #include "cuvet/core/error.hpp"
 #include "cuvet/core/printable.hpp"
 #include "cuvet/image/file_tree.hpp"
+#include "image/storage/go_clean_path.hpp"
 
 namespace cuvet::image {
 namespace {
@@ -122,6 +123,10 @@ void GoTarStream::on_block() {
         refuse("'" + shown(header.name) + "' has tar type '" +
                shown(std::string(1, header.typeflag)) +
                "', which the runtimes do not extract (\"unhandled tar header type\")");
+    // tar-split, which docker and podman store every layer with, refuses a name it has seen.
+    if (!cleaned_names_.insert(go_tar::clean_path(header.name)).second)
+        refuse("'" + shown(header.name) + "' is in the layer twice" + at +
+               " (docker and podman: \"duplicates of file paths not supported\")");
     entries_.push_back({header.name, kind});
     skip_ = go_tar::header_only(header.typeflag)
                 ? 0

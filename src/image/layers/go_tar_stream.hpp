@@ -9,6 +9,7 @@
 #include <deque>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 
 #include "image/storage/go_tar.hpp"
 
@@ -50,7 +51,8 @@ private:
     std::string payload_;
     std::uint64_t payload_left_ = 0;
     go_tar::PendingHeaders pending_;
-    std::deque<Entry> entries_;  // Go's entries libarchive has not reached yet
+    std::deque<Entry> entries_;                      // Go's entries libarchive has not reached yet
+    std::unordered_set<std::string> cleaned_names_;  // every entry so far, as tar-split compares
 };
 
 }  // namespace cuvet::image

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <unordered_set>
 
 #include "cuvet/core/error.hpp"
 #include "cuvet/core/scan_limits.hpp"
@@ -28,6 +29,40 @@ public:
 
 private:
     std::optional<UpperDir> upper_;
+};
+
+// The directories a layer's extraction holds in its own upper directory. Writing below a
+// directory the layer has no entry for makes it there (MkdirAll: mode 0755, root; a whiteout
+// needs its directory as much as a file does), and in the merged view the highest layer's
+// directory is the one seen: a lower layer's mode and owner on it are hidden (found by
+// tests/parity, the podman differential).
+class LayerDirs {
+public:
+    explicit LayerDirs(int layer) : layer_(layer) {}
+
+    // The parents of `path`, which the extractor needs before it writes `path`.
+    void make_parents(FileTree& tree, const std::string& path) {
+        // Deepest first: a directory already held has every parent held too.
+        for (auto slash = path.rfind('/'); slash != std::string::npos && slash > 0;
+             slash = path.rfind('/', slash - 1)) {
+            std::string parent = path.substr(0, slash);
+            if (!held_.insert(parent).second) return;
+            const FileEntry* lower = tree.find(parent);
+            if (lower && (lower->type != FileType::directory || lower->layer == layer_)) continue;
+            FileEntry made;
+            made.path = std::move(parent);
+            made.type = FileType::directory;
+            made.mode = 0755;
+            made.layer = layer_;
+            tree.put(std::move(made));
+        }
+    }
+    // A directory entry of the layer: its own header sets it.
+    void hold(const std::string& dir) { held_.insert(dir); }
+
+private:
+    int layer_;
+    std::unordered_set<std::string> held_;
 };
 
 // Where an extractor puts `path` of layer `layer` (docker's overlay2, containerd's and
@@ -61,9 +96,13 @@ std::string place_in_tree(FileTree& tree, const std::string& path, int layer,
             if (target.status == Resolution::Status::loop)
                 fail_input(layer_name + ": '" + path + "' lies under a symlink loop at '" +
                            target.path + "'");
+            // The extractor follows the link and finds no directory: "no such file or
+            // directory" or "not a directory" (found by tests/parity).
             if (target.status != Resolution::Status::ok || !target.entry ||
                 target.entry->type != FileType::directory)
-                return path;
+                fail_input(layer_name + ": '" + path + "' is written through the layer's own " +
+                           "symlink " + placed +
+                           ", which leads to no directory; the runtimes fail the layer there");
             if (target.path != "/" && !layer_holds(target.path))
                 fail_input(layer_name + ": '" + path +
                            "' is written through the layer's own "
@@ -128,19 +167,33 @@ void apply_layer(FileTree& tree, LayerContents&& layer) {
                 .with_file(layer.name);
     };
     LayerHolds layer_holds(layer);
+    LayerDirs layer_dirs(layer.index);
     for (const auto& dir : layer.opaque_dirs) {
-        tree.remove_children(place_in_tree(tree, dir, layer.index, layer_holds, layer.name));
+        const std::string placed = place_in_tree(tree, dir, layer.index, layer_holds, layer.name);
+        tree.remove_children(placed);
+        layer_dirs.make_parents(tree, placed + "/.wh..wh..opq");  // the marker's directory too
         check_cost();
     }
     for (const auto& path : layer.whiteouts) {
-        tree.remove_tree(place_in_tree(tree, path, layer.index, layer_holds, layer.name));
+        const std::string placed = place_in_tree(tree, path, layer.index, layer_holds, layer.name);
+        tree.remove_tree(placed);
+        layer_dirs.make_parents(tree, placed);
         check_cost();
     }
     for (auto& item : layer.entries) {
         FileEntry& entry = item.entry;
         entry.path = place_in_tree(tree, entry.path, layer.index, layer_holds, layer.name);
-        if (entry.type == FileType::hardlink)
+        layer_dirs.make_parents(tree, entry.path);
+        if (entry.type == FileType::directory) layer_dirs.hold(entry.path);
+        if (entry.type == FileType::hardlink) {
             entry.link_target = link_target_in_tree(tree, entry.link_target, layer.name);
+            // link(2) refuses a directory (EPERM), and so the runtime's extraction.
+            if (const FileEntry* target = tree.find(entry.link_target);
+                target && target->type == FileType::directory)
+                fail_input(layer.name + ": hard link " + entry.path + " names the directory " +
+                           entry.link_target +
+                           "; the runtimes cannot link a directory and fail the layer");
+        }
         const FileEntry* existing = tree.find(entry.path);
         if (existing && existing->type == FileType::directory) {
             // A directory over a directory merges; anything else replaces the whole subtree.

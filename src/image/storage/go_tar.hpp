@@ -63,6 +63,7 @@ private:
     std::string sparse_major_, sparse_minor_, sparse_name_;  // GNU sparse files in pax form
     bool has_sparse_map_ = false;
     int sparse_pairs_ = 0;
+    bool user_xattr_ = false;  // a SCHILY.xattr.user.* record
 };
 
 }  // namespace cuvet::image::go_tar
