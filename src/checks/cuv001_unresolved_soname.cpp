@@ -23,13 +23,15 @@ bool another_dlopen_resolved(const ElfObject& o, const Resolution& missing) {
     return false;
 }
 
-// cuDNN 9's shim dlopen()s its sub-libraries by name; CUV019 judges those by what they serve.
+// cuDNN 9's shim dlopen()s its sub-libraries by name; CUV019 judges those by what they serve and
+// which consumer's convolution opens them. A sub-library needing another (libcudnn_cnn links
+// libcudnn_ops) is the same case: loaded only when the shim opens it.
 bool cudnn_sub_library(const std::vector<rules::CudnnSubLibraries>& sets, const ElfObject& o,
                        const Resolution& r) {
-    for (const auto& set : sets)
-        if (set.main == o.elf->soname)
-            for (const auto& use : set.uses)
-                if (use.soname == r.name) return true;
+    for (const auto& set : sets) {
+        const bool from_set = set.main == o.elf->soname || set.use_of(o.elf->soname) != nullptr;
+        if (from_set && set.use_of(r.name) != nullptr) return true;
+    }
     return false;
 }
 

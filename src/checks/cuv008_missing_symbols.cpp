@@ -77,6 +77,15 @@ void check_symbols(const Stack& stack, const ElfObject& o, std::vector<Problem>&
         if (!defined) missing_by_library[library].push_back(symbol);
     }
     for (const auto& [library, missing] : missing_by_library) {
+        // A needed library of the same family that does not load is the cause (CUV001, or CUV019
+        // for cuDNN 9's sub-libraries: libcudnn_cnn needs libcudnn_ops): its symbols are not
+        // a second problem.
+        const bool sibling_missing =
+            std::any_of(o.resolutions.begin(), o.resolutions.end(), [&](const Resolution& res) {
+                return !res.from_dlopen && (res.path.empty() || res.error) &&
+                       !res.provided_by_host && names_library(res.name, library);
+            });
+        if (sibling_missing) continue;
         const Resolution* r = nullptr;
         for (const auto& res : o.resolutions)
             if (!res.from_dlopen && !res.file.empty() && names_library(res.name, library))
