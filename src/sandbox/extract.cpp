@@ -234,6 +234,14 @@ ExtractStats extract_rootfs(const image::Image& image, const fs::path& rootfs,
     if (error) fail_io(rootfs.string() + ": " + error.message());
     fs::create_directories(staging, error);
     if (error) fail_io(staging.string() + ": " + error.message());
+    // The staging copies go when extraction ends, refused or not: the caller owns only the rootfs.
+    struct RemoveStaging {
+        const fs::path& path;
+        ~RemoveStaging() {
+            std::error_code ignored;
+            fs::remove_all(path, ignored);
+        }
+    } remove_staging{staging};
     UniqueFd root(::open(rootfs.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     UniqueFd stage(::open(staging.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (root.get() < 0 || stage.get() < 0) fail_io(rootfs.string() + ": " + errno_text());
@@ -260,7 +268,6 @@ ExtractStats extract_rootfs(const image::Image& image, const fs::path& rootfs,
         if (entry.type == image::FileType::hardlink) extractor.place(tree, entry);
     }
     extractor.apply_directory_modes();
-    fs::remove_all(staging, error);  // lower layers' copies of replaced files
     if (tree_out != nullptr) *tree_out = tree;
     return stats;
 }

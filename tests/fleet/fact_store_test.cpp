@@ -63,7 +63,7 @@ void retag_in_storage(const RegistryServer& registry, const std::string& reposit
 
 }  // namespace
 
-TEST_CASE("fact store: a shared base is taken from the store; forged and replayed entries refused",
+TEST_CASE("fact store: a shared base is taken from the store, forged and replayed entries refused",
           "[fleet][integration]") {
     REQUIRE_REGISTRY_TOOLS();
     RegistryServer registry;
