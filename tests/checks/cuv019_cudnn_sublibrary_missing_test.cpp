@@ -183,8 +183,8 @@ TEST_CASE("CUV019: each consumer is judged by the sub-libraries its own convolut
         const auto program = naming(found, "imported by convnet");
         REQUIRE(program.size() == 1);
         CHECK(program.front()->severity == Severity::error);
-        CHECK_THAT(program.front()->message, !Catch::Contains("2.11.0") &&
-                                                 !Catch::Contains("0.11.2"));
+        CHECK_THAT(program.front()->message,
+                   !Catch::Contains("2.11.0") && !Catch::Contains("0.11.2"));
         for (const auto* f : of(findings, "CUV001"))
             CHECK(f->message.find("libcudnn_ops.so.9") == std::string::npos);
         CHECK(of(findings, "CUV008").empty());
