@@ -80,10 +80,11 @@ void check_symbols(const Stack& stack, const ElfObject& o, std::vector<Problem>&
         // A needed library of the same family that does not load is the cause (CUV001, or CUV019
         // for cuDNN 9's sub-libraries: libcudnn_cnn needs libcudnn_ops): its symbols are not
         // a second problem.
+        const std::string_view family = library;  // clang 14 cannot capture a structured binding
         const bool sibling_missing =
             std::any_of(o.resolutions.begin(), o.resolutions.end(), [&](const Resolution& res) {
                 return !res.from_dlopen && (res.path.empty() || res.error) &&
-                       !res.provided_by_host && names_library(res.name, library);
+                       !res.provided_by_host && names_library(res.name, family);
             });
         if (sibling_missing) continue;
         const Resolution* r = nullptr;
