@@ -19,6 +19,7 @@
 #include "cuvet/rules/cudnn_sub_libraries.hpp"
 #include "cuvet/rules/database.hpp"
 #include "cuvet/stack/loader_resolution.hpp"
+#include "by_name_dlopens.hpp"
 #include "entry_start.hpp"
 #include "framework_models.hpp"
 #include "image_user.hpp"
@@ -478,6 +479,7 @@ Stack build_stack(const inventory::Analysis& analysis, stack::Targets targets,
         dlopened[root].insert(model->second.optional.begin(), model->second.optional.end());
     }
     if (db != nullptr) add_cudnn_dlopens(analysis, *db, roots, labels, extra, dlopened);
+    if (db != nullptr) add_by_name_dlopens(analysis, *db, roots, labels, extra, dlopened);
     std::map<std::string, std::size_t> seen;
     for (std::size_t i = 0; i < roots.size(); ++i) {
         try {
