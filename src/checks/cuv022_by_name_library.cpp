@@ -74,8 +74,8 @@ report::Finding finding(const Stack& stack, const rules::ByNameLoad& load, const
                 rules::with_name(missing ? load.missing : load.mismatch, r.name) + "\"" +
                 (first_use ? " (" + load.breaks + ")." : "; the rest works.");
     f.locations.push_back({loader.path});
-    f.evidence.push_back(r.name + " is opened by name by " + load.loader_prefix + "*: " +
-                         util::cite(load.provenance));
+    f.evidence.push_back(r.name + " is opened by name by " + load.loader_prefix +
+                         "*: " + util::cite(load.provenance));
     util::name_roots(f, roots);
     util::add_trace(f, r, 12);
     f.fix = "Install " + r.name + " from the same release as " + util::base_name(loader.path) +
@@ -141,9 +141,11 @@ const ValidateCheck cuv022_by_name_library_missing{
             "ld.so would from the library that opens it (its RUNPATH, LD_LIBRARY_PATH, the "
             "cache). Missing, or found with a SONAME of another release (a renamed copy), is an "
             "error naming every framework or program that loads the opener, with the library's "
-            "own words; a framework whose first operation does not need it (rules first_use_by: CuPy "
+            "own words; a framework whose first operation does not need it (rules first_use_by: "
+            "CuPy "
             "compiles every kernel with NVRTC, torch's convolution never does) gets a warning "
-            "naming the API that breaks. NCCL's network plugin (libnccl-net.so) is not reported: without one NCCL "
+            "naming the API that breaks. NCCL's network plugin (libnccl-net.so) is not reported: "
+            "without one NCCL "
             "uses its internal transports. cuBLAS needs cuBLASLt as DT_NEEDED, not by name: a "
             "missing one is CUV001, symbols another release lacks CUV008.",
         .failing_example = "/usr/local/cuda/lib64/libnvrtc.so.13\n"

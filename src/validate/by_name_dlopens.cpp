@@ -26,11 +26,11 @@ void add_by_name_dlopens(const inventory::Analysis& analysis, const rules::Datab
             // absence is the normal case.
             if (load.severity == "none" || !load.loads(elf.soname)) continue;
             for (const auto& name : elf.dlopen_candidates) {
-                if (!load.opens(name) || dlopened[path].count(name)) continue;
-                if (std::find(elf.needed.begin(), elf.needed.end(), name) != elf.needed.end())
+                if (!load.opens(name) ||
+                    std::find(elf.needed.begin(), elf.needed.end(), name) != elf.needed.end())
                     continue;
+                if (!dlopened[path].insert(name).second) continue;
                 extra[path].after.push_back(name);
-                dlopened[path].insert(name);
                 added = true;
             }
         }

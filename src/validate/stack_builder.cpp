@@ -9,6 +9,7 @@
 #include <regex>
 #include <set>
 
+#include "by_name_dlopens.hpp"
 #include "cuvet/core/cuda_libraries.hpp"
 #include "cuvet/core/error.hpp"
 #include "cuvet/core/path_text.hpp"
@@ -19,7 +20,6 @@
 #include "cuvet/rules/cudnn_sub_libraries.hpp"
 #include "cuvet/rules/database.hpp"
 #include "cuvet/stack/loader_resolution.hpp"
-#include "by_name_dlopens.hpp"
 #include "entry_start.hpp"
 #include "framework_models.hpp"
 #include "image_user.hpp"

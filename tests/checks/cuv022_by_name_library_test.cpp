@@ -67,8 +67,7 @@ struct RealNvrtc {
         std::error_code ec;
         for (const auto& entry : fs::directory_iterator(lib64, ec)) {
             const auto name = entry.path().filename().string();
-            if (name.starts_with("libnvrtc-builtins.so.") && !entry.is_symlink())
-                builtins = name;
+            if (name.starts_with("libnvrtc-builtins.so.") && !entry.is_symlink()) builtins = name;
         }
         if (builtins.empty() || !fs::exists(lib64 / "libnvrtc.so.13", ec)) {
             unavailable = "no libnvrtc.so.13 and builtins under " + lib64.string();
@@ -90,13 +89,14 @@ struct RealNvrtc {
         std::error_code ec;
         fs::remove(rootfs.host(dir + "/" + builtins), ec);
     }
-    // The builtins of the next minor: what libnvrtc-builtins of that release calls itself
-    // (SONAME and entry functions, __nvrtc_builtins__13_1_…) written by `bytes_name`.
+    // The name of the next minor's builtins ("libnvrtc-builtins.so.13.1").
     std::string other_minor() const {
         std::string other = builtins;
         other.back() = other.back() == '9' ? '8' : static_cast<char>(other.back() + 1);
         return other;
     }
+    // The real builtins made into the next minor's as that release names itself (SONAME and
+    // entry functions, __nvrtc_builtins__13_1_…; same length), written as `file_name`.
     void write_other_minor_as(const std::string& file_name) {
         const auto version = builtins.substr(std::string("libnvrtc-builtins.so.").size());
         const auto other = other_minor().substr(std::string("libnvrtc-builtins.so.").size());
@@ -213,7 +213,8 @@ TEST_CASE("CUV022: TensorRT's builder resource of exactly its release", "[checks
         const auto found = of(findings, "CUV022");
         REQUIRE(found.size() == 1);
         CHECK(found.front()->severity == Severity::error);
-        CHECK(says(*found.front(), "Unable to load library: libnvinfer_builder_resource.so.10.7.0"));
+        CHECK(
+            says(*found.front(), "Unable to load library: libnvinfer_builder_resource.so.10.7.0"));
         CHECK(says(*found.front(), "building TensorRT engines"));
         CHECK(found.front()->loaded_by == "imported by builder");
     }

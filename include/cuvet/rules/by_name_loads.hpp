@@ -9,8 +9,8 @@
 namespace cuvet::rules {
 
 struct ByNameLoad {
-    std::string loader_prefix;  // "libnvrtc.so.": the soname of the library that opens it
-    std::string target_prefix;  // "libnvrtc-builtins.so.": the names it opens start so
+    std::string loader_prefix;    // "libnvrtc.so.": the soname of the library that opens it
+    std::string target_prefix;    // "libnvrtc-builtins.so.": the names it opens start so
     bool name_is_soname = false;  // the file found must carry the opened name as its SONAME
     std::string severity;         // "error", "warning" or "none" (not reported)
     std::string missing;          // the loader's words when it cannot open it; {name}: the name
