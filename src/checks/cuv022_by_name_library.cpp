@@ -1,5 +1,6 @@
 // CUV022 by-name-library-missing
 #include <algorithm>
+#include <set>
 
 #include "check_util.hpp"
 #include "checks.hpp"
@@ -71,8 +72,8 @@ report::Finding finding(const Stack& stack, const rules::ByNameLoad& load, const
                                " (its SONAME): another release under this name") +
                 ". " + (first_use ? "The first use fails" : "Only " + load.breaks + " fails") +
                 " in " + users + " with: \"" +
-                rules::with_name(missing ? load.missing : load.mismatch, r.name) + "\"" +
-                (first_use ? " (" + load.breaks + ")." : "; the rest works.");
+                rules::with_name(missing ? load.missing : load.mismatch, util::base_name(r.name)) +
+                "\"" + (first_use ? " (" + load.breaks + ")." : "; the rest works.");
     f.locations.push_back({loader.path});
     f.evidence.push_back(r.name + " is opened by name by " + load.loader_prefix +
                          "*: " + util::cite(load.provenance));
@@ -89,18 +90,23 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
     std::vector<util::UnloadedProblem> unloaded;
     const auto loads = rules::by_name_loads(db);
     for (const auto& o : stack.objects) {
+        // One name may be searched twice (as a CUDA-stack dlopen name and by path beside the
+        // opener): one finding.
+        std::set<std::string> reported;
         for (const auto& load : loads) {
             if (load.severity == "none" || !load.loads(o.elf->soname)) continue;
             for (const auto& r : o.resolutions) {
-                if (!r.from_dlopen || !load.opens(r.name) || r.provided_by_host) continue;
+                if (!r.from_dlopen || !load.opens(util::base_name(r.name)) || r.provided_by_host)
+                    continue;
                 const bool missing = r.path.empty() || r.error;
                 std::string wrong;
                 if (!missing && load.name_is_soname) {
                     wrong = soname_found(stack, r);
-                    if (wrong.empty() || wrong == r.name) continue;
+                    if (wrong.empty() || wrong == util::base_name(r.name)) continue;
                 } else if (!missing) {
                     continue;
                 }
+                if (!reported.insert(util::base_name(r.name)).second) continue;
                 const auto roots = roots_mapping(stack, o.file);
                 if (roots.empty()) {
                     unloaded.push_back({o.path, r.name + (missing ? "" : " (" + wrong + ")")});

@@ -29,8 +29,13 @@ void add_by_name_dlopens(const inventory::Analysis& analysis, const rules::Datab
                 if (!load.opens(name) ||
                     std::find(elf.needed.begin(), elf.needed.end(), name) != elf.needed.end())
                     continue;
-                if (!dlopened[path].insert(name).second) continue;
-                extra[path].after.push_back(name);
+                // The opener looks in its own directory first (libnvrtc finds itself with
+                // dl_iterate_phdr; the pip wheel works with no LD_LIBRARY_PATH): a file there is
+                // opened by path, else the name is searched as ld.so would.
+                const auto beside = path.substr(0, path.rfind('/') + 1) + name;
+                const auto& open = analysis.tree.entries().count(beside) ? beside : name;
+                if (!dlopened[path].insert(open).second) continue;
+                extra[path].after.push_back(open);
                 added = true;
             }
         }
