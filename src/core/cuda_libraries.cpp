@@ -8,7 +8,7 @@ namespace {
 
 // The driver's libraries (libcuda, libnvidia-ml) are scanned for, never
 // judged as the image's: the host provides them. Driver API symbols (cuInit) are not judged.
-constexpr std::array<CudaLibrary, 16> table = {{
+constexpr std::array<CudaLibrary, 18> table = {{
     {"cudnn", "cudnn", "cudnn", true, true},
     {"cudart", "cudart", "cuda", true, true},
     {"cublasLt", "cublas", "cublasLt", true, false},  // the stack finds it as cublas + "Lt"
@@ -18,6 +18,10 @@ constexpr std::array<CudaLibrary, 16> table = {{
     {"cusolver", "cusolver", "cusolver", true, true},
     {"cusparse", "cusparse", "cusparse", true, true},
     {"nvrtc", "nvrtc", "nvrtc", true, true},
+    // Opened by name by nvrtc and NCCL (rules/sonames.json by_name_loads); '-' is not a word
+    // character, so the stems above never match them.
+    {"nvrtc-builtins", "nvrtc", "", true, false},
+    {"nccl-net", "nccl", "", true, false},
     {"nvJitLink", "nvjitlink", "nvJitLink", true, true},
     {"nccl", "nccl", "nccl", true, true},
     {"nvinfer", "tensorrt", "", true, true},

@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "by_name_loads_reader.hpp"
 #include "cudnn_sub_libraries_reader.hpp"
 #include "cuvet/core/error.hpp"
 #include "cuvet/rules/database.hpp"
@@ -237,7 +238,11 @@ private:
     }
 
     std::size_t sonames() {
-        root_.expect_object({"table", "data_version", "description", "sources", "entries"});
+        root_.expect_object(
+            {"table", "data_version", "description", "sources", "by_name_loads", "entries"});
+        // Validated here, read by by_name_loads() for the check that needs them.
+        if (auto loads = root_.get("by_name_loads"))
+            detail::read_by_name_loads(*loads, [this](const JsonNode& f) { return provenance(f); });
         for (const auto& e : root_.at("entries").array()) {
             e.expect_object({"library", "soname", "cuda_majors", "source", "confidence", "note"});
             SonameFact fact;

@@ -9,6 +9,7 @@
 #include <regex>
 #include <set>
 
+#include "by_name_dlopens.hpp"
 #include "cuvet/core/cuda_libraries.hpp"
 #include "cuvet/core/error.hpp"
 #include "cuvet/core/path_text.hpp"
@@ -498,6 +499,7 @@ Stack build_stack(const inventory::Analysis& analysis, stack::Targets targets,
         dlopened[root].insert(model->second.optional.begin(), model->second.optional.end());
     }
     if (db != nullptr) add_cudnn_dlopens(analysis, *db, roots, labels, extra, dlopened);
+    if (db != nullptr) add_by_name_dlopens(analysis, *db, roots, labels, extra, dlopened);
     std::map<std::string, std::size_t> seen;
     for (std::size_t i = 0; i < roots.size(); ++i) {
         try {

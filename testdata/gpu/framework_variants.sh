@@ -217,6 +217,15 @@ fresh; add_toolkit; rm -f $R$WL/libcudnn_cnn.so.9; no_dpkg_cudnn; variant cudnn_
 fresh; add_toolkit; rm -f $R$WL/libcudnn_ops.so.9; no_dpkg_cudnn; variant cudnn_tk_ops_removed "toolkit added, the wheel's libcudnn_ops.so.9 removed, no other cuDNN"
 fresh; add_toolkit; sublib_from_dpkg ops; no_dpkg_cudnn; variant cudnn_tk_ops_9_14 "toolkit added, the wheel's libcudnn_ops.so.9 replaced by the dpkg 9.14 one"
 fresh; add_toolkit; rm -f $R$WL/libcudnn_heuristic.so.9; no_dpkg_cudnn; variant cudnn_tk_heuristic_removed "toolkit added, the wheel's libcudnn_heuristic.so.9 removed, no other cuDNN"
+# Issue 36, libraries loaded by name beyond cuDNN. libnvrtc.so.13 dlopen()s libnvrtc-builtins.so.13.0
+# (the exact name is in its .rodata) at the first nvrtcCompileProgram: CuPy compiles every kernel with
+# NVRTC (its RawKernel stage fails), torch's convolution never calls it. Another minor's builtins is
+# never opened: the wheel's file renamed to 13.9 stands for one. libcublas.so.13 needs libcublasLt.so.13
+# as DT_NEEDED (not by name): without it nothing linking cuBLAS loads.
+fresh; find $R -name 'libnvrtc-builtins.so*' -delete; variant nvrtc_builtins_removed "every libnvrtc-builtins.so* deleted (libnvrtc kept)"
+fresh; for f in $(find $R -name 'libnvrtc-builtins.so.13.0'); do mv $f ${f%.13.0}.13.9; done
+       variant nvrtc_builtins_other_minor "libnvrtc-builtins.so.13.0 renamed libnvrtc-builtins.so.13.9 (another minor's name)"
+fresh; find $R -name 'libcublasLt.so*' -delete; variant cublaslt_removed "every libcublasLt.so* deleted (libcublas kept)"
 rm -rf $R $BASE
 [ -n "$CUVET" ] && tar -C $W -czf $O/cuvet.tar.gz cuvet
 rm -rf $W
