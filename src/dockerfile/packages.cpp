@@ -276,8 +276,11 @@ void read_pip(const std::vector<std::string>& args, std::size_t start, const Pac
     std::vector<std::string> specs;
     std::vector<std::string> index_urls;
     bool replaces_pypi = false;
+    bool no_deps = false;
+    const std::size_t first_requirement = out.requirements.size();
     for (; i < args.size(); ++i) {
         std::string a = args[i];
+        if (a == "--no-deps" || a == "--no-dependencies") no_deps = true;
         std::string option, value;
         if (a.starts_with("--") && a.find('=') != std::string::npos) {
             option = a.substr(0, a.find('='));
@@ -310,6 +313,10 @@ void read_pip(const std::vector<std::string>& args, std::size_t start, const Pac
             index_urls.push_back(value);
         }
     }
+    for (std::size_t r = first_requirement; r < out.requirements.size(); ++r) {
+        if (out.requirements[r].kind == "requirements file")
+            out.requirements[r].index_urls = index_urls;
+    }
     std::string index_cuda, index_url;
     for (const auto& url : index_urls) {
         if (std::string cuda = cuda_from_index(url); !cuda.empty()) {
@@ -329,6 +336,7 @@ void read_pip(const std::vector<std::string>& args, std::size_t start, const Pac
             }
         }
         p.index_url = index_url.empty() && !index_urls.empty() ? index_urls.front() : index_url;
+        p.no_deps = no_deps;
         pip_cuda(p);
         if (p.cuda.empty() && !index_cuda.empty()) {
             p.cuda = index_cuda;

@@ -14,8 +14,8 @@ std::size_t load_python_packages(const JsonNode& root, const ProvenanceReader& p
                                                    "cpu_only", "extension"};
     for (const auto& p : root.at("packages").array()) {
         p.expect_object({"name", "ecosystem", "role", "framework", "variant", "cuda_major",
-                         "cudnn_major", "provides", "index", "needs_toolkit", "source",
-                         "confidence", "note"});
+                         "cudnn_major", "provides", "index", "needs_toolkit", "cuda_extras",
+                         "cuda_wheel_index", "cuda_libraries", "source", "confidence", "note"});
         PythonPackage package;
         package.name = p.at("name").string();
         if (package.name != normalize_package_name(package.name)) {
@@ -43,6 +43,15 @@ std::size_t load_python_packages(const JsonNode& root, const ProvenanceReader& p
         package.index = p.at("index").string();
         if (auto needs_toolkit = p.get("needs_toolkit"))
             package.needs_toolkit = needs_toolkit->boolean();
+        if (auto extras = p.get("cuda_extras")) {
+            for (const auto& extra : extras->array()) package.cuda_extras.push_back(extra.string());
+        }
+        package.cuda_wheel_index = p.optional_string("cuda_wheel_index");
+        package.cuda_libraries = p.optional_string("cuda_libraries");
+        if (!package.cuda_libraries.empty() && package.cuda_libraries != "system" &&
+            package.cuda_libraries != "bundled") {
+            p.at("cuda_libraries").fail("expected \"system\" or \"bundled\"");
+        }
         package.provenance = provenance(p);
         for (const auto& earlier : packages) {
             if (earlier.name == package.name && earlier.ecosystem == package.ecosystem) {

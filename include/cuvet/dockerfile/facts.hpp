@@ -70,6 +70,8 @@ struct Package {
     // The CUDA index came from --extra-index-url / -f, so PyPI is searched too and
     // an unpinned install takes the newest release of either (often PyPI's).
     bool pypi_also = false;
+    // pip --no-deps: none of its requirements (torch's nvidia-* wheels) come with it.
+    bool no_deps = false;
     int line = 0;
     int end_line = 0;
     std::size_t stage = 0;   // the stage whose RUN installed it
@@ -84,6 +86,9 @@ struct RequirementsFile {
     int line = 0;
     std::string kind = "requirements file";  // "lock file", "git URL", "local project", …
     bool constraints = false;                // -c: limits versions, installs nothing
+    // The indexes the same pip command names (--index-url, --extra-index-url, -f): pip
+    // searches them for the file's requirements too.
+    std::vector<std::string> index_urls = {};
 };
 
 struct Hold {

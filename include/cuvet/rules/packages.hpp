@@ -40,6 +40,16 @@ struct PythonPackage {
     // Compiles CUDA code when installed or at run time (source-only packages, JIT ops): the
     // image needs the toolkit (nvcc, headers), i.e. a -devel base is deliberate.
     bool needs_toolkit = false;
+    // Extras that pull the package's GPU dependency (rembg[gpu] brings onnxruntime-gpu);
+    // when set, the package without one of them carries no CUDA.
+    std::vector<std::string> cuda_extras;
+    // The project's own wheel index whose cuXYZ sub-indexes serve its CUDA builds and nothing
+    // else (llama-cpp-python's abetlen.github.io/…/whl/cu123); when set, the package from
+    // anywhere else is a source build. "" none.
+    std::string cuda_wheel_index;
+    // Whose CUDA libraries its CUDA build loads: "system" (the image's) or "bundled" (its own
+    // or nvidia-* wheels); "" not stated.
+    std::string cuda_libraries;
     Provenance provenance;
 };
 

@@ -1,10 +1,24 @@
 // CUVL02: LD_LIBRARY_PATH puts system CUDA/cuDNN directories ahead of the
 // libraries a wheel bundles.
+#include <algorithm>
+#include <cctype>
+#include <string_view>
+
 #include "checks/lint/lint_support.hpp"
 #include "cuvet/checks/registry.hpp"
 
 namespace cuvet::checks {
 namespace cuvl02 {
+
+// An apt package NVIDIA builds per CUDA major, named for it: libcusparselt0-cuda-12.
+bool built_for_a_cuda_major(std::string_view name) {
+    const auto at = name.rfind("-cuda-");
+    if (at == std::string_view::npos || at + 6 >= name.size()) return false;
+    const std::string_view major = name.substr(at + 6);
+    return major.size() <= 2 && std::all_of(major.begin(), major.end(), [](char c) {
+               return std::isdigit(static_cast<unsigned char>(c));
+           });
+}
 
 // A directory of LD_LIBRARY_PATH that holds CUDA or cuDNN libraries in this image.
 // A wheel's own directory (site-packages/nvidia/cudnn/lib) is not the system's, and
@@ -14,16 +28,25 @@ std::string system_cuda_dir(const std::string& dir, const dockerfile::StageFacts
     if (dir.empty() || dir.starts_with("/usr/local/nvidia") ||
         dir.find("-packages/") != std::string::npos)
         return {};
-    bool apt_cudnn = false, conda_cuda = false;
+    bool apt_cudnn = false, conda_cuda = false, apt_per_cuda = false;
     for (const auto& p : stage.packages) {
         apt_cudnn =
             apt_cudnn || (p.manager == dockerfile::Manager::apt && lint::is_cudnn_package(p));
+        apt_per_cuda = apt_per_cuda ||
+                       (p.manager == dockerfile::Manager::apt && built_for_a_cuda_major(p.name));
         conda_cuda = conda_cuda || (p.manager == dockerfile::Manager::conda &&
                                     (!p.cuda.empty() || lint::is_cudnn_package(p)));
     }
-    const bool multiarch = dir.starts_with("/usr/lib/x86_64-linux-gnu") ||
-                           dir.starts_with("/usr/lib/aarch64-linux-gnu") || dir == "/usr/lib64";
-    if (multiarch && (base.cudnn_major || apt_cudnn)) return "cuDNN";
+    std::string_view path = dir;
+    while (path.size() > 1 && path.ends_with('/')) path.remove_suffix(1);
+    for (std::string_view multiarch :
+         {"/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64"}) {
+        // cuDNN's packages install into the multiarch directory itself.
+        if (path == multiarch && (base.cudnn_major || apt_cudnn)) return "cuDNN";
+        // NVIDIA's libraries built per CUDA major put theirs one level down
+        // (libcusparselt0-cuda-12: …/libcusparseLt/12, libnvshmem3-cuda-12: …/nvshmem/12).
+        if (path.starts_with(std::string(multiarch) + "/") && apt_per_cuda) return "CUDA libraries";
+    }
     if ((dir.starts_with("/usr/local/cuda") || dir.find("/cuda-") != std::string::npos) &&
         base.cuda_libraries && dir.find("CUPTI") == std::string::npos) {
         return "CUDA";
@@ -66,6 +89,23 @@ bool can_shadow(const std::string& what, const std::optional<int>& wheel_major,
     return *wheel_major == static_cast<int>(base.cuda->major());
 }
 
+// pip --no-deps leaves out the nvidia-* wheels a framework's CUDA libraries come in: the
+// system's copies are then the only ones, and nothing is shadowed. torch builds before CUDA 12
+// (up to cu118) may carry their libraries inside the wheel itself, so only CUDA 12 and later
+// count for torch; tensorflow[and-cuda] and jax[cudaNN] bring theirs only as requirements.
+bool libraries_left_out(const dockerfile::Package& p, const lint::WheelStack& wheel) {
+    if (!p.no_deps) return false;
+    switch (lint::family_of(p)) {
+        case lint::Family::torch:
+            return wheel.cuda && wheel.cuda->major() >= 12;
+        case lint::Family::tensorflow:
+        case lint::Family::jax:
+            return true;
+        default:
+            return false;
+    }
+}
+
 std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
     std::vector<report::Finding> out;
     const std::size_t index = facts.build.final_stage;
@@ -90,7 +130,8 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     std::vector<std::string> system_dirs;
     for (const auto& p : stage.packages) {
         auto wheel = lint::wheel_stack(p, db);
-        if (!wheel || !wheel->bundles_libraries || wheel->cpu_only) continue;
+        if (!wheel || !wheel->bundles_libraries || wheel->cpu_only || libraries_left_out(p, *wheel))
+            continue;
         const auto major = wheel_cuda_major(p, *wheel, db);
         for (const auto& [dir, what] : candidates) {
             if (can_shadow(what, major, wheel->cuda, base))

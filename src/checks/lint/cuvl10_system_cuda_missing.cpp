@@ -184,6 +184,62 @@ std::vector<report::Finding> compiler_missing(const dockerfile::Facts& facts) {
     return out;
 }
 
+// The package whose own CUDA wheel index `url` is (…/llama-cpp-python/whl/cu123) and whose
+// CUDA builds load the system's libraries, with the CUDA the index serves; nullptr otherwise.
+const rules::PythonPackage* system_cuda_wheel_index(const std::string& url,
+                                                    const rules::Database& db, std::string& cuda) {
+    for (const auto& row : db.python_packages()) {
+        if (row.cuda_wheel_index.empty() || row.cuda_libraries != "system" ||
+            !url.starts_with(row.cuda_wheel_index))
+            continue;
+        std::string tail = url.substr(row.cuda_wheel_index.size());
+        tail = tail.substr(0, tail.find('/'));
+        cuda = dockerfile::cuda_from_tag(tail);
+        if (!cuda.empty() && cuda != "cpu") return &row;
+    }
+    return nullptr;
+}
+
+// A CUDA build from a project's own wheel index that loads the system's CUDA runtime and
+// cuBLAS (llama-cpp-python's whl/cuXYZ), named outright or as the index a requirements file
+// is installed against: that index serves nothing else, so the file is there for it.
+std::vector<report::Finding> wheel_index_builds(const dockerfile::Facts& facts,
+                                                const rules::Database& db) {
+    std::vector<report::Finding> out;
+    const auto& stage = facts.final_stage();
+    auto report = [&](const rules::PythonPackage& row, const std::string& cuda,
+                      const std::string& url, const std::string& what, int line, int end_line) {
+        auto f = lint::finding(facts, "CUVL10", line, end_line);
+        f.severity = report::Severity::error;
+        f.message = what + " installs " + row.name + "'s CUDA " + cuda + " build from " + url +
+                    ", which loads libcudart and libcublas from the system, but " +
+                    stage.base.reference +
+                    " ships no CUDA libraries and nothing in this Dockerfile installs them: it "
+                    "fails to load at run time (and if pip takes PyPI's newer source release "
+                    "instead, that one builds without CUDA).";
+        f.evidence.push_back(url + ": " + row.name + "'s own CUDA " + cuda + " wheel index");
+        f.fix = "Build on a CUDA runtime image (nvidia/cuda:" + cuda +
+                ".x-runtime-<os>, the CUDA the index names).";
+        out.push_back(std::move(f));
+    };
+    std::string cuda;
+    for (const auto& p : stage.packages) {
+        if (p.manager != dockerfile::Manager::pip) continue;
+        const auto* row = system_cuda_wheel_index(p.index_url, db, cuda);
+        if (row && row->name == p.name) report(*row, cuda, p.index_url, p.word, p.line, p.end_line);
+    }
+    for (const auto& r : stage.requirements) {
+        if (r.manager != dockerfile::Manager::pip || r.constraints) continue;
+        for (const auto& url : r.index_urls) {
+            if (const auto* row = system_cuda_wheel_index(url, db, cuda)) {
+                report(*row, cuda, url, "pip install -r " + r.path, r.line, r.line);
+                break;
+            }
+        }
+    }
+    return out;
+}
+
 std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
     std::vector<report::Finding> out = compiler_missing(facts);
     const auto& stage = facts.final_stage();
@@ -202,6 +258,8 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
             return out;
         }
     }
+    auto from_indexes = wheel_index_builds(facts, db);
+    out.insert(out.end(), from_indexes.begin(), from_indexes.end());
     for (const auto& p : stage.packages) {
         auto wheel = lint::wheel_stack(p, db);
         if (!wheel || wheel->bundles_libraries || wheel->cpu_only) continue;

@@ -152,6 +152,24 @@ bool names_cuda_build(std::string_view n) {
 
 }  // namespace
 
+namespace {
+
+// `extra` among the package's extras, as a whole word: rembg[gpu,cli] has gpu.
+bool has_extra(const dockerfile::Package& p, const std::string& extra) {
+    std::size_t start = 0;
+    while (start <= p.extras.size()) {
+        const std::size_t comma = p.extras.find(',', start);
+        std::string word = p.extras.substr(start, comma - start);
+        std::erase(word, ' ');
+        if (word == extra) return true;
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return false;
+}
+
+}  // namespace
+
 bool needs_cuda(const dockerfile::Package& p, const rules::Database& db) {
     if (p.manager == dockerfile::Manager::apt) return false;
     const bool conda = p.manager == dockerfile::Manager::conda;
@@ -165,6 +183,13 @@ bool needs_cuda(const dockerfile::Package& p, const rules::Database& db) {
         return true;
     if (row) {
         if (row->role == "cpu_only") return false;
+        // rembg[gpu] pulls onnxruntime-gpu; rembg alone the CPU onnxruntime.
+        if (!row->cuda_extras.empty()) {
+            return std::any_of(row->cuda_extras.begin(), row->cuda_extras.end(),
+                               [&](const std::string& extra) { return has_extra(p, extra); });
+        }
+        // llama-cpp-python's CUDA builds come only from its own index; PyPI's is a source build.
+        if (!row->cuda_wheel_index.empty()) return p.index_url.starts_with(row->cuda_wheel_index);
         // Plain `jax` is CPU-only; its [cudaNN] extras select the GPU plugin.
         if (row->framework == "jax" && row->role == "framework")
             return p.extras.find("cuda") != std::string::npos || !p.cuda.empty();
