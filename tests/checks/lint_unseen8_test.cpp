@@ -21,3 +21,22 @@ TEST_CASE("CUVL07 is silent beside flashinfer-python, which compiles its kernels
     // Without it nothing needs nvcc: the devel base is still reported.
     CHECK(lint_ids(base + "\n", "CUVL07").size() == 1);
 }
+
+TEST_CASE("CUVL13 reports an unpinned libcudnn8 that apt resolves to a CUDA 12 build",
+          "[lint][lint-corpus8][CUVL13]") {
+    // unseen8 t30 (yKesamaru/FACE01_DEV): `apt-get install libcudnn8 libcudnn8-dev` on CUDA
+    // 11.6; the newest libcudnn8 in NVIDIA's ubuntu2004 repository is 8.9.7's CUDA 12 build.
+    const std::string install = "RUN apt-get update && apt-get install -y libcudnn8 libcudnn8-dev\n";
+    auto found = lint_ids("FROM nvidia/cuda:11.6.1-runtime-ubuntu20.04\n" + install, "CUVL13");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].message.find("CUDA 12") != std::string::npos);
+    // The same install on CUDA 12, a pinned CUDA 11 build, and a tag that already holds cuDNN
+    // stay silent.
+    CHECK(lint_ids("FROM nvidia/cuda:12.2.2-runtime-ubuntu22.04\n" + install, "CUVL13").empty());
+    CHECK(lint_ids("FROM nvidia/cuda:11.8.0-runtime-ubuntu22.04\n"
+                   "RUN apt-get install -y libcudnn8=8.9.7.29-1+cuda11.8\n",
+                   "CUVL13")
+              .empty());
+    CHECK(lint_ids("FROM nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04\n" + install, "CUVL13")
+              .empty());
+}

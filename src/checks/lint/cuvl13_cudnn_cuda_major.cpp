@@ -1,6 +1,8 @@
 // CUVL13: a cuDNN package (apt or conda) built for another CUDA major than the
 // CUDA it will run with: libcudnn9-cuda-12 on a CUDA 13 base, a `+cuda11.8`
-// package version on CUDA 12, conda cudnn against another cudatoolkit/cuda-version.
+// package version on CUDA 12, conda cudnn against another cudatoolkit/cuda-version, an
+// unpinned libcudnn8 that apt resolves to the CUDA 12 build on a CUDA 11 base.
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -60,6 +62,28 @@ std::set<int> published_cuda_majors(const dockerfile::Package& p, int major,
     return majors;
 }
 
+// The CUDA major apt takes for an unpinned cuDNN 8 package on an nvidia/cuda Ubuntu 20.04 or
+// 22.04 image without cuDNN: NVIDIA's repository there carries every CUDA build of every cuDNN 8
+// release under one name (libcudnn8 8.9.7.29-1+cuda11.8 and -1+cuda12.2), and apt installs the
+// highest version string, the newest release's build for the newest CUDA. cuDNN 9 packages name
+// their CUDA major (libcudnn9-cuda-12). nullopt: not that case, or the rules do not say.
+std::optional<int> unpinned_resolves_to(const dockerfile::Package& p, int major,
+                                        const dockerfile::BaseFacts& base,
+                                        const rules::Database& db) {
+    if (p.manager != Manager::apt || !p.version.empty() || major != 8) return std::nullopt;
+    if (base.kind != dockerfile::BaseKind::nvidia_cuda || base.cudnn_major != 0) return std::nullopt;
+    if (base.distro != "ubuntu20.04" && base.distro != "ubuntu22.04") return std::nullopt;
+    const rules::CudnnRelease* newest = nullptr;
+    for (const auto& release : db.cudnn_releases()) {
+        if (release.version.major() == major && (!newest || release.version > newest->version))
+            newest = &release;
+    }
+    if (!newest || newest->builds.empty()) return std::nullopt;
+    int cuda_major = 0;
+    for (const auto& b : newest->builds) cuda_major = std::max(cuda_major, b.cuda_major);
+    return cuda_major;
+}
+
 std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
     std::vector<report::Finding> out;
     std::set<std::pair<std::size_t, int>>
@@ -77,6 +101,13 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
                 if (cuda->major() == target->cuda.major()) continue;
                 built_for = "CUDA " + std::to_string(cuda->major());
                 evidence = p.word + ": built for CUDA " + p.cuda + " (" + p.cuda_evidence + ")";
+            } else if (auto resolved = unpinned_resolves_to(p, *major, stage.base, db)) {
+                if (*resolved == target->cuda.major()) continue;
+                built_for = "CUDA " + std::to_string(*resolved) + " (what apt picks)";
+                evidence = p.word +
+                           " without a version: apt takes the highest, the newest cuDNN " +
+                           std::to_string(*major) + " release's build for CUDA " +
+                           std::to_string(*resolved) + " (rules: cuDNN releases)";
             } else {
                 const auto majors = published_cuda_majors(p, *major, db);
                 if (majors.empty() || majors.count(target->cuda.major())) continue;
