@@ -11,9 +11,10 @@ using cuvet::test::lint_ids;
 TEST_CASE("CUVL07 is silent beside flashinfer-python, which compiles its kernels on first use",
           "[lint][lint-corpus8][CUVL07]") {
     // unseen8 t25 (ryota0051/vllm-example): vLLM with flashinfer-python on a cudnn-devel base.
-    const std::string base = "FROM nvidia/cuda:12.8.1-cudnn-devel-ubuntu22.04\n"
-                             "RUN pip install vllm==0.8.5 --extra-index-url "
-                             "https://download.pytorch.org/whl/cu128";
+    const std::string base =
+        "FROM nvidia/cuda:12.8.1-cudnn-devel-ubuntu22.04\n"
+        "RUN pip install vllm==0.8.5 --extra-index-url "
+        "https://download.pytorch.org/whl/cu128";
     CHECK(lint_ids(base + " && pip install flashinfer-python -i "
                           "https://flashinfer.ai/whl/cu126/torch2.6/\n",
                    "CUVL07")
@@ -26,7 +27,8 @@ TEST_CASE("CUVL13 reports an unpinned libcudnn8 that apt resolves to a CUDA 12 b
           "[lint][lint-corpus8][CUVL13]") {
     // unseen8 t30 (yKesamaru/FACE01_DEV): `apt-get install libcudnn8 libcudnn8-dev` on CUDA
     // 11.6; the newest libcudnn8 in NVIDIA's ubuntu2004 repository is 8.9.7's CUDA 12 build.
-    const std::string install = "RUN apt-get update && apt-get install -y libcudnn8 libcudnn8-dev\n";
+    const std::string install =
+        "RUN apt-get update && apt-get install -y libcudnn8 libcudnn8-dev\n";
     auto found = lint_ids("FROM nvidia/cuda:11.6.1-runtime-ubuntu20.04\n" + install, "CUVL13");
     REQUIRE(found.size() == 1);
     CHECK(found[0].message.find("CUDA 12") != std::string::npos);

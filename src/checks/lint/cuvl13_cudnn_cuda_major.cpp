@@ -71,7 +71,8 @@ std::optional<int> unpinned_resolves_to(const dockerfile::Package& p, int major,
                                         const dockerfile::BaseFacts& base,
                                         const rules::Database& db) {
     if (p.manager != Manager::apt || !p.version.empty() || major != 8) return std::nullopt;
-    if (base.kind != dockerfile::BaseKind::nvidia_cuda || base.cudnn_major != 0) return std::nullopt;
+    if (base.kind != dockerfile::BaseKind::nvidia_cuda || base.cudnn_major != 0)
+        return std::nullopt;
     if (base.distro != "ubuntu20.04" && base.distro != "ubuntu22.04") return std::nullopt;
     const rules::CudnnRelease* newest = nullptr;
     for (const auto& release : db.cudnn_releases()) {
@@ -104,8 +105,7 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
             } else if (auto resolved = unpinned_resolves_to(p, *major, stage.base, db)) {
                 if (*resolved == target->cuda.major()) continue;
                 built_for = "CUDA " + std::to_string(*resolved) + " (what apt picks)";
-                evidence = p.word +
-                           " without a version: apt takes the highest, the newest cuDNN " +
+                evidence = p.word + " without a version: apt takes the highest, the newest cuDNN " +
                            std::to_string(*major) + " release's build for CUDA " +
                            std::to_string(*resolved) + " (rules: cuDNN releases)";
             } else {
