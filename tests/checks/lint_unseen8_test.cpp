@@ -42,3 +42,21 @@ TEST_CASE("CUVL13 reports an unpinned libcudnn8 that apt resolves to a CUDA 12 b
     CHECK(lint_ids("FROM nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04\n" + install, "CUVL13")
               .empty());
 }
+
+TEST_CASE("CUVL10 reports DeepSpeed ops built on a framework image's -runtime tag",
+          "[lint][lint-corpus8][CUVL10]") {
+    // unseen8 h36 (unionai-oss/llm-fine-tuning), after the held-back score:
+    // `DS_BUILD_OPS=1 pip install deepspeed` on pytorch/pytorch's -runtime image (no nvcc).
+    const std::string install = "RUN DS_BUILD_OPS=1 pip install deepspeed==0.15.3\n";
+    CHECK(lint_ids("FROM pytorch/pytorch:2.0.0-cuda11.7-cudnn8-runtime\n" + install, "CUVL10")
+              .size() == 1);
+    CHECK(lint_ids("FROM nvidia/cuda:12.1.1-runtime-ubuntu22.04\n" + install, "CUVL10").size() ==
+          1);
+    // The -devel tag has the compiler; without the switch DeepSpeed builds its ops at run time.
+    CHECK(
+        lint_ids("FROM pytorch/pytorch:2.0.0-cuda11.7-cudnn8-devel\n" + install, "CUVL10").empty());
+    CHECK(lint_ids("FROM pytorch/pytorch:2.0.0-cuda11.7-cudnn8-runtime\n"
+                   "RUN pip install deepspeed==0.15.3\n",
+                   "CUVL10")
+              .empty());
+}

@@ -134,14 +134,17 @@ bool cmake_turns_cuda_on(const std::string& text) {
 
 // A RUN that compiles CUDA code: nvcc itself, or a build switch that turns the CUDA
 // backend on (CMAKE_ARGS="-DLLAMA_CUBLAS=on" / -DGGML_CUDA=on for llama-cpp-python,
-// FORCE_CUDA=1 for torch extensions). Lower-cased text.
+// FORCE_CUDA=1 for torch extensions, DS_BUILD_OPS=1 for DeepSpeed's ops at install).
+// Lower-cased text.
 bool compiles_cuda(const std::string& text, const dockerfile::RunStep& run) {
     for (const auto& command : run.commands) {
         if (!command.words.empty() && command.words[0].ends_with("nvcc") &&
             (command.words.size() < 2 || command.words[1] != "--version"))
             return true;
     }
-    if (text.find("force_cuda=1") != std::string::npos) return true;
+    if (text.find("force_cuda=1") != std::string::npos ||
+        text.find("ds_build_ops=1") != std::string::npos)
+        return true;
     return cmake_turns_cuda_on(text);
 }
 
@@ -155,16 +158,19 @@ bool installs_compiler(const dockerfile::StageFacts& stage) {
     });
 }
 
-// CUDA code compiled on an nvidia/cuda base or runtime tag: neither has nvcc nor the
-// CUDA headers, so the build fails or (llama-cpp-python, torch extensions) quietly
-// builds without its CUDA backend.
+// CUDA code compiled on an nvidia/cuda base or runtime tag, or a framework image's -runtime
+// tag (pytorch/pytorch:…-runtime): none has nvcc nor the CUDA headers, so the build fails
+// or (llama-cpp-python, torch extensions) quietly builds without its CUDA backend.
 std::vector<report::Finding> compiler_missing(const dockerfile::Facts& facts) {
     std::vector<report::Finding> out;
     const std::size_t index = facts.build.final_stage;
     const auto& stage = facts.stages.at(index);
-    if (stage.base.kind != dockerfile::BaseKind::nvidia_cuda ||
-        (stage.base.flavor != "runtime" && stage.base.flavor != "base") || installs_compiler(stage))
-        return out;
+    const bool cuda_tag = stage.base.kind == dockerfile::BaseKind::nvidia_cuda &&
+                          (stage.base.flavor == "runtime" || stage.base.flavor == "base");
+    const bool framework_runtime_tag =
+        stage.base.kind == dockerfile::BaseKind::framework_cuda_tag &&
+        stage.base.flavor == "runtime";
+    if ((!cuda_tag && !framework_runtime_tag) || installs_compiler(stage)) return out;
     for (const auto& run : facts.build.stages.at(index).runs) {
         std::string text = lint::run_text(facts, run);
         std::transform(text.begin(), text.end(), text.begin(),
