@@ -197,6 +197,7 @@ std::vector<FrameworkInstall> frameworks(const inventory::Analysis& analysis) {
         if (name.empty()) continue;
         FrameworkInstall fw;
         fw.name = name;
+        fw.model = frameworks::by_component(c.name);
         auto plus = c.version.find('+');
         auto release = c.version.substr(0, plus);
         if (plus != std::string::npos && c.version.substr(plus + 1).starts_with("cu"))
@@ -205,7 +206,9 @@ std::vector<FrameworkInstall> frameworks(const inventory::Analysis& analysis) {
             // The variant as the builds name it: "post120".
             if (auto tail = cuda_build_tail(c); !tail.empty()) {
                 release.resize(release.size() - tail.size());
-                fw.variant = tail.substr(tail.front() == '.' ? 1 : 0);
+                const bool dotted = tail.front() == '.';
+                fw.variant = tail.substr(dotted ? 1 : 0);
+                fw.variant_separator = dotted ? "." : "";
             }
         }
         auto version = rules::Version::parse(release);
