@@ -427,9 +427,9 @@ Stack build_stack(const inventory::Analysis& analysis, stack::Targets targets,
         for (const auto* c : analysis.inventory.find(component)) {
             auto v = rules::Version::parse(c->version);
             if (!v || v->size() < 2) continue;
-            // Triton's backends/nvidia/include: the headers it builds its launcher with, no
-            // runtime.
-            if (c->location.find("/triton/backends/") != std::string::npos) continue;
+            // Headers a framework bundles for its own compiler (the catalog's
+            // bundled_headers): no runtime.
+            if (rules::builtin_framework_catalog().in_bundled_headers(c->location)) continue;
             bool better = !stack.cuda_version || (!preferred.empty() && c->location == preferred);
             if (!better) continue;
             stack.cuda_version = v;
