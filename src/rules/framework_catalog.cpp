@@ -150,6 +150,14 @@ std::optional<FrameworkCatalog::PathMatch> FrameworkCatalog::path_of(
     return std::nullopt;
 }
 
+std::optional<FrameworkCatalog::ImageMatch> FrameworkCatalog::docker_image(
+    std::string_view repository) const {
+    for (const auto& record : records_)
+        for (const auto& image : record.docker_images)
+            if (image.repository == repository) return ImageMatch{&record, &image};
+    return std::nullopt;
+}
+
 bool FrameworkCatalog::in_bundled_headers(std::string_view path) const {
     for (const auto& record : records_)
         if (!record.bundled_headers.path.empty() &&

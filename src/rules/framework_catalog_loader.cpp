@@ -106,6 +106,22 @@ CatalogPath read_catalog_path(const JsonNode& node, const ProvenanceReader& prov
     return out;
 }
 
+DockerImage read_docker_image(const JsonNode& node, const ProvenanceReader& provenance) {
+    node.expect_object({"repository", "tag_format", "gpu_word", "source", "confidence", "note"});
+    DockerImage image{node.at("repository").string(), node.at("tag_format").string(), "", {}};
+    if (image.repository.find('/') == std::string::npos)
+        node.at("repository").fail("expected a Docker Hub repository: \"pytorch/pytorch\"");
+    if (auto word = node.get("gpu_word")) image.gpu_word = word->string();
+    if (image.tag_format == "version-word") {
+        if (image.gpu_word.empty())
+            node.at("tag_format").fail("a \"version-word\" tag needs the gpu_word that marks it");
+    } else if (image.tag_format != "version-cuda-cudnn-flavor") {
+        node.at("tag_format").fail("expected \"version-cuda-cudnn-flavor\" or \"version-word\"");
+    }
+    image.provenance = provenance(node);
+    return image;
+}
+
 }  // namespace
 
 FrameworkCatalog read_framework_catalog(const JsonNode& catalog,
@@ -115,7 +131,8 @@ FrameworkCatalog read_framework_catalog(const JsonNode& catalog,
     for (const auto& r : catalog.array()) {
         r.expect_object({"framework", "import_names", "install", "pip", "conda", "version_files",
                          "source", "confidence", "note", "name_words", "version_headers",
-                         "env_prefixes", "gpu_library", "cuda_provider", "bundled_headers"});
+                         "env_prefixes", "gpu_library", "cuda_provider", "bundled_headers",
+                         "docker_images"});
         FrameworkRecord record;
         record.framework = r.at("framework").string();
         if (record.framework.empty() || !names.insert(record.framework).second)
@@ -147,6 +164,9 @@ FrameworkCatalog read_framework_catalog(const JsonNode& catalog,
             record.cuda_provider = read_catalog_path(*path, provenance);
         if (auto path = r.get("bundled_headers"))
             record.bundled_headers = read_catalog_path(*path, provenance);
+        if (auto images = r.get("docker_images"))
+            for (const auto& image : images->array())
+                record.docker_images.push_back(read_docker_image(image, provenance));
         record.provenance = provenance(r);
         records.push_back(std::move(record));
     }

@@ -52,6 +52,14 @@ TEST_CASE("catalog: scan fields as compiled in", "[rules][catalog-fields]") {
     REQUIRE(provider);
     CHECK(provider->framework->install == "onnxruntime");
 
+    auto hub = catalog.docker_image("pytorch/pytorch");
+    REQUIRE(hub);
+    CHECK(hub->framework->framework == "pytorch");
+    CHECK(hub->image->tag_format == "version-cuda-cudnn-flavor");
+    REQUIRE(catalog.docker_image("tensorflow/tensorflow"));
+    CHECK(catalog.docker_image("tensorflow/tensorflow")->image->gpu_word == "gpu");
+    CHECK_FALSE(catalog.docker_image("nvidia/cuda"));
+
     CHECK(catalog.in_bundled_headers(site + "/triton/backends/nvidia/include"));
     CHECK_FALSE(catalog.in_bundled_headers("/usr/local/cuda-12.4/targets/x86_64-linux/include"));
 }
@@ -76,6 +84,17 @@ TEST_CASE("catalog: a bad scan field is refused with its pointer", "[rules][cata
         CHECK_THAT(
             cuvet::test::load_error_with("frameworks.json", frameworks),
             Catch::Contains(at + "/env_prefixes/prefixes: expected a variable name's prefix"));
+    }
+    SECTION("a docker image's tag format is one the reader knows") {
+        frameworks["catalog"][torch]["docker_images"][0]["tag_format"] = "version-flavor";
+        CHECK_THAT(cuvet::test::load_error_with("frameworks.json", frameworks),
+                   Catch::Contains(at + "/docker_images/0/tag_format: expected"));
+    }
+    SECTION("a version-word tag names its GPU word") {
+        const auto tf = record_index(frameworks, "tensorflow");
+        frameworks["catalog"][tf]["docker_images"][0].erase("gpu_word");
+        CHECK_THAT(cuvet::test::load_error_with("frameworks.json", frameworks),
+                   Catch::Contains("/docker_images/0/tag_format: a \"version-word\" tag needs"));
     }
     SECTION("a version header is a base name with defines") {
         frameworks["catalog"][trt]["version_headers"][0]["file"] = "include/NvInferVersion.h";

@@ -56,6 +56,17 @@ struct VersionHeader {
     Provenance provenance;
 };
 
+// A Docker Hub repository of the framework's own images, and how its tags state the build.
+struct DockerImage {
+    std::string repository;  // "pytorch/pytorch" (docker.io)
+    // "version-cuda-cudnn-flavor": the tag states the release, CUDA, cuDNN and flavor
+    // (2.1.0-cuda12.1-cudnn8-runtime); "version-word": the tag's first part is the release,
+    // and `gpu_word` anywhere in it marks the GPU build (2.15.0-gpu).
+    std::string tag_format;
+    std::string gpu_word;
+    Provenance provenance;
+};
+
 // A path below site-packages the catalog names for one purpose, with its source.
 struct CatalogPath {
     std::string path;  // "torch/lib/libtorch_cuda.so"; "" when the record names none
@@ -88,6 +99,7 @@ struct FrameworkRecord {
     // A dir holding CUDA headers it bundles for its own compiler ("triton/backends"): no
     // runtime, never the image's CUDA toolkit.
     CatalogPath bundled_headers;
+    std::vector<DockerImage> docker_images;
     Provenance provenance;
 };
 
@@ -132,6 +144,12 @@ public:
     };
     std::optional<PathMatch> path_of(CatalogPath FrameworkRecord::*kind,
                                      std::string_view path) const;
+    // The record whose Docker Hub repository this is ("pytorch/pytorch"), and that image.
+    struct ImageMatch {
+        const FrameworkRecord* framework = nullptr;
+        const DockerImage* image = nullptr;
+    };
+    std::optional<ImageMatch> docker_image(std::string_view repository) const;
     // True when the path lies in a dir some record says holds bundled compiler headers.
     bool in_bundled_headers(std::string_view path) const;
     // The CUDA a version of the matched distribution states in its tail, by its spelling.
