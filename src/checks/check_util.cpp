@@ -49,18 +49,6 @@ const FrameworkInstall* framework_through(const Stack& stack, std::string_view r
     return through;
 }
 
-std::string first_unresolved(const Stack& stack, const ElfObject& root) {
-    std::map<std::string_view, const ElfObject*> by_file;
-    for (const auto& o : stack.objects) by_file.emplace(o.file, &o);
-    std::vector<const ElfObject*> order = {&root};
-    for (const auto& file : load_closure(stack, {&root}, false))
-        if (auto it = by_file.find(file); it != by_file.end()) order.push_back(it->second);
-    for (const auto* o : order)
-        for (const auto& r : o->resolutions)
-            if (!r.from_dlopen && !r.provided_by_host && r.path.empty()) return r.name;
-    return "";
-}
-
 std::vector<std::string> roots_loading(const Stack& stack, const std::vector<std::string>& files) {
     std::vector<std::string> out;
     for (const auto& file : files)

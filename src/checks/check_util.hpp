@@ -36,6 +36,7 @@ using stack::load_closure;
 using RuntimeCuda = stack::RuntimeCudaFact;
 // Shared with the frameworks' own judging (cuvet/frameworks/finding_support.hpp).
 using frameworks::add_trace;
+using frameworks::first_unresolved;
 using frameworks::framework_says;
 using frameworks::framework_tool;
 using frameworks::FrameworkWords;
@@ -49,9 +50,6 @@ inline std::vector<const ElfObject*> objects_of(const Stack& stack, const Framew
 
 std::string version_text(const std::optional<rules::Version>& version);
 
-// The first DT_NEEDED ld.so cannot find in its breadth-first walk from `root`, the name
-// dlerror() reports; "" when every one resolves.
-std::string first_unresolved(const Stack& stack, const ElfObject& root);
 // "libcudnn.so.8" → true for the main cuDNN library of any major.
 bool is_main_cudnn(std::string_view name);
 bool is_cudart(std::string_view name);

@@ -7,8 +7,8 @@ std::optional<stack::BuiltCudnnFact> built_cudnn(const rules::Database& db,
     auto built = stack::built_cudnn_of(db, fw);
     if (built && built->from.empty())
         built->from =
-            "the install's own metadata (a wheel's Requires-Dist cuDNN pin, TensorFlow's "
-            "build_info.py)";
+            "the install's own metadata (a wheel's Requires-Dist cuDNN pin, or the version file "
+            "the framework writes its build into)";
     return built;
 }
 

@@ -6,6 +6,7 @@
 
 #include "check_util.hpp"
 #include "checks.hpp"
+#include "cuvet/frameworks/framework.hpp"
 #include "cuvet/rules/cudnn_sub_libraries.hpp"
 
 namespace cuvet::checks {
@@ -60,27 +61,14 @@ std::string framework_words(const Stack& stack, const rules::Database& db,
                  : "";
 }
 
-// `import torch` without a library torch._C needs: Python raises ImportError with dlerror()'s
-// text, which names the first library missing in ld.so's walk (torch 2.11 on the H100:
-// testdata/gpu/agreement/run6). When libtorch_global_deps.so misses one already, torch's own
-// preloading raises a ValueError naming sys.path instead, so nothing is quoted then.
-std::string torch_import_error(const Stack& stack, const std::string& loaded_by,
-                               const std::string& name) {
+// What importing the framework a root belongs to raises when `name` is missing, in its own
+// words (Framework::import_error); "" for other roots, or where its words are not known.
+std::string framework_import_error(const Stack& stack, const std::string& loaded_by,
+                                   const std::string& name) {
     const auto* fw = util::framework_labelled(stack, loaded_by);
-    if (fw == nullptr || fw->name != "pytorch") return "";
-    const ElfObject* module = nullptr;
-    const ElfObject* global_deps = nullptr;
-    for (const auto& o : stack.objects) {
-        if (util::dir_name(o.path) == fw->root && util::starts_with(util::base_name(o.path), "_C."))
-            module = &o;
-        if (o.path == fw->root + "/lib/libtorch_global_deps.so") global_deps = &o;
-    }
-    if (module == nullptr ||
-        (global_deps && !util::first_unresolved(stack, *global_deps).empty()) ||
-        util::first_unresolved(stack, *module) != name)
-        return "";
-    return "; import torch raises \"ImportError: " + name +
-           ": cannot open shared object file: No such file or directory\"";
+    if (fw == nullptr || fw->model == nullptr || fw->model->import_error == nullptr) return "";
+    const auto words = fw->model->import_error(stack, *fw, name);
+    return words.empty() ? "" : "; " + words;
 }
 
 // File → the frameworks whose import maps it: each framework's files and their whole
@@ -248,10 +236,10 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
         auto& f = by_name[key];
         const auto& roots = roots_of_name[key];
         util::name_roots(f, roots, true);
-        // What `import torch` raises, whichever root the finding names first.
+        // What the framework's import raises, whichever root the finding names first.
         if (!key.ends_with(" (dlopen)"))
             for (const auto& label : roots)
-                if (auto quote = torch_import_error(stack, label, missing_name[key]);
+                if (auto quote = framework_import_error(stack, label, missing_name[key]);
                     !quote.empty()) {
                     f.message += quote;
                     break;

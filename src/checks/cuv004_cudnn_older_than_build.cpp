@@ -36,10 +36,8 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
                 report::Finding f;
                 const auto words = util::refusal(db, stack, fw, *built, *copy->version);
                 f.message =
-                    fw.name + " " + fw.version.str() +
-                    (fw.variant.empty() ? "" : "+" + fw.variant) + " (" + fw.root +
-                    ") was built with cuDNN " + built->str() + " but " + o->path + " loads " +
-                    util::describe(*copy) +
+                    fw.name + " " + fw.version_text() + " (" + fw.root + ") was built with cuDNN " +
+                    built->str() + " but " + o->path + " loads " + util::describe(*copy) +
                     (words ? ": \"" + words->text + "\""
                            : ", which it refuses (the words this release prints are not recorded)");
                 f.locations = {{o->path}, {copy->path}};

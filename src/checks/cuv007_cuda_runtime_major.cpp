@@ -38,9 +38,8 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
         util::ImportedBy by{out, fw};  // its import is what fails
         report::Finding f;
         f.message =
-            fw.name + " " + fw.version.str() + (fw.variant.empty() ? "" : "+" + fw.variant) + " (" +
-            fw.root + ") is built for CUDA " + built->str() + " but the image holds CUDA " +
-            stack.cuda_version->str() +
+            fw.name + " " + fw.version_text() + " (" + fw.root + ") is built for CUDA " +
+            built->str() + " but the image holds CUDA " + stack.cuda_version->str() +
             (needs_runtime ? " and no CUDA " + std::to_string(built->major()) + " runtime" : "");
         f.locations = {{fw.root}};
         f.evidence.push_back("built with CUDA " + built->str() + " per " + from);

@@ -12,7 +12,7 @@ namespace cuv015 {
 std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) {
     std::vector<report::Finding> out;
     for (const auto& fw : stack.frameworks) {
-        const auto* framework = frameworks::find(fw.name);
+        const auto* framework = fw.model;
         if (framework == nullptr || framework->gpu_library_findings == nullptr) continue;
         util::ImportedBy imported_by{out, fw};
         for (auto& f : framework->gpu_library_findings(stack, db, fw)) out.push_back(std::move(f));

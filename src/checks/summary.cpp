@@ -31,8 +31,7 @@ std::string stack_summary(const Stack& stack) {
             break;
         }
     for (const auto& fw : stack.frameworks)
-        runs += (runs.empty() ? "" : ", ") + fw.name + " " + fw.version.str() +
-                (fw.variant.empty() ? "" : "+" + fw.variant);
+        runs += (runs.empty() ? "" : ", ") + fw.name + " " + fw.version_text();
     std::string out =
         "runs " + (runs.empty() ? std::string("no known framework or ENTRYPOINT") : runs);
     if (auto cuda = util::runtime_cuda(stack))

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "cuvet/dockerfile/facts.hpp"
+#include "cuvet/rules/framework_catalog.hpp"
 
 namespace cuvet::dockerfile {
 namespace {
@@ -61,9 +62,9 @@ void read_nvidia_cuda_tag(const std::string& tag, BaseFacts& out) {
     if (i < parts.size()) out.distro = parts[i];
 }
 
-// pytorch/pytorch:2.1.0-cuda12.1-cudnn8-runtime
-void read_pytorch_tag(const std::string& tag, BaseFacts& out) {
-    out.framework = "pytorch";
+// A framework image's tag that states its build: 2.1.0-cuda12.1-cudnn8-runtime (the catalog's
+// "version-cuda-cudnn-flavor").
+void read_framework_cuda_tag(const std::string& tag, BaseFacts& out) {
     auto parts = split(tag, '-');
     if (!parts.empty() && is_version(parts[0], 2)) out.framework_version = parts[0];
     for (const auto& part : parts) {
@@ -136,13 +137,17 @@ BaseFacts read_base(const std::string& reference) {
         (out.image.registry == "nvcr.io" && repo == "nvidia/cuda")) {
         out.kind = BaseKind::nvidia_cuda;
         read_nvidia_cuda_tag(tag, out);
-    } else if (hub && repo == "pytorch/pytorch") {
-        out.kind = BaseKind::framework_cuda_tag;
-        read_pytorch_tag(tag, out);
-    } else if (hub && repo == "tensorflow/tensorflow") {
-        if (tag.find("gpu") != std::string::npos) {
+    } else if (const auto framework_image =
+                   hub ? rules::builtin_framework_catalog().docker_image(repo) : std::nullopt) {
+        // A framework's own images (the catalog's docker_images).
+        const auto& image = *framework_image->image;
+        if (image.tag_format == "version-cuda-cudnn-flavor") {
+            out.kind = BaseKind::framework_cuda_tag;
+            out.framework = framework_image->framework->framework;
+            read_framework_cuda_tag(tag, out);
+        } else if (tag.find(image.gpu_word) != std::string::npos) {
             out.kind = BaseKind::framework_release;
-            out.framework = "tensorflow";
+            out.framework = framework_image->framework->framework;
             auto version = split(tag, '-')[0];
             if (is_version(version, 2)) out.framework_version = version;
         }

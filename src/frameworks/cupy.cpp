@@ -115,6 +115,15 @@ void attach_cupy(const inventory::Inventory&, const inventory::Component& compon
         fw.variant = package.substr(dash + 1);
 }
 
+// NVRTC compiles CuPy's kernels against the CUDA runtime headers; CuPy names the wheel extra
+// that brings them (cupy/_environment.py: "pip install cupy-cuda12x[ctk]").
+std::string fix_missing_headers(const SmokeWords& said) {
+    if (said.all.find("Failed to find CUDA headers") == std::string_view::npos) return "";
+    return "install the CUDA headers NVRTC needs (pip install nvidia-cuda-runtime, or "
+           "cupy-cudaNNx[ctk]), or set "
+           "CUDA_PATH to a toolkit";
+}
+
 }  // namespace
 
 const Framework& cupy() {
@@ -128,6 +137,7 @@ const Framework& cupy() {
         .error_markers = {"Failure finding",              // cuda-pathfinder
                           "Failed to find CUDA headers",  // NVRTC
                           "NVRTC_ERROR", "CompileException"},
+        .fix_first = fix_missing_headers,
         .attach_gpu_package = attach_cupy,
         .add_import_models = add_cupy_models,
         .model_loads = model_cupy,

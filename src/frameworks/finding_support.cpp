@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
+#include "cuvet/stack/stack_facts.hpp"
 #include "model_support.hpp"
 
 namespace cuvet::frameworks {
@@ -38,6 +40,18 @@ const stack::FrameworkTool* framework_tool(const stack::FrameworkInstall& fw,
     for (const auto& t : fw.tools)
         if (t.name == name) return &t;
     return nullptr;
+}
+
+std::string first_unresolved(const stack::Stack& stack, const stack::ElfObject& root) {
+    std::map<std::string_view, const stack::ElfObject*> by_file;
+    for (const auto& o : stack.objects) by_file.emplace(o.file, &o);
+    std::vector<const stack::ElfObject*> order = {&root};
+    for (const auto& file : stack::load_closure(stack, {&root}, false))
+        if (auto it = by_file.find(file); it != by_file.end()) order.push_back(it->second);
+    for (const auto* o : order)
+        for (const auto& r : o->resolutions)
+            if (!r.from_dlopen && !r.provided_by_host && r.path.empty()) return r.name;
+    return "";
 }
 
 bool fails_to_load(const stack::FrameworkLoad& load) {

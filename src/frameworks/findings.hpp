@@ -30,4 +30,8 @@ std::vector<report::Finding> triton_ptxas_targets(const stack::Stack& stack,
                                                   const rules::Database& db,
                                                   const stack::FrameworkInstall& torch);
 
+// What `import torch` raises when `library` is the first one torch._C cannot load.
+std::string pytorch_import_error(const stack::Stack& stack, const stack::FrameworkInstall& torch,
+                                 const std::string& library);
+
 }  // namespace cuvet::frameworks::detail

@@ -105,6 +105,7 @@ const Framework& pytorch() {
         .add_import_models = add_torch_models,
         .model_loads = model_torch,
         .gpu_compiler_findings = detail::pytorch_gpu_compiler_findings,
+        .import_error = detail::pytorch_import_error,
     };
     return framework;
 }

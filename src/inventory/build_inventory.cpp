@@ -4,6 +4,7 @@
 #include <regex>
 #include <sstream>
 
+#include "cuvet/rules/framework_catalog.hpp"
 #include "facts.hpp"
 
 namespace cuvet::inventory {
@@ -97,10 +98,15 @@ void glibc_facts(const Analysis& analysis, detail::Facts& out) {
     }
 }
 
+// What changes the CUDA stack a process gets: the loader's and Python's paths, NVIDIA's and
+// CUDA's variables, and those a framework reads (the catalog's env_prefixes).
 bool interesting_env(const std::string& key) {
     static const std::regex pattern(
-        "LD_LIBRARY_PATH|LD_PRELOAD|PYTHONPATH|CONDA_PREFIX|(NVIDIA|CUDA|NV|CUDNN|NCCL|TENSORRT|"
-        "TRT)_.*");
+        "LD_LIBRARY_PATH|LD_PRELOAD|PYTHONPATH|CONDA_PREFIX|(NVIDIA|CUDA|NV|CUDNN|NCCL)_.*");
+    static const std::vector<std::string> framework_prefixes =
+        rules::builtin_framework_catalog().env_prefixes();
+    for (const auto& prefix : framework_prefixes)
+        if (key.starts_with(prefix)) return true;
     return std::regex_match(key, pattern);
 }
 

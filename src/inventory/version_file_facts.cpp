@@ -29,7 +29,7 @@ Fact make(const std::string& component, const std::string& category, const std::
     return fact;
 }
 
-std::string join_defines(std::string_view text, std::initializer_list<std::string> names) {
+std::string join_defines(std::string_view text, const std::vector<std::string>& names) {
     std::string version;
     for (auto name : names) {
         auto value = c_define(text, name);
@@ -73,11 +73,10 @@ void header_fact(const std::string& path, const std::string& text, Facts& out) {
         auto version = join_defines(text, {"NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH"});
         if (!version.empty())
             out.push_back(make("nccl", "cuda-library", version, root, "header", path));
-    } else if (name == "NvInferVersion.h") {
-        auto version =
-            join_defines(text, {"NV_TENSORRT_MAJOR", "NV_TENSORRT_MINOR", "NV_TENSORRT_PATCH"});
+    } else if (const auto* header = rules::builtin_framework_catalog().version_header(name)) {
+        auto version = join_defines(text, header->defines);
         if (!version.empty())
-            out.push_back(make("tensorrt", "cuda-library", version, root, "header", path));
+            out.push_back(make(header->component, header->category, version, root, "header", path));
     } else if (auto library = math_library_header(name); !library.empty()) {
         auto prefix = library_define_prefix(name);
         auto version = join_defines(
@@ -154,10 +153,17 @@ void version_file_facts(const Analysis& analysis, Facts& out) {
         else if (ends_with(path, ".py"))
             python_fact(path, text, out);
     }
-    // ONNX Runtime's CUDA execution provider is a library beside it.
+    // A framework's CUDA backend that is a library of its own (the catalog's cuda_provider:
+    // ONNX Runtime's CUDA execution provider), recorded on its install.
+    const auto& catalog = rules::builtin_framework_catalog();
     for (const auto& [path, entry] : analysis.tree.entries()) {
-        if (!ends_with(path, "/onnxruntime/capi/libonnxruntime_providers_cuda.so")) continue;
-        auto fact = make("onnxruntime", "framework", "", dir_of(dir_of(path)), "file", path);
+        const auto provider = catalog.path_of(&rules::FrameworkRecord::cuda_provider, path);
+        if (!provider || provider->framework->install.empty()) continue;
+        const auto& record = *provider->framework;
+        const std::string package_dir =
+            record.cuda_provider.path.substr(0, record.cuda_provider.path.find('/'));
+        auto fact =
+            make(record.install, "framework", "", provider->site + "/" + package_dir, "file", path);
         fact.rank = rank_file_name;
         fact.attributes["cuda_provider"] = path;
         if (auto it = analysis.elfs.find(path); it != analysis.elfs.end()) {

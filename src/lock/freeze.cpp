@@ -3,6 +3,7 @@
 #include <set>
 
 #include "cuvet/lock/lock.hpp"
+#include "cuvet/rules/framework_catalog.hpp"
 #include "cuvet/stack/stack_facts.hpp"
 #include "schema.hpp"
 
@@ -34,9 +35,13 @@ std::string arch_list(const std::vector<int>& archs, const char* prefix) {
 
 // Variables that change what loads or what the NVIDIA runtime injects.
 bool stack_variable(std::string_view name) {
-    for (std::string_view head :
-         {"NVIDIA_", "CUDA_", "NV_", "CUDNN", "LD_PRELOAD", "TORCH_CUDA", "XLA_", "TF_CUDA"})
+    for (std::string_view head : {"NVIDIA_", "CUDA_", "NV_", "CUDNN", "LD_PRELOAD"})
         if (name.substr(0, head.size()) == head) return true;
+    // And those a framework reads (the catalog's env_prefixes: TORCH_CUDA_ARCH_LIST, XLA_FLAGS).
+    static const std::vector<std::string> framework_prefixes =
+        rules::builtin_framework_catalog().env_prefixes();
+    for (const auto& head : framework_prefixes)
+        if (name.starts_with(head)) return true;
     return false;
 }
 

@@ -124,6 +124,48 @@ std::optional<VersionFileMatch> FrameworkCatalog::version_file(std::string_view 
     return std::nullopt;
 }
 
+const VersionHeader* FrameworkCatalog::version_header(std::string_view file_name) const {
+    for (const auto& record : records_)
+        for (const auto& header : record.version_headers)
+            if (header.file == file_name) return &header;
+    return nullptr;
+}
+
+std::vector<std::string> FrameworkCatalog::env_prefixes() const {
+    std::vector<std::string> out;
+    for (const auto& record : records_)
+        out.insert(out.end(), record.env_prefixes.begin(), record.env_prefixes.end());
+    return out;
+}
+
+std::optional<FrameworkCatalog::PathMatch> FrameworkCatalog::path_of(
+    CatalogPath FrameworkRecord::*kind, std::string_view path) const {
+    for (const auto& record : records_) {
+        const std::string& wanted = (record.*kind).path;
+        if (wanted.empty() || path.size() <= wanted.size() || !path.ends_with(wanted) ||
+            path[path.size() - wanted.size() - 1] != '/')
+            continue;
+        return PathMatch{&record, std::string(path.substr(0, path.size() - wanted.size() - 1))};
+    }
+    return std::nullopt;
+}
+
+std::optional<FrameworkCatalog::ImageMatch> FrameworkCatalog::docker_image(
+    std::string_view repository) const {
+    for (const auto& record : records_)
+        for (const auto& image : record.docker_images)
+            if (image.repository == repository) return ImageMatch{&record, &image};
+    return std::nullopt;
+}
+
+bool FrameworkCatalog::in_bundled_headers(std::string_view path) const {
+    for (const auto& record : records_)
+        if (!record.bundled_headers.path.empty() &&
+            path.find("/" + record.bundled_headers.path + "/") != std::string_view::npos)
+            return true;
+    return false;
+}
+
 std::optional<LocalVersionCuda> FrameworkCatalog::local_version_cuda(const PackageMatch& match,
                                                                      std::string_view version) {
     for (const auto& pattern : match.spelling->local_versions)

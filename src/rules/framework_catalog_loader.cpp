@@ -80,6 +80,48 @@ VersionFile read_version_file(const JsonNode& v, const ProvenanceReader& provena
     return file;
 }
 
+VersionHeader read_version_header(const JsonNode& h, const ProvenanceReader& provenance) {
+    h.expect_object({"file", "component", "category", "defines", "source", "confidence", "note"});
+    VersionHeader header{h.at("file").string(),
+                         h.at("component").string(),
+                         h.at("category").string(),
+                         h.at("defines").string_array(),
+                         {}};
+    if (header.file.empty() || header.file.find('/') != std::string::npos)
+        h.at("file").fail("expected a header's base name: \"NvInferVersion.h\"");
+    if (header.component.empty()) h.at("component").fail("expected a component");
+    if (header.category != "framework" && header.category != "cuda-library")
+        h.at("category").fail("expected \"framework\" or \"cuda-library\"");
+    if (header.defines.empty()) h.at("defines").fail("expected the defines of the version");
+    header.provenance = provenance(h);
+    return header;
+}
+
+// {"path": "torch/lib/libtorch_cuda.so", "source": …}: a path below site-packages.
+CatalogPath read_catalog_path(const JsonNode& node, const ProvenanceReader& provenance) {
+    node.expect_object({"path", "source", "confidence", "note"});
+    CatalogPath out{node.at("path").string(), provenance(node)};
+    if (out.path.empty() || out.path.front() == '/' || out.path.back() == '/')
+        node.at("path").fail("expected a path below site-packages: \"torch/lib/libtorch_cuda.so\"");
+    return out;
+}
+
+DockerImage read_docker_image(const JsonNode& node, const ProvenanceReader& provenance) {
+    node.expect_object({"repository", "tag_format", "gpu_word", "source", "confidence", "note"});
+    DockerImage image{node.at("repository").string(), node.at("tag_format").string(), "", {}};
+    if (image.repository.find('/') == std::string::npos)
+        node.at("repository").fail("expected a Docker Hub repository: \"pytorch/pytorch\"");
+    if (auto word = node.get("gpu_word")) image.gpu_word = word->string();
+    if (image.tag_format == "version-word") {
+        if (image.gpu_word.empty())
+            node.at("tag_format").fail("a \"version-word\" tag needs the gpu_word that marks it");
+    } else if (image.tag_format != "version-cuda-cudnn-flavor") {
+        node.at("tag_format").fail("expected \"version-cuda-cudnn-flavor\" or \"version-word\"");
+    }
+    image.provenance = provenance(node);
+    return image;
+}
+
 }  // namespace
 
 FrameworkCatalog read_framework_catalog(const JsonNode& catalog,
@@ -88,7 +130,9 @@ FrameworkCatalog read_framework_catalog(const JsonNode& catalog,
     std::set<std::string, std::less<>> names, installs;
     for (const auto& r : catalog.array()) {
         r.expect_object({"framework", "import_names", "install", "pip", "conda", "version_files",
-                         "source", "confidence", "note", "name_words"});
+                         "source", "confidence", "note", "name_words", "version_headers",
+                         "env_prefixes", "gpu_library", "cuda_provider", "bundled_headers",
+                         "docker_images"});
         FrameworkRecord record;
         record.framework = r.at("framework").string();
         if (record.framework.empty() || !names.insert(record.framework).second)
@@ -104,6 +148,25 @@ FrameworkCatalog read_framework_catalog(const JsonNode& catalog,
         record.conda = read_spellings(r.at("conda"), false);
         for (const auto& v : r.at("version_files").array())
             record.version_files.push_back(read_version_file(v, provenance));
+        if (auto headers = r.get("version_headers"))
+            for (const auto& h : headers->array())
+                record.version_headers.push_back(read_version_header(h, provenance));
+        if (auto env = r.get("env_prefixes")) {
+            env->expect_object({"prefixes", "source", "confidence", "note"});
+            record.env_prefixes = env->at("prefixes").string_array();
+            for (const auto& prefix : record.env_prefixes)
+                if (prefix.empty()) env->at("prefixes").fail("expected a variable name's prefix");
+            record.env_provenance = provenance(*env);
+        }
+        if (auto path = r.get("gpu_library"))
+            record.gpu_library = read_catalog_path(*path, provenance);
+        if (auto path = r.get("cuda_provider"))
+            record.cuda_provider = read_catalog_path(*path, provenance);
+        if (auto path = r.get("bundled_headers"))
+            record.bundled_headers = read_catalog_path(*path, provenance);
+        if (auto images = r.get("docker_images"))
+            for (const auto& image : images->array())
+                record.docker_images.push_back(read_docker_image(image, provenance));
         record.provenance = provenance(r);
         records.push_back(std::move(record));
     }

@@ -60,10 +60,6 @@ std::string fix_for(const SmokeResult& result) {
                "LD_LIBRARY_PATH or ld.so.conf entries that put another cuDNN first";
     if (framework != nullptr && framework->fix_first != nullptr)
         if (auto fix = framework->fix_first(said); !fix.empty()) return fix;
-    if (contains(all, "Failed to find CUDA headers"))
-        return "install the CUDA headers NVRTC needs (pip install nvidia-cuda-runtime, or "
-               "cupy-cudaNNx[ctk]), or set "
-               "CUDA_PATH to a toolkit";
     if (contains(all, "Failure finding") || contains(all, "cannot open shared object file") ||
         contains(all, "not found in the system path"))
         return "install the library named above in the image (its nvidia-* wheel or the CUDA/cuDNN "

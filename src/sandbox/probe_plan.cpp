@@ -5,18 +5,12 @@
 #include <set>
 
 #include "cuvet/image/env.hpp"
+#include "cuvet/rules/framework_catalog.hpp"
 
 namespace cuvet::sandbox {
 namespace {
 
-bool ends_with(const std::string& text, const std::string& suffix) {
-    return text.size() >= suffix.size() &&
-           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 std::string base_name(const std::string& path) { return path.substr(path.rfind('/') + 1); }
-
-std::string parent_of(const std::string& path) { return path.substr(0, path.rfind('/')); }
 
 }  // namespace
 
@@ -36,11 +30,17 @@ ProbePlan plan_probe(const image::FileTree& tree) {
     ProbePlan plan;
     std::set<std::string> file_versions;
     std::string file_version_source;
+    // The framework library whose load maps its GPU stack (the catalog's gpu_library), and
+    // the site-packages it sits in.
+    const auto& catalog = rules::builtin_framework_catalog();
+    std::string site;
     for (const auto& [path, entry] : tree.entries()) {
         const std::string name = base_name(path);
-        if (plan.framework_library.empty() && ends_with(path, "/torch/lib/libtorch_cuda.so") &&
-            entry.type != image::FileType::directory) {
-            plan.framework_library = path;
+        if (plan.framework_library.empty() && entry.type != image::FileType::directory) {
+            if (auto library = catalog.path_of(&rules::FrameworkRecord::gpu_library, path)) {
+                plan.framework_library = path;
+                site = library->site;
+            }
         }
         if (entry.type == image::FileType::regular || entry.type == image::FileType::hardlink) {
             if (auto version = cudnn_version_from_name(name)) {
@@ -52,7 +52,6 @@ ProbePlan plan_probe(const image::FileTree& tree) {
     if (!plan.framework_library.empty()) {
         plan.args = {"--preload", plan.framework_library};
         // The wheel that ships cuDNN for this framework sits in the same site-packages.
-        const std::string site = parent_of(parent_of(parent_of(plan.framework_library)));
         for (auto it = tree.entries().lower_bound(site + "/"); it != tree.entries().end(); ++it) {
             if (it->first.compare(0, site.size() + 1, site + "/") != 0) break;
             // Layers need not list the directory itself: look at the first component below site.

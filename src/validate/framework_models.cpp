@@ -30,7 +30,7 @@ std::map<std::string, ImportModel> framework_import_models(
     std::map<std::string, ImportModel> out;
     add_optional_modules(analysis, out);
     for (const auto& fw : frameworks) {
-        const auto* framework = frameworks::find(fw.name);
+        const auto* framework = fw.model;
         if (framework != nullptr && framework->add_import_models != nullptr)
             framework->add_import_models(analysis, fw, out);
     }
@@ -39,7 +39,7 @@ std::map<std::string, ImportModel> framework_import_models(
 
 void attach_gpu_package(const inventory::Inventory& inventory,
                         const inventory::Component& component, stack::FrameworkInstall& fw) {
-    const auto* framework = frameworks::find(fw.name);
+    const auto* framework = fw.model;
     if (framework != nullptr && framework->attach_gpu_package != nullptr)
         framework->attach_gpu_package(inventory, component, fw);
     for (const auto& [key, value] : component.attributes)
@@ -49,7 +49,7 @@ void attach_gpu_package(const inventory::Inventory& inventory,
 void model_framework_loads(const inventory::Analysis& analysis, const loader::Loader& loader,
                            stack::Stack& stack) {
     for (auto& fw : stack.frameworks) {
-        const auto* framework = frameworks::find(fw.name);
+        const auto* framework = fw.model;
         if (framework == nullptr || framework->model_loads == nullptr) continue;
         try {
             framework->model_loads(analysis, loader, stack.env, fw);

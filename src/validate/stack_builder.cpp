@@ -197,6 +197,7 @@ std::vector<FrameworkInstall> frameworks(const inventory::Analysis& analysis) {
         if (name.empty()) continue;
         FrameworkInstall fw;
         fw.name = name;
+        fw.model = frameworks::by_component(c.name);
         auto plus = c.version.find('+');
         auto release = c.version.substr(0, plus);
         if (plus != std::string::npos && c.version.substr(plus + 1).starts_with("cu"))
@@ -205,7 +206,9 @@ std::vector<FrameworkInstall> frameworks(const inventory::Analysis& analysis) {
             // The variant as the builds name it: "post120".
             if (auto tail = cuda_build_tail(c); !tail.empty()) {
                 release.resize(release.size() - tail.size());
-                fw.variant = tail.substr(tail.front() == '.' ? 1 : 0);
+                const bool dotted = tail.front() == '.';
+                fw.variant = tail.substr(dotted ? 1 : 0);
+                fw.variant_separator = dotted ? "." : "";
             }
         }
         auto version = rules::Version::parse(release);
@@ -424,9 +427,9 @@ Stack build_stack(const inventory::Analysis& analysis, stack::Targets targets,
         for (const auto* c : analysis.inventory.find(component)) {
             auto v = rules::Version::parse(c->version);
             if (!v || v->size() < 2) continue;
-            // Triton's backends/nvidia/include: the headers it builds its launcher with, no
-            // runtime.
-            if (c->location.find("/triton/backends/") != std::string::npos) continue;
+            // Headers a framework bundles for its own compiler (the catalog's
+            // bundled_headers): no runtime.
+            if (rules::builtin_framework_catalog().in_bundled_headers(c->location)) continue;
             bool better = !stack.cuda_version || (!preferred.empty() && c->location == preferred);
             if (!better) continue;
             stack.cuda_version = v;

@@ -181,7 +181,7 @@ TEST_CASE("inventory: apt layout with a CUDA toolkit dir", "[inventory]") {
     CHECK(inv.distro.pretty_name == "Ubuntu 22.04.4 LTS");
 }
 
-TEST_CASE("inventory: conda layout and the image Env", "[inventory]") {
+TEST_CASE("inventory: conda layout and the image Env", "[inventory][catalog-fields]") {
     if (!test::have_program("gcc")) {
         CUVET_SKIP("skipped: no gcc");
     }
@@ -220,9 +220,15 @@ TEST_CASE("inventory: conda layout and the image Env", "[inventory]") {
     // A later layer removes the cuDNN file name's copy: the tree wins.
     test::ImageSpec spec;
     spec.layers = {base};
-    spec.env = {"PATH=/opt/conda/bin:/usr/bin",   "CUDA_VERSION=12.4.1",
-                "NV_CUDNN_VERSION=9.1.0.70-1",    "NVIDIA_VISIBLE_DEVICES=all",
-                "LD_LIBRARY_PATH=/opt/conda/lib", "HOME=/root"};
+    spec.env = {"PATH=/opt/conda/bin:/usr/bin",
+                "CUDA_VERSION=12.4.1",
+                "NV_CUDNN_VERSION=9.1.0.70-1",
+                "NVIDIA_VISIBLE_DEVICES=all",
+                "LD_LIBRARY_PATH=/opt/conda/lib",
+                "HOME=/root",
+                "XLA_FLAGS=--xla_gpu_cuda_data_dir=/usr/local/cuda",
+                "TRT_VERSION=10.3.0.26",
+                "TORCHVISION_HOME=/root"};
     auto files = test::docker_archive({spec});
     files.write_tar(tmp / "conda.tar");
     auto image = image::open_image(tmp / "conda.tar", {});
@@ -250,6 +256,10 @@ TEST_CASE("inventory: conda layout and the image Env", "[inventory]") {
     CHECK(inv.env.at("NV_CUDNN_VERSION") == "9.1.0.70-1");
     CHECK(inv.env.at("NVIDIA_VISIBLE_DEVICES") == "all");
     CHECK(inv.env.at("LD_LIBRARY_PATH") == "/opt/conda/lib");
+    // Variables a framework reads, by the catalog's env_prefixes; another prefix is not one.
+    CHECK(inv.env.at("XLA_FLAGS") == "--xla_gpu_cuda_data_dir=/usr/local/cuda");
+    CHECK(inv.env.at("TRT_VERSION") == "10.3.0.26");
+    CHECK(inv.env.count("TORCHVISION_HOME") == 0);
     CHECK(inv.env.count("HOME") == 0);
     CHECK(inv.env.count("PATH") == 0);
 

@@ -213,3 +213,20 @@ TEST_CASE("freeze and diff take --no-progress and --progress as validate does", 
     CHECK(diff.exit_code == 0);
     CHECK(diff.err.find("reading " + sample_image().string()) != std::string::npos);
 }
+
+TEST_CASE("freeze: the variables a framework reads are locked, by the catalog's env_prefixes",
+          "[lock][cli][catalog-fields]") {
+    CudaImage img;
+    img.env = {"XLA_FLAGS=--xla_gpu_cuda_data_dir=/usr/local/cuda", "TORCH_CUDA_ARCH_LIST=9.0",
+               "TRT_LIBPATH=/opt/tensorrt/lib", "TORCHVISION_HOME=/root", "HOME=/root"};
+    const auto image = torch_image(img, "8.9.2.26");
+    const auto lock = run_cuvet({"freeze", image.string()});
+    INFO(lock.out << lock.err);
+    REQUIRE(lock.exit_code == 0);
+    CHECK(lock.out.find("env name=XLA_FLAGS ") != std::string::npos);
+    CHECK(lock.out.find("env name=TORCH_CUDA_ARCH_LIST ") != std::string::npos);
+    CHECK(lock.out.find("env name=TRT_LIBPATH ") != std::string::npos);
+    // A name that merely starts like a framework's is not one of its variables.
+    CHECK(lock.out.find("TORCHVISION_HOME") == std::string::npos);
+    CHECK(lock.out.find("name=HOME") == std::string::npos);
+}

@@ -60,10 +60,11 @@ TEST_CASE("validate: PaddlePaddle built for CUDA 12 in a CUDA 11.8 image",
     const auto findings = validate_findings(img.write());
     INFO(describe_findings(findings));
 
-    // CUV007 judges the install the catalog names, with the variant its version's tail states.
+    // CUV007 judges the install the catalog names, with the variant its version's tail states,
+    // written the way the wheel writes it (".post120", not "+post120").
     const auto* major = first(findings, "CUV007");
     REQUIRE(major != nullptr);
-    CHECK(major->message.find("paddlepaddle 2.6.1+post120 (" + site_packages + "/paddle)") !=
+    CHECK(major->message.find("paddlepaddle 2.6.1.post120 (" + site_packages + "/paddle)") !=
           std::string::npos);
     CHECK(major->message.find("built for CUDA 12.0 but the image holds CUDA 11.8") !=
           std::string::npos);

@@ -22,6 +22,9 @@ void add_searched(report::Finding& finding, const stack::FrameworkTool& tool);
 // The tool a framework model found under `name` ("ptxas for Triton"); nullptr when not modelled.
 const stack::FrameworkTool* framework_tool(const stack::FrameworkInstall& fw,
                                            std::string_view name);
+// The first DT_NEEDED ld.so cannot find in its breadth-first walk from `root`, the name
+// dlerror() reports; "" when every one resolves.
+std::string first_unresolved(const stack::Stack& stack, const stack::ElfObject& root);
 // A library the framework opens itself that does not load (not found, an error, or a
 // DT_NEEDED under it that does not resolve); the host driver's libraries always load.
 bool fails_to_load(const stack::FrameworkLoad& load);

@@ -93,6 +93,10 @@ struct Framework {
                                                    const stack::FrameworkInstall&);
     Judge gpu_library_findings = nullptr;
     Judge gpu_compiler_findings = nullptr;
+    // What importing it raises, in its words, when `library` is a DT_NEEDED nothing resolves
+    // (CUV001 quotes it); "" where its words for that failure are not known.
+    std::string (*import_error)(const stack::Stack&, const stack::FrameworkInstall&,
+                                const std::string& library) = nullptr;
 };
 
 // Every framework, in registry order (the order the live check probes them).

@@ -47,6 +47,32 @@ struct VersionFile {
     Provenance provenance;
 };
 
+// A C header whose #defines state a version: TensorRT's NvInferVersion.h.
+struct VersionHeader {
+    std::string file;                  // its base name: "NvInferVersion.h"
+    std::string component;             // the inventory component: "tensorrt"
+    std::string category;              // "framework" or "cuda-library"
+    std::vector<std::string> defines;  // the parts of the version, in order: NV_TENSORRT_MAJOR, …
+    Provenance provenance;
+};
+
+// A Docker Hub repository of the framework's own images, and how its tags state the build.
+struct DockerImage {
+    std::string repository;  // "pytorch/pytorch" (docker.io)
+    // "version-cuda-cudnn-flavor": the tag states the release, CUDA, cuDNN and flavor
+    // (2.1.0-cuda12.1-cudnn8-runtime); "version-word": the tag's first part is the release,
+    // and `gpu_word` anywhere in it marks the GPU build (2.15.0-gpu).
+    std::string tag_format;
+    std::string gpu_word;
+    Provenance provenance;
+};
+
+// A path below site-packages the catalog names for one purpose, with its source.
+struct CatalogPath {
+    std::string path;  // "torch/lib/libtorch_cuda.so"; "" when the record names none
+    Provenance provenance;
+};
+
 struct FrameworkRecord {
     std::string framework;                  // as frameworks.json builds name it: "pytorch"
     std::vector<std::string> import_names;  // what `import` names: "torch"; empty unknown
@@ -59,6 +85,21 @@ struct FrameworkRecord {
     std::vector<PackageSpelling> pip;
     std::vector<PackageSpelling> conda;
     std::vector<VersionFile> version_files;
+    std::vector<VersionHeader> version_headers;
+    // Prefixes of the environment variables the framework reads that change what it loads or
+    // builds for ("TORCH_CUDA" of TORCH_CUDA_ARCH_LIST, "XLA_" of XLA_FLAGS): the inventory
+    // reports them and the lock records them.
+    std::vector<std::string> env_prefixes;
+    Provenance env_provenance;
+    // Its library whose load maps its whole GPU stack: the live probe preloads it.
+    CatalogPath gpu_library;
+    // The library of its CUDA backend, opened only when a session asks for the GPU (ONNX
+    // Runtime's CUDA execution provider): the inventory records it on the install.
+    CatalogPath cuda_provider;
+    // A dir holding CUDA headers it bundles for its own compiler ("triton/backends"): no
+    // runtime, never the image's CUDA toolkit.
+    CatalogPath bundled_headers;
+    std::vector<DockerImage> docker_images;
     Provenance provenance;
 };
 
@@ -91,6 +132,26 @@ public:
     std::optional<PackageMatch> pip(std::string_view distribution) const;
     std::optional<PackageMatch> conda(std::string_view name) const;
     std::optional<VersionFileMatch> version_file(std::string_view path) const;
+    // The header of that base name some record reads a version from; nullptr for others.
+    const VersionHeader* version_header(std::string_view file_name) const;
+    // Every record's env_prefixes, so callers ask once: "TORCH_CUDA", "XLA_", …
+    std::vector<std::string> env_prefixes() const;
+    // A path of one of a record's CatalogPath kinds (&FrameworkRecord::gpu_library): the
+    // record it belongs to, and the site-packages dir in front of it; nullopt when none is.
+    struct PathMatch {
+        const FrameworkRecord* framework = nullptr;
+        std::string site;  // "/usr/lib/python3/dist-packages"
+    };
+    std::optional<PathMatch> path_of(CatalogPath FrameworkRecord::*kind,
+                                     std::string_view path) const;
+    // The record whose Docker Hub repository this is ("pytorch/pytorch"), and that image.
+    struct ImageMatch {
+        const FrameworkRecord* framework = nullptr;
+        const DockerImage* image = nullptr;
+    };
+    std::optional<ImageMatch> docker_image(std::string_view repository) const;
+    // True when the path lies in a dir some record says holds bundled compiler headers.
+    bool in_bundled_headers(std::string_view path) const;
     // The CUDA a version of the matched distribution states in its tail, by its spelling.
     static std::optional<LocalVersionCuda> local_version_cuda(const PackageMatch& match,
                                                               std::string_view version);

@@ -38,6 +38,9 @@
 namespace cuvet::lock {
 struct Lock;  // cuvet/lock/lock.hpp
 }
+namespace cuvet::frameworks {
+struct Framework;  // cuvet/frameworks/framework.hpp: read only through the pointer, no include
+}
 
 namespace cuvet::stack {
 
@@ -110,9 +113,15 @@ struct FrameworkTool {
 
 // A framework installed in the image and what it was built with.
 struct FrameworkInstall {
-    std::string name;                               // "pytorch", "tensorflow", "onnxruntime", "jax"
-    rules::Version version;                         // without local tag: 2.1.0
-    std::string variant;                            // "cu121" from the local tag, "" when none
+    std::string name;  // the catalog's name (rules/frameworks.json): "pytorch", "paddlepaddle"
+    // Its load model and own judging (src/frameworks), set once by the stack builder; nullptr
+    // for a framework the catalog alone describes (PaddlePaddle, MXNet).
+    const frameworks::Framework* model = nullptr;
+    rules::Version version;  // without local tag: 2.1.0
+    std::string variant;     // "cu121" from the local tag, "" when none
+    // What joins the variant to the version in the wheel's own spelling (the catalog's
+    // local_versions): "+" for 2.1.0+cu121, "." for paddlepaddle-gpu's 2.6.1.post120.
+    std::string variant_separator = "+";
     std::string root;                               // ".../site-packages/torch"
     std::optional<rules::Version> built_cuda;       // torch/version.py, TF build_info.py
     std::optional<rules::Version> built_cudnn;      // TF build_info (major only), torch's pin
@@ -125,6 +134,11 @@ struct FrameworkInstall {
     std::vector<FrameworkLoad> loads;
     std::vector<FrameworkTool> tools;
     std::map<std::string, std::string> pins;  // GPU package's Requires-Dist: wheel -> specifier
+
+    // The version as the wheel writes it: "2.1.0+cu121", "2.6.1.post120", "2.15.0".
+    std::string version_text() const {
+        return version.str() + (variant.empty() ? "" : variant_separator + variant);
+    }
 };
 
 // Something the image runs, from which ld.so loads everything else: an
