@@ -33,7 +33,7 @@ TEST_CASE("catalog: scan fields as compiled in", "[rules][catalog-fields]") {
     CHECK(catalog.version_header("cudnn_version.h") == nullptr);  // cuDNN is no framework
 
     const auto prefixes = catalog.env_prefixes();
-    for (const char* prefix : {"TORCH_CUDA", "XLA_", "TF_CUDA", "TRT_", "TENSORRT_"})
+    for (const char* prefix : {"TORCH_CUDA", "XLA_", "TF_CUDA", "TRT_"})
         CHECK(std::count(prefixes.begin(), prefixes.end(), prefix) == 1);
 
     const std::string site = "/usr/local/lib/python3.12/site-packages";
