@@ -2,6 +2,7 @@
 // and the view podman showed for it (docs/parity.md). The same cases run against podman
 // itself in tests/image/podman_overlay_differential_test.cpp (layer_edge_cases.hpp).
 #include "image/image_fixtures.hpp"
+#include "parity/hostile_case_generator.hpp"
 
 using namespace cuvet::test;
 
@@ -40,4 +41,22 @@ TEST_CASE("parity: a write through the layer's own symlink to nothing is refused
     auto image = write_docker(
         tmp, layered_spec({{soft_link("lib64", "/usr/lib"), file("lib64/y.so", "y")}}));
     require_bad_input(list_files(image).result, "which leads to no directory");
+}
+
+TEST_CASE("parity: a Docker 25 archive whose index.json names another image is refused",
+          "[image][parity]") {
+    TempDir tmp;
+    // The harness's stale OCI index: manifest.json names a rewritten config, index.json's OCI
+    // manifest still the config first written. podman runs one, docker load the other.
+    parity::HostileImage image = parity::generator_detail::base_image();
+    image.stale_oci_index = true;
+    auto archive = parity::write_hostile_archive(image, tmp / "image.tar", "localhost/p:1");
+    auto listing = list_files(archive);
+    require_bad_input(listing.result, "index.json names config sha256:");
+    CHECK(listing.result.err.find("manifest.json config sha256:") != std::string::npos);
+    // The same image with views that agree reads as before.
+    image.stale_oci_index = false;
+    auto legacy = parity::write_hostile_archive(image, tmp / "legacy.tar", "localhost/p:2");
+    CHECK(list_files(legacy).result.exit_code == 0);
+    CHECK(list_files(write_docker(tmp, two_layer_spec())).result.exit_code == 0);
 }
