@@ -60,3 +60,60 @@ TEST_CASE("parity: a Docker 25 archive whose index.json names another image is r
     CHECK(list_files(legacy).result.exit_code == 0);
     CHECK(list_files(write_docker(tmp, two_layer_spec())).result.exit_code == 0);
 }
+
+TEST_CASE("parity: a directory made below a setgid directory of its layer is setgid",
+          "[image][parity]") {
+    TempDir tmp;
+    auto image = write_docker(
+        tmp, layered_spec({{dir("opt/", 02755), file("opt/a/b/f", "f"), dir("opt/e/", 0700)},
+                           {dir("srv/", 02755)},
+                           {file("srv/a/f", "f")}}));
+    auto listing = list_files(image);
+    INFO(listing.result.err);
+    REQUIRE(listing.result.exit_code == 0);
+    // mkdir(2) in a setgid directory inherits the bit; the chown to root keeps it.
+    CHECK(listing.at("/opt/a").mode == "2755");
+    CHECK(listing.at("/opt/a/b").mode == "2755");
+    CHECK(listing.at("/opt/e").mode == "0700");  // its own header sets it
+    // The lower layer's setgid directory is not in this layer's upper directory: the
+    // extraction makes /srv there first, 0755, and /srv/a below it.
+    CHECK(listing.at("/srv").mode == "0755");
+    CHECK(listing.at("/srv/a").mode == "0755");
+}
+
+namespace {
+
+parity::RawEntry global_header(const std::string& name, const std::string& path_record) {
+    parity::RawEntry entry;
+    entry.name = name;
+    entry.type = 'g';
+    const std::string record = " path=" + path_record + "\n";
+    const std::size_t digits = std::to_string(record.size() + 2).size();
+    entry.data = std::to_string(record.size() + digits) + record;
+    return entry;
+}
+
+}  // namespace
+
+TEST_CASE("parity: a pax global header's parents are made, named by its own path record",
+          "[image][parity]") {
+    TempDir tmp;
+    parity::HostileImage image = parity::generator_detail::base_image();
+    parity::RawEntry setgid_dir;
+    setgid_dir.name = "srv/";
+    setgid_dir.type = '5';
+    setgid_dir.mode = 02755;
+    image.layers.push_back({global_header("ignored/typed", "opt/ghost/deep"), setgid_dir,
+                            global_header("pax_global_header", "srv/a/typed")});
+    auto archive = parity::write_hostile_archive(image, tmp / "image.tar", "localhost/p:g");
+    auto listing = list_files(archive);
+    INFO(listing.result.err);
+    REQUIRE(listing.result.exit_code == 0);
+    // Go's archive/tar names the header by its path record; the extraction makes its parents
+    // (MkdirAll, 0755) and then skips it.
+    CHECK(listing.at("/opt/ghost").mode == "0755");
+    CHECK_FALSE(listing.has("/opt/ghost/deep"));
+    CHECK_FALSE(listing.has("/ignored"));
+    CHECK(listing.at("/srv/a").mode == "2755");
+    CHECK_FALSE(listing.has("/srv/a/typed"));
+}
