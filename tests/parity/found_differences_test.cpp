@@ -54,6 +54,12 @@ TEST_CASE("parity: a Docker 25 archive whose index.json names another image is r
     auto listing = list_files(archive);
     require_bad_input(listing.result, "index.json names config sha256:");
     CHECK(listing.result.err.find("manifest.json config sha256:") != std::string::npos);
+    // Compared before manifest.json's config is parsed: podman never reads that config, so
+    // its error must not be the one given (case 14 of seed 44).
+    image.run_config.push_back({"Env", R"("not an array")"});
+    auto broken = parity::write_hostile_archive(image, tmp / "broken.tar", "localhost/p:3");
+    require_bad_input(list_files(broken).result, "index.json names config sha256:");
+    image.run_config.pop_back();
     // The same image with views that agree reads as before.
     image.stale_oci_index = false;
     auto legacy = parity::write_hostile_archive(image, tmp / "legacy.tar", "localhost/p:2");

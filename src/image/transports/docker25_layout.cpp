@@ -69,30 +69,50 @@ std::optional<OciView> read_oci_view(const BlobStore& store) {
     return view;
 }
 
-// manifest.json's config path, when it holds the one image an unnamed load reads.
-std::optional<std::string> docker_config_path(const BlobStore& store) {
+// What manifest.json names for the one image an unnamed load reads, as paths in the archive.
+struct DockerView {
+    std::string config_path;
+    std::vector<std::string> layer_paths;
+};
+
+std::optional<DockerView> read_docker_view(const BlobStore& store) {
     json manifest = json::parse(store.read_small("manifest.json"), nullptr, false);
     if (!manifest.is_array() || manifest.size() != 1 || !manifest[0].is_object()) return {};
+    const std::string where = store.describe("manifest.json");
     auto config = manifest[0].find("Config");
-    if (config == manifest[0].end() || !config->is_string()) return {};
-    return confined_path(config->get<std::string>(), store.describe("manifest.json"));
+    auto layers = manifest[0].find("Layers");
+    if (config == manifest[0].end() || !config->is_string() || layers == manifest[0].end() ||
+        !layers->is_array())
+        return {};
+    DockerView view;
+    view.config_path = confined_path(config->get<std::string>(), where);
+    for (const auto& layer : *layers) {
+        if (!layer.is_string()) return {};
+        view.layer_paths.push_back(confined_path(layer.get<std::string>(), where));
+    }
+    return view;
+}
+
+// A blob manifest.json names, by the digest of its bytes ("missing" when it is not there).
+std::string content_digest(const BlobStore& store, const std::string& path) {
+    return store.exists(path) ? sha256_digest(store.read_small(path)) : "missing";
 }
 
 // Compared by the blobs each view names, not by content: under --no-verify a blob both name
-// is one image to both runtimes, whatever its bytes hash to.
-std::string disagreement(const OciView& oci, const std::string& config_path,
-                         const ImageInfo& docker) {
-    if (blob_of(oci.config_digest) != config_path)
+// is one image to both runtimes, whatever its bytes hash to. Done before the docker view is
+// parsed: a config podman never reads must not decide the error.
+std::string disagreement(const OciView& oci, const DockerView& docker, const BlobStore& store) {
+    if (blob_of(oci.config_digest) != docker.config_path)
         return "index.json names config " + oci.config_digest + ", manifest.json config " +
-               docker.config_digest + " ('" + config_path + "')";
-    for (std::size_t i = 0; i < std::max(oci.layer_digests.size(), docker.layers.size()); ++i) {
-        std::string from_index = i < oci.layer_digests.size() ? oci.layer_digests[i] : "none";
-        std::string from_manifest = i < docker.layers.size() ? docker.layers[i].digest : "none";
-        bool same = i < oci.layer_digests.size() && i < docker.layers.size() &&
-                    blob_of(oci.layer_digests[i]) == docker.layers[i].blob;
-        if (!same)
-            return "index.json names layer " + std::to_string(i + 1) + " " + from_index +
-                   ", manifest.json " + from_manifest;
+               content_digest(store, docker.config_path) + " ('" + docker.config_path + "')";
+    const auto& layers = docker.layer_paths;
+    for (std::size_t i = 0; i < std::max(oci.layer_digests.size(), layers.size()); ++i) {
+        if (i < oci.layer_digests.size() && i < layers.size() &&
+            blob_of(oci.layer_digests[i]) == layers[i])
+            continue;
+        return "index.json names layer " + std::to_string(i + 1) + " " +
+               (i < oci.layer_digests.size() ? oci.layer_digests[i] : "none") + ", manifest.json " +
+               (i < layers.size() ? "'" + layers[i] + "'" : "none");
     }
     return {};
 }
@@ -104,15 +124,14 @@ std::unique_ptr<Image> open_docker25_archive(std::unique_ptr<BlobStore> store,
     // Only an archive that is one image either way: with --image the docker view is chosen by
     // tag, which an OCI reader without a name does not do.
     std::optional<OciView> oci = options.image.empty() ? read_oci_view(*store) : std::nullopt;
-    std::optional<std::string> config_path = oci ? docker_config_path(*store) : std::nullopt;
-    auto image = open_docker_archive(std::move(store), path, options);
-    if (oci && config_path) {
-        std::string why = disagreement(*oci, *config_path, image->info());
+    std::optional<DockerView> docker = oci ? read_docker_view(*store) : std::nullopt;
+    if (oci && docker) {
+        std::string why = disagreement(*oci, *docker, *store);
         if (!why.empty())
             fail_input(path + ": " + why +
                        " (podman runs index.json's image, docker load manifest.json's)");
     }
-    return image;
+    return open_docker_archive(std::move(store), path, options);
 }
 
 }  // namespace cuvet::image
