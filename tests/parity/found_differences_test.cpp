@@ -109,8 +109,13 @@ TEST_CASE("parity: a pax global header's parents are made, named by its own path
     setgid_dir.name = "srv/";
     setgid_dir.type = '5';
     setgid_dir.mode = 02755;
+    parity::RawEntry absolute;  // as GNU tar names them: $TMPDIR/GlobalHead.%p.%n
+    absolute.name = "/tmp/GlobalHead.1.1";
+    absolute.type = 'g';
+    absolute.data = "11 foo=bar\n";
     image.layers.push_back({global_header("ignored/typed", "opt/ghost/deep"), setgid_dir,
-                            global_header("pax_global_header", "srv/a/typed")});
+                            global_header("pax_global_header", "srv/a/typed"), absolute,
+                            global_header("x", "../../var/up/x")});
     auto archive = parity::write_hostile_archive(image, tmp / "image.tar", "localhost/p:g");
     auto listing = list_files(archive);
     INFO(listing.result.err);
@@ -122,4 +127,7 @@ TEST_CASE("parity: a pax global header's parents are made, named by its own path
     CHECK_FALSE(listing.has("/ignored"));
     CHECK(listing.at("/srv/a").mode == "2755");
     CHECK_FALSE(listing.has("/srv/a/typed"));
+    // Made inside the root, as podman makes /tmp and /var/up (checked against podman 4.3).
+    CHECK(listing.at("/tmp").mode == "0755");
+    CHECK(listing.at("/var/up").mode == "0755");
 }

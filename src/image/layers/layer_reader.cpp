@@ -224,8 +224,11 @@ private:
     // it skips the header; they are in the layer as directories it made (found by tests/parity).
     void make_global_header_parents(const std::vector<std::string>& names, LayerContents& out) {
         for (const auto& name : names) {
-            std::string path = entry_path(name.c_str());
-            if (path == "/") continue;
+            // Never written itself, so never a traversal: the extraction runs chrooted in the
+            // layer's directory, where "/x" and "../x" both name /x (GNU tar names its global
+            // headers $TMPDIR/GlobalHead.%p.%n).
+            std::string path = normalize_path(name, true);
+            if (path.empty() || path == "/") continue;
             check_path_cost(path);
             std::vector<std::string> missing;  // deepest first
             for (auto slash = path.rfind('/'); slash != std::string::npos && slash > 0;
