@@ -16,7 +16,8 @@ json decode(const std::string& text) { return decode_go_image_config(text, "conf
 // A docker archive whose config is `config_text` exactly (duplicate keys survive no JSON DOM).
 std::filesystem::path archive_with_config(const TempDir& tmp, const std::string& config_text) {
     ImageSpec spec = two_layer_spec();
-    ImageFiles files = docker_archive({spec});
+    // Legacy layout: a Docker 25 index.json would still name the config first written.
+    ImageFiles files = docker_archive({spec}, DockerLayout::legacy);
     files.files["config.json"] = config_text;
     files.edit_json("manifest.json", [](json& m) { m[0]["Config"] = "config.json"; });
     auto path = tmp / "image.tar";

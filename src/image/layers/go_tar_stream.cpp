@@ -46,6 +46,8 @@ std::string_view kind_name(GoTarStream::Kind kind) {
             return "a hard link";
         case GoTarStream::Kind::other:
             return "a device or FIFO";
+        case GoTarStream::Kind::global_header:
+            return "a pax global header";
     }
     return "?";
 }
@@ -109,6 +111,7 @@ void GoTarStream::on_block() {
             refuse("an extended header of " + std::to_string(header.size) + " bytes" + at +
                    " (Go's limit is 1 MiB)");
         extended_type_ = type;
+        global_name_ = header.name;
         payload_.clear();
         payload_left_ = static_cast<std::uint64_t>(header.size);
         skip_ = go_tar::padded(payload_left_) - payload_left_;
@@ -137,11 +140,31 @@ void GoTarStream::on_block() {
 void GoTarStream::on_extended_payload() {
     const std::string error = pending_.add(extended_type_, payload_);
     if (!error.empty()) refuse(error + " at offset " + std::to_string(header_at_));
+    if (extended_type_ == 'g') {
+        // Go returns a global header as an entry, named by its own header and its own pax
+        // path record (mergePAX); the runtimes skip it only after making its parents.
+        go_tar::PendingHeaders own;
+        own.add('x', payload_);
+        go_tar::Header named;
+        named.name = global_name_;
+        own.apply_to(named);
+        entries_.push_back({named.name, Kind::global_header});
+    }
     payload_.clear();
     state_ = skip_ > 0 ? State::data : State::header;
 }
 
-void GoTarStream::expect(std::string_view name, Kind kind) {
+std::vector<std::string> GoTarStream::take_global_headers() {
+    std::vector<std::string> names;
+    while (!entries_.empty() && entries_.front().kind == Kind::global_header) {
+        names.push_back(std::move(entries_.front().name));
+        entries_.pop_front();
+    }
+    return names;
+}
+
+std::vector<std::string> GoTarStream::expect(std::string_view name, Kind kind) {
+    std::vector<std::string> global_headers = take_global_headers();
     if (entries_.empty())
         refuse("libarchive reads an entry '" + shown(name) + "' where Go's archive/tar reads none");
     Entry go = std::move(entries_.front());
@@ -153,16 +176,19 @@ void GoTarStream::expect(std::string_view name, Kind kind) {
     if (go.kind != kind)
         refuse("'" + shown(go.name) + "' is " + std::string(kind_name(go.kind)) +
                " to Go's archive/tar and " + std::string(kind_name(kind)) + " to libarchive");
+    return global_headers;
 }
 
-void GoTarStream::finish() {
+std::vector<std::string> GoTarStream::finish() {
     const bool at_boundary =
         block_fill_ == 0 &&
         (state_ == State::header || state_ == State::after_zero_block || state_ == State::end);
     if (!at_boundary) refuse("the layer ends inside an entry (Go: unexpected EOF)");
+    std::vector<std::string> global_headers = take_global_headers();
     if (!entries_.empty())
         refuse("Go's archive/tar reads an entry '" + shown(entries_.front().name) +
                "' that libarchive does not");
+    return global_headers;
 }
 
 }  // namespace cuvet::image

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_set>
+#include <vector>
 
 #include "image/storage/go_tar.hpp"
 
@@ -18,16 +19,18 @@ namespace cuvet::image {
 class GoTarStream {
 public:
     // What libarchive made of an entry, in the terms compared.
-    enum class Kind { regular, directory, symlink, hardlink, other };
+    enum class Kind { regular, directory, symlink, hardlink, other, global_header };
 
     explicit GoTarStream(std::string layer) : layer_(std::move(layer)) {}
 
     // The layer's next decompressed bytes, before libarchive sees them.
     void feed(const char* bytes, std::size_t size);
-    // libarchive's next entry, as it names it.
-    void expect(std::string_view name, Kind kind);
-    // The whole stream was fed: nothing is left half read or unseen by libarchive.
-    void finish();
+    // libarchive's next entry, as it names it. Returns the names of the pax global headers Go
+    // read before it: Go returns each as an entry, which libarchive does not.
+    std::vector<std::string> expect(std::string_view name, Kind kind);
+    // The whole stream was fed: nothing is left half read or unseen by libarchive. Returns the
+    // names of pax global headers after libarchive's last entry.
+    std::vector<std::string> finish();
 
 private:
     struct Entry {
@@ -37,6 +40,7 @@ private:
     enum class State { header, after_zero_block, data, extended, end };
 
     void on_block();
+    std::vector<std::string> take_global_headers();
     void on_extended_payload();
     [[noreturn]] void refuse(const std::string& why) const;
 
@@ -48,6 +52,7 @@ private:
     std::uint64_t header_at_ = 0;  // offset of the header being handled
     std::uint64_t skip_ = 0;       // data and padding still to pass
     char extended_type_ = 0;
+    std::string global_name_;  // the pax global header being read, as its header names it
     std::string payload_;
     std::uint64_t payload_left_ = 0;
     go_tar::PendingHeaders pending_;

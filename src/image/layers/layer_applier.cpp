@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <unordered_set>
+#include <vector>
 
 #include "cuvet/core/error.hpp"
 #include "cuvet/core/scan_limits.hpp"
@@ -11,6 +12,25 @@
 
 namespace cuvet::image {
 namespace {
+
+// A directory the extraction makes for layer `layer` (MkdirAll: 0755, root's). mkdir(2) in a
+// setgid directory sets the setgid bit, and the chown to root that follows keeps it on a
+// directory, so below a setgid directory of the same layer it is 2755 (found by tests/parity).
+FileEntry made_directory(const FileTree& tree, std::string path, int layer) {
+    constexpr std::uint32_t setgid_bit = 02000;
+    FileEntry made;
+    made.type = FileType::directory;
+    made.mode = 0755;
+    made.layer = layer;
+    if (const auto slash = path.rfind('/'); slash != std::string::npos && slash > 0) {
+        const FileEntry* parent = tree.find(std::string_view(path).substr(0, slash));
+        if (parent && parent->type == FileType::directory && parent->layer == layer &&
+            (parent->mode & setgid_bit) != 0)
+            made.mode |= setgid_bit;
+    }
+    made.path = std::move(path);
+    return made;
+}
 
 // What the layer itself holds. Only a layer with symlinks of its own can need it, and it is
 // worked out before apply_layer moves the entries into the tree.
@@ -42,20 +62,19 @@ public:
 
     // The parents of `path`, which the extractor needs before it writes `path`.
     void make_parents(FileTree& tree, const std::string& path) {
-        // Deepest first: a directory already held has every parent held too.
+        // Looked at deepest first: a directory already held has every parent held too. Made
+        // shallowest first, as MkdirAll makes them: each may inherit its parent's setgid bit.
+        std::vector<std::string> to_make;
         for (auto slash = path.rfind('/'); slash != std::string::npos && slash > 0;
              slash = path.rfind('/', slash - 1)) {
             std::string parent = path.substr(0, slash);
-            if (!held_.insert(parent).second) return;
+            if (!held_.insert(parent).second) break;
             const FileEntry* lower = tree.find(parent);
             if (lower && (lower->type != FileType::directory || lower->layer == layer_)) continue;
-            FileEntry made;
-            made.path = std::move(parent);
-            made.type = FileType::directory;
-            made.mode = 0755;
-            made.layer = layer_;
-            tree.put(std::move(made));
+            to_make.push_back(std::move(parent));
         }
+        for (auto it = to_make.rbegin(); it != to_make.rend(); ++it)
+            tree.put(made_directory(tree, std::move(*it), layer_));
     }
     // A directory entry of the layer: its own header sets it.
     void hold(const std::string& dir) { held_.insert(dir); }
@@ -114,13 +133,8 @@ std::string place_in_tree(FileTree& tree, const std::string& path, int layer,
             placed = target.path == "/" ? "" : target.path;
             continue;
         }
-        FileEntry directory;
-        directory.path = placed;
-        directory.type = FileType::directory;
-        directory.mode = 0755;
-        directory.layer = layer;
         tree.remove_tree(placed);
-        tree.put(std::move(directory));
+        tree.put(made_directory(tree, placed, layer));
     }
     return placed + path.substr(slash);
 }
@@ -146,12 +160,7 @@ void add_missing_parents(FileTree& tree, const std::string& path, int layer) {
          slash = path.find('/', slash + 1)) {
         std::string parent = path.substr(0, slash);
         if (tree.find(parent)) continue;
-        FileEntry dir;
-        dir.path = parent;
-        dir.type = FileType::directory;
-        dir.mode = 0755;
-        dir.layer = layer;
-        tree.put(std::move(dir));
+        tree.put(made_directory(tree, std::move(parent), layer));
     }
 }
 

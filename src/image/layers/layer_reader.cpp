@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <exception>
+#include <unordered_set>
+#include <vector>
 
 #include "cuvet/core/error.hpp"
 #include "cuvet/core/scan_limits.hpp"
@@ -19,6 +21,7 @@ namespace {
 
 constexpr std::string_view whiteout_prefix = ".wh.";
 constexpr std::string_view opaque_marker = ".wh..wh..opq";
+constexpr std::uint32_t setgid_bit = 02000;
 
 // libarchive is C: exceptions must not cross it, so the read callback parks
 // them here and read_layer rethrows once libarchive has returned.
@@ -94,7 +97,7 @@ public:
         while (read_callback(nullptr, &context_, &ignored) > 0) {
         }
         if (context_.error) std::rethrow_exception(context_.error);
-        go_reading_.finish();
+        make_global_header_parents(go_reading_.finish(), out);
         out.tar_bytes = context_.total;
     }
 
@@ -135,7 +138,8 @@ private:
 
     void handle(struct archive* reader, struct archive_entry* header, LayerContents& out) {
         const char* raw_path = archive_entry_pathname(header);
-        go_reading_.expect(raw_path ? raw_path : "", kind_of(header));
+        make_global_header_parents(go_reading_.expect(raw_path ? raw_path : "", kind_of(header)),
+                                   out);
         std::string path = entry_path(raw_path);
         if (path == "/") return;
         check_path_cost(path);
@@ -200,6 +204,10 @@ private:
                     break;
             }
         }
+        if (entry.type == FileType::directory && (entry.mode & setgid_bit) != 0)
+            setgid_dirs_.insert(entry.path);
+        else if (!setgid_dirs_.empty())
+            setgid_dirs_.erase(entry.path);
         if (entry.type == FileType::hardlink)
             upper_.add_hard_link(entry.path, entry.link_target);
         else
@@ -209,6 +217,45 @@ private:
         if (entry.type == FileType::regular && options_.select && options_.select(entry))
             item.content = read_content(reader, entry);
         out.entries.push_back(std::move(item));
+    }
+
+    // Go's archive/tar returns a pax global header as an entry of its own, and the runtimes'
+    // extraction makes that entry's missing parent directories (MkdirAll: 0755, root's) before
+    // it skips the header; they are in the layer as directories it made (found by tests/parity).
+    void make_global_header_parents(const std::vector<std::string>& names, LayerContents& out) {
+        for (const auto& name : names) {
+            // Never written itself, so never a traversal: the extraction runs chrooted in the
+            // layer's directory, where "/x" and "../x" both name /x (GNU tar names its global
+            // headers $TMPDIR/GlobalHead.%p.%n).
+            std::string path = normalize_path(name, true);
+            if (path.empty() || path == "/") continue;
+            check_path_cost(path);
+            std::vector<std::string> missing;  // deepest first
+            for (auto slash = path.rfind('/'); slash != std::string::npos && slash > 0;
+                 slash = path.rfind('/', slash - 1)) {
+                std::string parent = path.substr(0, slash);
+                if (upper_.holds(parent)) break;
+                missing.push_back(std::move(parent));
+            }
+            for (auto it = missing.rbegin(); it != missing.rend(); ++it)
+                out.entries.push_back(made_directory(std::move(*it)));
+        }
+    }
+
+    // A directory MkdirAll made: mkdir(2) in a setgid directory sets the setgid bit, which the
+    // chown to root that follows keeps on a directory.
+    LayerEntry made_directory(std::string path) {
+        LayerEntry item;
+        FileEntry& made = item.entry;
+        const auto slash = path.rfind('/');
+        const bool inherits = slash > 0 && setgid_dirs_.count(path.substr(0, slash)) != 0;
+        made.type = FileType::directory;
+        made.mode = 0755 | (inherits ? setgid_bit : 0);
+        made.layer = layer_;
+        if (inherits) setgid_dirs_.insert(path);
+        upper_.add(path);
+        made.path = std::move(path);
+        return item;
     }
 
     // 300k names of 3.8 KB fit in a 1.7 MB zstd layer and cost gigabytes once
@@ -309,6 +356,7 @@ private:
     std::uint64_t path_bytes_ = 0;  // entry names and link targets read so far
     GoTarStream go_reading_;
     UpperDir upper_;
+    std::unordered_set<std::string> setgid_dirs_;  // this layer's directories with the setgid bit
     StreamContext context_;
     std::string scratch_;
 };

@@ -10,6 +10,10 @@ namespace cuvet::image {
 
 std::unique_ptr<Image> open_docker_archive(std::unique_ptr<BlobStore> store,
                                            const std::string& path, const OpenOptions& options);
+// A docker archive that may also be an OCI layout (Docker 25+): refused when index.json and
+// manifest.json name different images.
+std::unique_ptr<Image> open_docker25_archive(std::unique_ptr<BlobStore> store,
+                                             const std::string& path, const OpenOptions& options);
 std::unique_ptr<Image> open_oci_layout(std::unique_ptr<BlobStore> store, const std::string& path,
                                        const std::string& format, const OpenOptions& options);
 std::unique_ptr<Image> open_rootfs_dir(const std::filesystem::path& root,

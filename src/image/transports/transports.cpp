@@ -71,7 +71,8 @@ std::unique_ptr<Image> open_by_name(const Reference&, const std::string& name,
 
 std::unique_ptr<Image> open_layered(std::unique_ptr<BlobStore> store, const std::string& path,
                                     bool is_archive, const OpenOptions& options) {
-    if (store->exists("manifest.json")) return open_docker_archive(std::move(store), path, options);
+    if (store->exists("manifest.json"))
+        return open_docker25_archive(std::move(store), path, options);
     if (store->exists("index.json"))
         return open_oci_layout(std::move(store), path, is_archive ? "oci-archive" : "oci-layout",
                                options);
