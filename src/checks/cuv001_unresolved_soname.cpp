@@ -7,7 +7,7 @@
 #include "check_util.hpp"
 #include "checks.hpp"
 #include "cuvet/frameworks/framework.hpp"
-#include "cuvet/rules/cudnn_sub_libraries.hpp"
+#include "links_judged_elsewhere.hpp"
 
 namespace cuvet::checks {
 
@@ -21,18 +21,6 @@ bool another_dlopen_resolved(const ElfObject& o, const Resolution& missing) {
         if (r.from_dlopen && ((!r.path.empty() && !r.error) || r.provided_by_host) &&
             util::starts_with(r.name, family + ".so"))
             return true;
-    return false;
-}
-
-// cuDNN 9's shim dlopen()s its sub-libraries by name; CUV019 judges those by what they serve and
-// which consumer's convolution opens them. A sub-library needing another (libcudnn_cnn links
-// libcudnn_ops) is the same case: loaded only when the shim opens it.
-bool cudnn_sub_library(const std::vector<rules::CudnnSubLibraries>& sets, const ElfObject& o,
-                       const Resolution& r) {
-    for (const auto& set : sets) {
-        const bool from_set = set.main == o.elf->soname || set.use_of(o.elf->soname) != nullptr;
-        if (from_set && set.use_of(r.name) != nullptr) return true;
-    }
     return false;
 }
 
@@ -146,7 +134,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
     std::vector<std::string> order;
     std::vector<util::UnloadedProblem> unloaded;
     const auto closures = framework_closures(stack);
-    const auto sub_libraries = rules::cudnn_sub_libraries(db);
+    const LinksJudgedElsewhere judged_elsewhere(db);
     for (const auto& o : stack.objects) {
         // A file nothing the image runs maps fails only when something loads it
         // on its own (an optional transport, libcusolverMg beside the libcusolver torch uses).
@@ -154,7 +142,7 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
         for (const auto& r : o.resolutions) {
             if ((!r.path.empty() && !r.error) || r.provided_by_host) continue;
             if (r.from_dlopen && another_dlopen_resolved(o, r)) continue;
-            if (cudnn_sub_library(sub_libraries, o, r)) continue;
+            if (judged_elsewhere.owns(o, r)) continue;
             // A file ld.so finds but refuses (empty, text, another byte order) ends the search:
             // ld.so reports it and stops, it never goes on to a copy elsewhere.
             const auto elsewhere = r.error || !r.denied.empty() ? std::vector<std::string>{}

@@ -136,6 +136,9 @@ TEST_CASE("CUV022: the real libnvrtc without its builtins of the same release",
         CHECK(found.front()->severity == Severity::error);
         CHECK(by_name_says(*found.front(), "nvrtc: error: failed to open " + nvrtc.builtins));
         CHECK(found.front()->loaded_by == "imported by kernels");
+        // One cause, one finding: CUV001 leaves a by-name load to CUV022.
+        for (const auto* unresolved : by_name_of(findings, "CUV001"))
+            CHECK_FALSE(by_name_says(*unresolved, "libnvrtc-builtins"));
     }
     SECTION("only the next minor's builtins beside it: never opened, an error") {
         nvrtc.remove_builtins();
