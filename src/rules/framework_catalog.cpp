@@ -158,6 +158,20 @@ std::optional<FrameworkCatalog::ImageMatch> FrameworkCatalog::docker_image(
     return std::nullopt;
 }
 
+std::optional<FrameworkCatalog::LazyMatch> FrameworkCatalog::lazy_module(
+    std::string_view path) const {
+    for (const auto& record : records_)
+        for (const auto& module : record.lazy_modules) {
+            // The module's file is "<path>.<ABI tail>.so" directly in its package dir.
+            auto at = path.find("/" + module.path + ".");
+            if (at == std::string_view::npos) continue;
+            auto tail = path.substr(at + 1 + module.path.size());
+            if (tail.find('/') == std::string_view::npos && tail.ends_with(".so"))
+                return LazyMatch{&record, &module};
+        }
+    return std::nullopt;
+}
+
 bool FrameworkCatalog::in_bundled_headers(std::string_view path) const {
     for (const auto& record : records_)
         if (!record.bundled_headers.path.empty() &&

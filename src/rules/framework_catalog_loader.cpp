@@ -132,7 +132,7 @@ FrameworkCatalog read_framework_catalog(const JsonNode& catalog,
         r.expect_object({"framework", "import_names", "install", "pip", "conda", "version_files",
                          "source", "confidence", "note", "name_words", "version_headers",
                          "env_prefixes", "gpu_library", "cuda_provider", "bundled_headers",
-                         "docker_images"});
+                         "docker_images", "lazy_modules"});
         FrameworkRecord record;
         record.framework = r.at("framework").string();
         if (record.framework.empty() || !names.insert(record.framework).second)
@@ -167,6 +167,16 @@ FrameworkCatalog read_framework_catalog(const JsonNode& catalog,
         if (auto images = r.get("docker_images"))
             for (const auto& image : images->array())
                 record.docker_images.push_back(read_docker_image(image, provenance));
+        if (auto modules = r.get("lazy_modules"))
+            for (const auto& m : modules->array()) {
+                m.expect_object({"path", "api", "since", "source", "confidence", "note"});
+                LazyModule module{m.at("path").string(), m.at("api").string(),
+                                  Version::parse_or_throw(m.at("since").string(), "since"),
+                                  provenance(m)};
+                if (module.path.empty() || module.path.front() == '/' || module.api.empty())
+                    m.at("path").fail("expected a module path below site-packages and its API");
+                record.lazy_modules.push_back(std::move(module));
+            }
         record.provenance = provenance(r);
         records.push_back(std::move(record));
     }

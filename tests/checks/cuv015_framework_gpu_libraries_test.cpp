@@ -246,6 +246,26 @@ TEST_CASE("CUV001: CuPy's backend modules load what cuda-pathfinder preloads",
         INFO(describe_findings(findings));
         CHECK(error_naming(findings, "CUV001", "libcublas.so.13") != nullptr);
     }
+    SECTION("cuFFT removed: only cupy.fft, which imports cupy.cuda.cufft on first use, fails") {
+        CudaImage img;
+        img.glibc();
+        cupy_cuda13x(img);
+        // The wheel's module links libcufft.so.12 (run 13's report); built, linked, removed.
+        const std::string build = site_packages + "/.build";
+        img.fs().lib(build + "/libcufft.so.12", "libcufft.so.12");
+        img.fs().lib(site_packages + "/cupy/cuda/cufft.cpython-312-x86_64-linux-gnu.so",
+                     "cufft.cpython-312-x86_64-linux-gnu.so", {build + "/libcufft.so.12"});
+        std::filesystem::remove_all(img.fs().host(build));
+        auto findings = findings_of(img);
+        INFO(describe_findings(findings));
+        CHECK(error_naming(findings, "CUV001", "libcufft.so.12") == nullptr);
+        bool warned = false;
+        for (const auto& f : findings)
+            warned |= f.id == "CUV001" && f.severity == cuvet::report::Severity::warning &&
+                      f.message.find("libcufft.so.12") != std::string::npos &&
+                      f.message.find("cupy.fft raises ImportError") != std::string::npos;
+        CHECK(warned);
+    }
     SECTION("cuBLAS removed: the module's DT_NEEDED fails too") {
         CudaImage img;
         img.glibc();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cuvet/rules/provenance.hpp"
+#include "cuvet/rules/version.hpp"
 
 namespace cuvet::rules {
 
@@ -73,6 +74,16 @@ struct CatalogPath {
     Provenance provenance;
 };
 
+// An extension module the framework imports only when one API is first used (CuPy's
+// cupy.cuda.cufft, imported through cupy.cuda's module __getattr__ by cupy.fft): a library only
+// it needs breaks that API, never `import` or the rest.
+struct LazyModule {
+    std::string path;  // below site-packages, without its ABI tail: "cupy/cuda/cufft"
+    std::string api;   // what fails without its libraries: "cupy.fft"
+    Version since;     // the first release known to import it lazily; older ones are eager
+    Provenance provenance;
+};
+
 struct FrameworkRecord {
     std::string framework;                  // as frameworks.json builds name it: "pytorch"
     std::vector<std::string> import_names;  // what `import` names: "torch"; empty unknown
@@ -100,6 +111,7 @@ struct FrameworkRecord {
     // runtime, never the image's CUDA toolkit.
     CatalogPath bundled_headers;
     std::vector<DockerImage> docker_images;
+    std::vector<LazyModule> lazy_modules;
     Provenance provenance;
 };
 
@@ -150,6 +162,13 @@ public:
         const DockerImage* image = nullptr;
     };
     std::optional<ImageMatch> docker_image(std::string_view repository) const;
+    // The lazily imported module this image path is (".../cupy/cuda/cufft.cpython-312-….so"),
+    // with its record; nullptr when it is none.
+    struct LazyMatch {
+        const FrameworkRecord* framework = nullptr;
+        const LazyModule* module = nullptr;
+    };
+    std::optional<LazyMatch> lazy_module(std::string_view path) const;
     // True when the path lies in a dir some record says holds bundled compiler headers.
     bool in_bundled_headers(std::string_view path) const;
     // The CUDA a version of the matched distribution states in its tail, by its spelling.
