@@ -146,10 +146,12 @@ report::Finding lazy_finding(const ElfObject& o, const Resolution& r, const std:
     f.id = "CUV001";
     f.severity = report::Severity::warning;
     f.loaded_by = root;
-    f.message = r.name + " is needed by " + o.path + ", which is imported only when " + api +
-                " is first used: " + api + " raises ImportError (\"" + r.name +
+    f.message = r.name + " is needed by " + o.path +
+                ", which is imported only at the first use of " + api +
+                ": that call raises ImportError (\"" + r.name +
                 ": cannot open shared object file\"); the import and everything else work";
-    f.locations.push_back({o.path});
+    the import and everything else work ";
+        f.locations.push_back({o.path});
     util::add_trace(f, r);
     f.fix = "Install the package that ships " + r.name + " if the program uses " + api + ".";
     return f;
