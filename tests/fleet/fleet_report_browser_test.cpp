@@ -74,10 +74,10 @@ TEST_CASE("fleet report HTML: sorts and filters in headless chromium, offline, s
     HeadlessChromium browser;
     const std::string url = "file://" + page.string();
     browser.open(url);
-    // The page is all there is: no request but its own, and its script ran without an error
-    // under its own Content-Security-Policy.
+    // The page is all there is: no request but its own, nothing refused by its own
+    // Content-Security-Policy, and its script ran without an error.
     CHECK(browser.requested_urls() == std::vector<std::string>{url});
-    CHECK(browser.exceptions().empty());
+    CHECK(browser.errors().empty());
 
     // The report lists images by reference; each click below must change the order shown,
     // so a sort that does nothing fails.
@@ -99,6 +99,11 @@ TEST_CASE("fleet report HTML: sorts and filters in headless chromium, offline, s
     CHECK(shown_images(browser) == listed);
     browser.click("#images th:nth-child(1)");  // and descending
     CHECK(shown_images(browser) == descending);
+    // The header says which way its column is sorted (CSS after its data-order), and only
+    // the column last sorted says so.
+    CHECK(browser.evaluate("document.querySelectorAll('#images th[data-order]').length") == 1);
+    CHECK(browser.evaluate("getComputedStyle(document.querySelector('#images th'), '::after')"
+                           ".content") == "\" \u25BC\"");
 
     // Typed in any case, matched in any case, the sort order kept.
     browser.click("input.filter[data-table=images]");

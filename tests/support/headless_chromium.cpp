@@ -125,8 +125,9 @@ void HeadlessChromium::note_event(const json& message) {
     if (method == "Page.loadEventFired") loaded_ = true;
     if (method == "Network.requestWillBeSent")
         requested_urls_.push_back(params["request"]["url"].get<std::string>());
-    if (method == "Runtime.exceptionThrown")
-        exceptions_.push_back(params["exceptionDetails"].dump());
+    if (method == "Runtime.exceptionThrown") errors_.push_back(params["exceptionDetails"].dump());
+    if (method == "Log.entryAdded" && params["entry"]["level"] == "error")
+        errors_.push_back(params["entry"]["text"].get<std::string>());
 }
 
 json HeadlessChromium::call(const std::string& method, const json& params, bool on_page) {
@@ -154,9 +155,10 @@ void HeadlessChromium::open(const std::string& url) {
     session_ = call("Target.attachToTarget", {{"targetId", target["targetId"]}, {"flatten", true}},
                     false)["sessionId"];
     // Enabled before the navigation, so that the page's own requests and errors are seen.
-    for (const char* domain : {"Page.enable", "Network.enable", "Runtime.enable"}) call(domain);
+    for (const char* domain : {"Page.enable", "Network.enable", "Runtime.enable", "Log.enable"})
+        call(domain);
     requested_urls_.clear();
-    exceptions_.clear();
+    errors_.clear();
     loaded_ = false;
     const json navigated = call("Page.navigate", {{"url", url}});
     if (navigated.contains("errorText"))

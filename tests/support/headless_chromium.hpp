@@ -31,9 +31,10 @@ public:
     // The whole page as a PNG, base64-encoded as the protocol sends it.
     std::string screenshot_png_base64();
 
-    // Every request the page made and every uncaught exception, since open().
+    // Since open(): every request the page made, and every error it met (an uncaught
+    // exception, a resource its Content-Security-Policy refused or that failed to load).
     const std::vector<std::string>& requested_urls() const { return requested_urls_; }
-    const std::vector<std::string>& exceptions() const { return exceptions_; }
+    const std::vector<std::string>& errors() const { return errors_; }
 
 private:
     nlohmann::json call(const std::string& method, const nlohmann::json& params = {},
@@ -50,7 +51,7 @@ private:
     std::string session_;
     bool loaded_ = false;
     std::vector<std::string> requested_urls_;
-    std::vector<std::string> exceptions_;
+    std::vector<std::string> errors_;
 };
 
 }  // namespace cuvet::test
