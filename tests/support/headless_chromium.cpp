@@ -36,6 +36,7 @@ HeadlessChromium::HeadlessChromium() {
     const std::string log = (profile_ / "chromium.log").string();
     // No network is needed or wanted: every host name resolves to nothing, and the browser's
     // own background traffic (updates, sync, first-run pages) is off. As root, no sandbox.
+    // Shared memory in $TMPDIR: a CI container's /dev/shm (64 MB) crashes the renderer.
     std::vector<std::string> args = {"chromium",
                                      "--headless=new",
                                      "--no-sandbox",
@@ -47,6 +48,7 @@ HeadlessChromium::HeadlessChromium() {
                                      "--disable-component-update",
                                      "--disable-sync",
                                      "--disable-extensions",
+                                     "--disable-dev-shm-usage",
                                      "--host-resolver-rules=MAP * ~NOTFOUND",
                                      "--window-size=1280,900",
                                      "--hide-scrollbars",
