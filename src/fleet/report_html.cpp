@@ -29,7 +29,9 @@ constexpr const char* page_head = R"(<!DOCTYPE html>
 <style>
 body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}
 th,td{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}
-th{cursor:pointer;background:#f3f3f3}.fail,.error{color:#b00020}.warn{color:#a35a00}.pass{color:#1b5e20}
+th{cursor:pointer;background:#f3f3f3}
+th[data-order=up]::after{content:" \25B2"}th[data-order=down]::after{content:" \25BC"}
+.fail,.error{color:#b00020}.warn{color:#a35a00}.pass{color:#1b5e20}
 input{padding:.3em;width:30em}
 </style></head><body>
 )";
@@ -38,7 +40,9 @@ constexpr const char* page_script = R"(<script>
 for (const table of document.querySelectorAll('table.sortable')) {
   table.querySelectorAll('th').forEach((th, column) => th.addEventListener('click', () => {
     const body = table.tBodies[0], rows = Array.from(body.rows);
-    const up = th.dataset.order !== 'up'; th.dataset.order = up ? 'up' : 'down';
+    const up = th.dataset.order !== 'up';
+    table.querySelectorAll('th').forEach(other => delete other.dataset.order);
+    th.dataset.order = up ? 'up' : 'down';
     const key = r => r.cells[column].textContent, num = s => /^\d+$/.test(s);
     rows.sort((a, b) => { const x = key(a), y = key(b);
       const c = num(x) && num(y) ? x - y : x.localeCompare(y); return up ? c : -c; });
