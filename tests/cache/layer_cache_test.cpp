@@ -12,6 +12,7 @@
 #include "support/elf_fixtures.hpp"
 #include "support/image_writer.hpp"
 #include "support/process.hpp"
+#include "support/skip.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace cuvet;
@@ -155,7 +156,9 @@ TEST_CASE("layer cache: a file selected beyond the default (ldd's program) is re
 TEST_CASE("layer cache: validate reports the same with and without the cache (CLI)",
           "[cache][cli]") {
     fs::path sample = fs::path(CUVET_BUILD_DIR) / "testdata" / "sample-image.tar";
-    REQUIRE(fs::exists(sample));
+    if (!fs::exists(sample)) {
+        CUVET_SKIP("skipped: " << sample << " not built (target sample_image)");
+    }
     TempDir home;
     auto cuvet = [&](const std::string& args) {
         return run_shell("XDG_CACHE_HOME=" + shell_quote(home.path().string()) + " " +

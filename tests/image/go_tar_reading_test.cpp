@@ -13,33 +13,13 @@ using namespace cuvet::test;
 
 namespace {
 
-constexpr std::string_view ustar_magic{
-    "ustar\0"
-    "00",
-    8};
-constexpr std::string_view gnu_magic{"ustar  \0", 8};
-
 // One header block; `edit` changes bytes before the checksum is written.
 std::string header(const std::string& name, std::size_t size, char type,
                    std::string_view magic = ustar_magic, const std::string& link = "",
                    const std::function<void(std::string&)>& edit = {}) {
-    std::string block(512, '\0');
-    block.replace(0, std::min<std::size_t>(name.size(), 100), name.substr(0, 100));
-    put_octal(block, 100, 8, 0755);
-    put_octal(block, 108, 8, 0);
-    put_octal(block, 116, 8, 0);
-    put_octal(block, 124, 12, size);
-    put_octal(block, 136, 12, 1700000000);
-    block[156] = type;
-    block.replace(157, std::min<std::size_t>(link.size(), 100), link.substr(0, 100));
-    block.replace(257, 8, magic);
+    std::string block = unsealed_header(name, link, size, type, 0755, magic);
     if (edit) edit(block);
-    block.replace(148, 8, "        ");
-    unsigned sum = 0;
-    for (unsigned char c : block) sum += c;
-    char text[8];
-    std::snprintf(text, sizeof text, "%06o", sum);
-    block.replace(148, 7, text, 7);  // six digits, NUL, then the space already there
+    seal_header(block);
     return block;
 }
 
@@ -50,10 +30,7 @@ std::string member(const std::string& name, const std::string& data, char type =
 }
 
 std::string pax(const std::string& key, const std::string& value) {
-    std::string record = " " + key + "=" + value + "\n";
-    std::size_t length = record.size() + 1;
-    while (std::to_string(length).size() + record.size() != length) ++length;
-    std::string body = std::to_string(length) + record;
+    const std::string body = pax_record(key, value);
     return header("PaxHeaders/x", body.size(), 'x') + padded(body);
 }
 

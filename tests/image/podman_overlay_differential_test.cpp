@@ -5,33 +5,12 @@
 #include "image/image_fixtures.hpp"
 #include "image/layer_edge_cases.hpp"
 #include "image/rootfs_oracle.hpp"
+#include "parity/runtime_oracle.hpp"
 #include "support/skip.hpp"
 
 using namespace cuvet::test;
 
 namespace {
-
-// podman with its own overlay store under `dir`; the image is mounted for reading only.
-class OverlayStore {
-public:
-    explicit OverlayStore(const std::filesystem::path& dir) : dir_(dir) {
-        write_file(dir_ / "containers.conf", "[containers]\ndefault_ulimits = []\n");
-    }
-    ~OverlayStore() { podman("image umount --all --force"); }
-    OverlayStore(const OverlayStore&) = delete;
-    OverlayStore& operator=(const OverlayStore&) = delete;
-
-    ProcessResult podman(const std::string& args) const {
-        return run_shell("env -u LD_LIBRARY_PATH CONTAINERS_CONF=" +
-                         shell_quote((dir_ / "containers.conf").string()) + " podman --root " +
-                         shell_quote((dir_ / "root").string()) + " --runroot " +
-                         shell_quote((dir_ / "run").string()) + " --storage-driver overlay " +
-                         args);
-    }
-
-private:
-    std::filesystem::path dir_;
-};
 
 std::string last_line(const std::string& text) {
     auto lines = lines_of(text);
@@ -45,7 +24,7 @@ TEST_CASE("cuvet's merged view is podman's overlay view", "[integration][image][
         CUVET_SKIP("skipped: podman is not installed");
     }
     TempDir tmp;
-    OverlayStore store(tmp / "store");
+    parity::PodmanStore store(tmp / "store");
     int index = 0;
     for (const auto& c : layer_edge_cases()) {
         INFO("case: " << c.name);

@@ -59,26 +59,11 @@ struct RawEntry {
 
 namespace hostile_tar_detail {
 
-constexpr std::string_view ustar_magic{
-    "ustar\0"
-    "00",
-    8};
-constexpr std::string_view gnu_magic{"ustar  \0", 8};
-
 inline std::string block_header(const std::string& name, const std::string& link,
                                 std::uint64_t size, char type, std::uint32_t mode,
                                 std::string_view magic, const std::string& prefix = "",
                                 const std::string& atime_text = "") {
-    std::string block(512, '\0');
-    block.replace(0, std::min<std::size_t>(name.size(), 100), name.substr(0, 100));
-    put_octal(block, 100, 8, mode & 07777);
-    put_octal(block, 108, 8, 0);
-    put_octal(block, 116, 8, 0);
-    put_octal(block, 124, 12, size);
-    put_octal(block, 136, 12, 1700000000);
-    block[156] = type;
-    block.replace(157, std::min<std::size_t>(link.size(), 100), link.substr(0, 100));
-    block.replace(257, 8, magic);
+    std::string block = unsealed_header(name, link, size, type, mode, magic);
     block.replace(265, 4, "root");
     block.replace(297, 4, "root");
     if (!prefix.empty()) block.replace(345, std::min<std::size_t>(prefix.size(), 155), prefix);
@@ -90,23 +75,13 @@ inline std::string block_header(const std::string& name, const std::string& link
             block.replace(345, std::min<std::size_t>(atime_text.size(), 12), atime_text);
         }
     }
-    block.replace(148, 8, "        ");
-    unsigned sum = 0;
-    for (unsigned char c : block) sum += c;
-    char text[8];
-    std::snprintf(text, sizeof text, "%06o", sum);
-    block.replace(148, 7, text, 7);  // six digits, NUL, then the space already there
+    seal_header(block);
     return block;
 }
 
 inline std::string pax_member(const std::vector<std::pair<std::string, std::string>>& records) {
     std::string body;
-    for (const auto& [key, value] : records) {
-        std::string record = " " + key + "=" + value + "\n";
-        std::size_t length = record.size() + 1;
-        while (std::to_string(length).size() + record.size() != length) ++length;
-        body += std::to_string(length) + record;
-    }
+    for (const auto& [key, value] : records) body += pax_record(key, value);
     return block_header("PaxHeaders/x", "", body.size(), 'x', 0644, ustar_magic) + padded(body);
 }
 
