@@ -119,6 +119,35 @@ report::Finding spared_finding(report::Finding f, const rules::CudnnSubLibraries
     return f;
 }
 
+// Each root is judged by what its own convolution opens, whichever way the mix arose (one
+// directory's files, or LD_LIBRARY_PATH beating the RUNPATH): one error naming every root the
+// mix breaks, one warning per reason for those it spares. Returns the broken roots.
+std::vector<std::string> judge_per_root(const Stack& stack, const rules::Database& db, int major,
+                                        const std::vector<std::string>& roots,
+                                        const std::vector<std::string>& files,
+                                        const std::vector<const LibraryCopy*>& odd,
+                                        report::Finding f, std::vector<report::Finding>& out) {
+    const auto sets = rules::cudnn_sub_libraries(db);  // by value: outlives `set` below
+    const rules::CudnnSubLibraries* set = nullptr;
+    for (const auto& s : sets)
+        if (s.major == major) set = &s;
+    std::vector<std::string> broken;
+    std::vector<Spared> spared;
+    for (const auto& root : roots) {
+        const rules::CudnnConsumerNeed* need = nullptr;
+        if (set == nullptr || odd.empty() || !spares(stack, *set, root, files, odd, need)) {
+            broken.push_back(root);
+            continue;
+        }
+        auto it = std::find_if(spared.begin(), spared.end(),
+                               [need](const Spared& s) { return s.need == need; });
+        if (it == spared.end()) it = spared.insert(spared.end(), Spared{need, {}});
+        it->roots.push_back(root);
+    }
+    for (const auto& s : spared) out.push_back(spared_finding(f, *set, odd, s));
+    return broken;
+}
+
 void loaded_mix(const Stack& stack, const rules::Database& db, std::vector<report::Finding>& out,
                 std::vector<util::UnloadedProblem>& unloaded) {
     struct Crossing {
@@ -170,17 +199,23 @@ void loaded_mix(const Stack& stack, const rules::Database& db, std::vector<repor
         f.message += refused_with(db, crossings.front().loaded->version->major());
         for (const auto& c : crossings)
             if (f.locations.size() < 8) f.locations.push_back({c.object->path});
-        // The root that maps this cuDNN is what the mix breaks ("imported by torch").
-        const auto roots = util::roots_reaching(stack, files);
-        util::name_roots(f, roots, true);
-        for (const auto& c : crossings)
-            if (!roots.empty() && util::starts_with(c.resolution->name, "libcudnn_graph.so")) {
-                f.message += framework_refusal(stack, db, roots.front(), *c.loaded);
-                break;
-            }
         util::add_trace(f, *crossings.front().resolution, 6);
         f.fix = "Let the cuDNN in " + dirs.first + " find its own libraries: drop " + dirs.second +
                 " from LD_LIBRARY_PATH, or remove the other cuDNN from the image.";
+        // The roots that map this cuDNN are what the mix may break ("imported by torch"); the
+        // libraries loaded from the other release are the odd ones each root is judged by.
+        std::vector<const LibraryCopy*> odd;
+        for (const auto& c : crossings)
+            if (std::find(odd.begin(), odd.end(), c.loaded) == odd.end()) odd.push_back(c.loaded);
+        const auto broken = judge_per_root(stack, db, crossings.front().loaded->version->major(),
+                                           util::roots_reaching(stack, files), files, odd, f, out);
+        if (broken.empty()) continue;
+        util::name_roots(f, broken, true);
+        for (const auto& c : crossings)
+            if (util::starts_with(c.resolution->name, "libcudnn_graph.so")) {
+                f.message += framework_refusal(stack, db, broken.front(), *c.loaded);
+                break;
+            }
         out.push_back(std::move(f));
     }
 }
@@ -193,7 +228,6 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             by_dir[copy.dir()].push_back(&copy);
     std::vector<report::Finding> out;
     std::vector<util::UnloadedProblem> unloaded;
-    const auto sub_library_sets = rules::cudnn_sub_libraries(db);
     for (const auto& [dir, copies] : by_dir) {
         std::map<int, std::vector<const LibraryCopy*>> by_major;
         for (const auto* c : copies) by_major[c->version->major()].push_back(c);
@@ -234,26 +268,8 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             f.fix = "Reinstall every cuDNN " + std::to_string(major) + " library in " + dir +
                     " from one release (e.g. all " + newest + "): install the whole libcudnn" +
                     std::to_string(major) + " package or wheel instead of copying single files.";
-            // Each root is judged by what its own convolution opens: one error naming every
-            // root the mix breaks, one warning per reason for those it spares.
-            const auto odd = odd_ones(by_version);
-            const rules::CudnnSubLibraries* set = nullptr;
-            for (const auto& s : sub_library_sets)
-                if (s.major == major) set = &s;
-            std::vector<std::string> broken;
-            std::vector<Spared> spared;
-            for (const auto& root : roots) {
-                const rules::CudnnConsumerNeed* need = nullptr;
-                if (set == nullptr || odd.empty() || !spares(stack, *set, root, files, odd, need)) {
-                    broken.push_back(root);
-                    continue;
-                }
-                auto it = std::find_if(spared.begin(), spared.end(),
-                                       [need](const Spared& s) { return s.need == need; });
-                if (it == spared.end()) it = spared.insert(spared.end(), Spared{need, {}});
-                it->roots.push_back(root);
-            }
-            for (const auto& s : spared) out.push_back(spared_finding(f, *set, odd, s));
+            const auto broken =
+                judge_per_root(stack, db, major, roots, files, odd_ones(by_version), f, out);
             if (broken.empty()) continue;
             util::name_roots(f, broken, true);
             out.push_back(std::move(f));

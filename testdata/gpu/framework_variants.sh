@@ -226,6 +226,12 @@ fresh; find $R -name 'libnvrtc-builtins.so*' -delete; variant nvrtc_builtins_rem
 fresh; for f in $(find $R -name 'libnvrtc-builtins.so.13.0'); do mv $f ${f%.13.0}.13.9; done
        variant nvrtc_builtins_other_minor "libnvrtc-builtins.so.13.0 renamed libnvrtc-builtins.so.13.9 (another minor's name)"
 fresh; find $R -name 'libcublasLt.so*' -delete; variant cublaslt_removed "every libcublasLt.so* deleted (libcublas kept)"
+# Issue 36, stop 44: the same libcudnn_ops of 9.14 reached through LD_LIBRARY_PATH instead of
+# a copied file: only the dpkg libcudnn_ops.so.9 in /opt/cudnn-ops, which beats the wheel shim's
+# RUNPATH $ORIGIN when it opens libcudnn_ops by name. Predicted like cudnn_tk_ops_9_14: torch and
+# JAX ok (CUV005 warnings naming the tensor-descriptor/legacy ops API), exit 0.
+fresh; add_toolkit; mkdir -p $R/opt/cudnn-ops; cp -L $R$DL/libcudnn_ops.so.9.14.0 $R/opt/cudnn-ops/libcudnn_ops.so.9
+       no_dpkg_cudnn; variant cudnn_tk_ops_9_14_ld_library_path "toolkit added, the dpkg 9.14 libcudnn_ops.so.9 alone in /opt/cudnn-ops on LD_LIBRARY_PATH" LD_LIBRARY_PATH=/opt/cudnn-ops
 rm -rf $R $BASE
 [ -n "$CUVET" ] && tar -C $W -czf $O/cuvet.tar.gz cuvet
 rm -rf $W

@@ -27,7 +27,9 @@ const cuvet::report::Finding* first(const std::vector<cuvet::report::Finding>& f
 // sub-libraries; libcudnn_ops.so.9 needs libcudnn_graph.so.9) and as the dpkg package does
 // (versioned files, soname links); torch's libtorch_cuda.so finds the wheel's through its
 // DT_RPATH, which LD_LIBRARY_PATH does not beat (the H100 machine: torch 2.11, 9.19 / 9.14).
-void torch_with_two_cudnns(CudaImage& img) {
+// `system_names`: the libraries the dpkg cuDNN ships (all three unless a test strips it).
+void torch_with_two_cudnns(CudaImage& img, const std::vector<std::string>& system_names = {
+                                               "libcudnn_graph", "libcudnn_ops", "libcudnn"}) {
     img.glibc();
     const std::string wheel = site_packages + "/nvidia/cudnn/lib";
     const std::string origin = "-Wl,--enable-new-dtags,-rpath,'$ORIGIN'";
@@ -36,9 +38,10 @@ void torch_with_two_cudnns(CudaImage& img) {
                  {wheel + "/libcudnn_graph.so.9"}, origin);
     img.fs().lib(wheel + "/libcudnn.so.9", "libcudnn.so.9", {}, origin);
     dist_info(img.fs(), site_packages, "nvidia_cudnn_cu13", "9.19.0.56");
-    for (std::string name : {"libcudnn_graph", "libcudnn_ops", "libcudnn"}) {
+    for (const auto& name : system_names) {
         std::vector<std::string> needs;
-        if (name == "libcudnn_ops") needs = {multiarch_lib_dir + "/libcudnn_graph.so.9.14.0"};
+        if (name == "libcudnn_ops" && system_names.size() > 1)
+            needs = {multiarch_lib_dir + "/libcudnn_graph.so.9.14.0"};
         img.fs().lib(multiarch_lib_dir + "/" + name + ".so.9.14.0", name + ".so.9", needs);
         img.fs().symlink(multiarch_lib_dir + "/" + name + ".so.9", name + ".so.9.14.0");
     }
@@ -129,6 +132,26 @@ TEST_CASE("CUV005: LD_LIBRARY_PATH to the dpkg cuDNN mixes the one torch loads, 
             Catch::Contains("pytorch 2.11.0 (built with cuDNN 9.19.0.56) then sees cuDNN 9.14.0") &&
                 Catch::Contains("\"" + real.substr(0, hint) + " …\""));
     }
+}
+
+// The mix LD_LIBRARY_PATH makes is judged per consumer like a mix in one directory: only
+// libcudnn_ops of the dpkg 9.14 beats the wheel's RUNPATH, and torch 2.11's convolution never
+// opens it (rules/cudnn.json consumer_needs, runs 13 and 14): a warning naming the API, no error.
+TEST_CASE("CUV005: LD_LIBRARY_PATH to another release's libcudnn_ops spares torch's convolution",
+          "[validate][cuv005][sublib-need]") {
+    CudaImage img;
+    torch_with_two_cudnns(img, {"libcudnn_ops"});
+    img.env.push_back("LD_LIBRARY_PATH=" + multiarch_lib_dir);
+    REQUIRE(img.fs().error().empty());
+    auto findings = validate_findings(img.write());
+    INFO(describe_findings(findings));
+    CHECK(first(findings, "CUV005", cuvet::report::Severity::error) == nullptr);
+    const auto* warning = first(findings, "CUV005", cuvet::report::Severity::warning);
+    REQUIRE(warning != nullptr);
+    CHECK(warning->loaded_by == "imported by torch");
+    CHECK_THAT(warning->message, Catch::Contains("loads parts of cuDNN 9.14.0") &&
+                                     Catch::Contains("Convolution works") &&
+                                     Catch::Contains("tensor descriptors"));
 }
 
 // The build machine's real cuDNN 9 with a libcudnn_graph whose release constant says another
