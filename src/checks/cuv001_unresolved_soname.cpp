@@ -150,8 +150,7 @@ report::Finding lazy_finding(const ElfObject& o, const Resolution& r, const std:
                 ", which is imported only at the first use of " + api +
                 ": that call raises ImportError (\"" + r.name +
                 ": cannot open shared object file\"); the import and everything else work";
-    the import and everything else work ";
-        f.locations.push_back({o.path});
+    f.locations.push_back({o.path});
     util::add_trace(f, r);
     f.fix = "Install the package that ships " + r.name + " if the program uses " + api + ".";
     return f;
