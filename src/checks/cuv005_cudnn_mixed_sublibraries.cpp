@@ -148,6 +148,14 @@ std::vector<std::string> judge_per_root(const Stack& stack, const rules::Databas
     return broken;
 }
 
+// Does `dir` hold cuDNN's main library (libcudnn.so.N), the shim that opens the others?
+bool has_shim(const Stack& stack, const std::string& dir) {
+    for (const auto& copy : stack.libraries)
+        if (copy.dir() == dir && util::base_name(copy.path).starts_with("libcudnn.so."))
+            return true;
+    return false;
+}
+
 void loaded_mix(const Stack& stack, const rules::Database& db, std::vector<report::Finding>& out,
                 std::vector<util::UnloadedProblem>& unloaded) {
     struct Crossing {
@@ -182,6 +190,10 @@ void loaded_mix(const Stack& stack, const rules::Database& db, std::vector<repor
         }
     }
     for (const auto& [dirs, crossings] : by_dirs) {
+        // A lone sub-library of another release (no shim beside it) that finds the shim's
+        // release already loaded is the odd part of the mix the shim's side reports, not a
+        // second mix: cuDNN is the release of the libcudnn.so the process loaded.
+        if (by_dirs.count({dirs.second, dirs.first}) != 0 && !has_shim(stack, dirs.first)) continue;
         const auto& [own, other] = versions[dirs];
         report::Finding f;
         f.message = "cuDNN " + own + " in " + dirs.first + " loads parts of cuDNN " + other +

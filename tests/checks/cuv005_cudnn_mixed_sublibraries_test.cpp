@@ -40,8 +40,11 @@ void torch_with_two_cudnns(CudaImage& img, const std::vector<std::string>& syste
     dist_info(img.fs(), site_packages, "nvidia_cudnn_cu13", "9.19.0.56");
     for (const auto& name : system_names) {
         std::vector<std::string> needs;
-        if (name == "libcudnn_ops" && system_names.size() > 1)
-            needs = {multiarch_lib_dir + "/libcudnn_graph.so.9.14.0"};
+        // The real libcudnn_ops.so.9 links libcudnn_graph.so.9 (DT_NEEDED); a lone one finds
+        // the graph library already loaded, of the other release.
+        if (name == "libcudnn_ops")
+            needs = {system_names.size() > 1 ? multiarch_lib_dir + "/libcudnn_graph.so.9.14.0"
+                                             : wheel + "/libcudnn_graph.so.9"};
         img.fs().lib(multiarch_lib_dir + "/" + name + ".so.9.14.0", name + ".so.9", needs);
         img.fs().symlink(multiarch_lib_dir + "/" + name + ".so.9", name + ".so.9.14.0");
     }
