@@ -263,7 +263,8 @@ TEST_CASE("CUV001: CuPy's backend modules load what cuda-pathfinder preloads",
         for (const auto& f : findings)
             warned |= f.id == "CUV001" && f.severity == cuvet::report::Severity::warning &&
                       f.message.find("libcufft.so.12") != std::string::npos &&
-                      f.message.find("first use of cupy.fft: that call raises ImportError") != std::string::npos;
+                      f.message.find("first use of cupy.fft: that call raises ImportError") !=
+                          std::string::npos;
         CHECK(warned);
     }
     SECTION("cuBLAS removed: the module's DT_NEEDED fails too") {
