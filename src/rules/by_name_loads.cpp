@@ -1,14 +1,12 @@
 // By-name loads from sonames.json (schema: rules/SCHEMA.md, by_name_loads[]).
 #include "cuvet/rules/by_name_loads.hpp"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <sstream>
 
 #include "by_name_loads_reader.hpp"
 #include "cudnn_sub_libraries_reader.hpp"
-#include "cuvet/rules/embedded.hpp"
+#include "table_text.hpp"
 
 namespace cuvet::rules {
 
@@ -40,28 +38,6 @@ std::vector<ByNameLoad> read_by_name_loads(
 
 }  // namespace detail
 
-namespace {
-
-// The sonames table's text as `db` loaded it: built in, or the --rules-dir file.
-std::optional<std::string> sonames_text(const Database& db) {
-    for (const auto& table : db.tables()) {
-        if (table.name != "sonames") continue;
-        if (table.origin.ends_with("(built-in)")) {
-            for (const auto& [name, text] : embedded_rule_files())
-                if (name == "sonames.json") return std::string(text);
-            return std::nullopt;
-        }
-        std::ifstream in(table.origin, std::ios::binary);
-        if (!in) return std::nullopt;
-        std::ostringstream text;
-        text << in.rdbuf();
-        return text.str();
-    }
-    return std::nullopt;
-}
-
-}  // namespace
-
 std::string with_name(const std::string& words, const std::string& name) {
     std::string out = words;
     static const std::string placeholder = "{name}";
@@ -74,7 +50,7 @@ std::string with_name(const std::string& words, const std::string& name) {
 // Read again from the table's text rather than kept in Database, as cudnn_sub_libraries() is:
 // the loader has validated it, and only the by-name check asks for it.
 std::vector<ByNameLoad> by_name_loads(const Database& db) {
-    const auto text = sonames_text(db);
+    const auto text = table_text(db, "sonames");
     if (!text) return {};
     nlohmann::json json;
     try {

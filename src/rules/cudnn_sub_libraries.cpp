@@ -2,13 +2,11 @@
 #include "cuvet/rules/cudnn_sub_libraries.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "cudnn_sub_libraries_reader.hpp"
-#include "cuvet/rules/embedded.hpp"
 #include "cuvet/rules/framework_catalog.hpp"
+#include "table_text.hpp"
 
 namespace cuvet::rules {
 
@@ -73,33 +71,11 @@ const CudnnConsumerNeed* CudnnSubLibraries::need_of(const std::string& framework
     return nullptr;
 }
 
-namespace {
-
-// The cudnn table's text as `db` loaded it: built in, or the --rules-dir file.
-std::optional<std::string> cudnn_text(const Database& db) {
-    for (const auto& table : db.tables()) {
-        if (table.name != "cudnn") continue;
-        if (table.origin.ends_with("(built-in)")) {
-            for (const auto& [name, text] : embedded_rule_files())
-                if (name == "cudnn.json") return std::string(text);
-            return std::nullopt;
-        }
-        std::ifstream in(table.origin, std::ios::binary);
-        if (!in) return std::nullopt;
-        std::ostringstream text;
-        text << in.rdbuf();
-        return text.str();
-    }
-    return std::nullopt;
-}
-
-}  // namespace
-
 // Read again from the table's text rather than kept in Database: the loader has validated it,
 // and only the checks about cuDNN's loads ask for it.
 std::vector<CudnnSubLibraries> cudnn_sub_libraries(const Database& db) {
     std::vector<CudnnSubLibraries> out;
-    const auto text = cudnn_text(db);
+    const auto text = table_text(db, "cudnn");
     if (!text) return out;
     nlohmann::json json;
     try {
