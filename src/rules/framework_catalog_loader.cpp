@@ -170,8 +170,9 @@ FrameworkCatalog read_framework_catalog(const JsonNode& catalog,
         if (auto modules = r.get("lazy_modules"))
             for (const auto& m : modules->array()) {
                 m.expect_object({"path", "api", "since", "source", "confidence", "note"});
-                LazyModule module{m.at("path").string(), m.at("api").string(),
-                                  Version::parse_or_throw(m.at("since").string(), "since"),
+                const auto since = Version::parse(m.at("since").string());
+                if (!since) m.at("since").fail("expected the first lazy release: \"14.0\"");
+                LazyModule module{m.at("path").string(), m.at("api").string(), *since,
                                   provenance(m)};
                 if (module.path.empty() || module.path.front() == '/' || module.api.empty())
                     m.at("path").fail("expected a module path below site-packages and its API");

@@ -96,6 +96,17 @@ TEST_CASE("catalog: a bad scan field is refused with its pointer", "[rules][cata
         CHECK_THAT(cuvet::test::load_error_with("frameworks.json", frameworks),
                    Catch::Contains("/docker_images/0/tag_format: a \"version-word\" tag needs"));
     }
+    SECTION("a lazy module names its path, its API and a release") {
+        const auto cupy = record_index(frameworks, "cupy");
+        const std::string lazy = "/catalog/" + std::to_string(cupy) + "/lazy_modules/0/";
+        frameworks["catalog"][cupy]["lazy_modules"][0]["since"] = "x.y";
+        CHECK_THAT(cuvet::test::load_error_with("frameworks.json", frameworks),
+                   Catch::Contains(lazy + "since: expected the first lazy release"));
+        frameworks["catalog"][cupy]["lazy_modules"][0]["since"] = "14.0";
+        frameworks["catalog"][cupy]["lazy_modules"][0]["api"] = "";
+        CHECK_THAT(cuvet::test::load_error_with("frameworks.json", frameworks),
+                   Catch::Contains(lazy + "path: expected a module path below site-packages"));
+    }
     SECTION("a version header is a base name with defines") {
         frameworks["catalog"][trt]["version_headers"][0]["file"] = "include/NvInferVersion.h";
         CHECK_THAT(cuvet::test::load_error_with("frameworks.json", frameworks),
