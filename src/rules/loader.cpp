@@ -105,7 +105,8 @@ public:
             return detail::load_ngc_containers(root_, reader, db_.ngc_containers_);
         if (table_ == "nccl")
             return detail::load_nccl(root_, reader, db_.nccl_releases_, db_.nccl_pins_);
-        if (table_ == "triton") return detail::load_triton(root_, reader, db_.triton_releases_);
+        if (table_ == "kernel_compilers")
+            return detail::load_kernel_compilers(root_, reader, db_.kernel_compilers_);
         return nvidia_cuda_tags();
     }
 
@@ -343,7 +344,7 @@ private:
 const std::vector<std::string>& Database::table_names() {
     static const std::vector<std::string> names = {
         "cuda_drivers", "cudnn",           "frameworks",     "gpus", "nvidia_cuda_tags",
-        "sonames",      "python_packages", "ngc_containers", "nccl", "triton"};
+        "sonames",      "python_packages", "ngc_containers", "nccl", "kernel_compilers"};
     return names;
 }
 

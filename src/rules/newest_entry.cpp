@@ -70,9 +70,17 @@ std::string Database::newest_entry(std::string_view table) const {
         return newest_of(nccl_releases_,
                          [](const NcclRelease& r) { return std::optional(r.version); });
     }
-    if (table == "triton") {
-        return newest_of(triton_releases_,
-                         [](const TritonRelease& r) { return std::optional(r.version); });
+    if (table == "kernel_compilers") {
+        // The newest release per compiler ("triton 3.9.0").
+        std::string out;
+        for (const auto& compiler : kernel_compilers_) {
+            std::string newest = newest_of(compiler.releases, [](const KernelCompilerRelease& r) {
+                return std::optional(r.version);
+            });
+            if (!newest.empty())
+                out += (out.empty() ? "" : ", ") + compiler.framework + " " + newest;
+        }
+        return out;
     }
     if (table == "ngc_containers") {
         // The newest monthly release per image ("YY.MM" compares as a version).

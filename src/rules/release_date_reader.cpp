@@ -1,5 +1,5 @@
-// The optional "released" object of a nccl.json or triton.json release: the day (or month)
-// the release came out, with its own source. The staleness test measures the table's newest
+// The optional "released" object of a nccl.json or kernel_compilers.json release: the day (or
+// month) the release came out, with its own source. The staleness test measures the table's newest
 // release against the day its facts were checked (rules/SCHEMA.md, "How current the tables
 // are"); the checks themselves never read it.
 #include "table_loaders.hpp"

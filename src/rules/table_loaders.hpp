@@ -1,6 +1,6 @@
 #pragma once
 // Loaders for the tables that live outside loader.cpp: frameworks.json,
-// python_packages.json, ngc_containers.json, nccl.json and triton.json. Each
+// python_packages.json, ngc_containers.json, nccl.json and kernel_compilers.json. Each
 // validates its schema (rules/SCHEMA.md) and returns the number of facts it read.
 #include <functional>
 #include <vector>
@@ -26,11 +26,11 @@ std::size_t load_ngc_containers(const JsonNode& root, const ProvenanceReader& pr
 std::size_t load_nccl(const JsonNode& root, const ProvenanceReader& provenance,
                       std::vector<NcclRelease>& releases, std::vector<NcclPin>& pins);
 
-std::size_t load_triton(const JsonNode& root, const ProvenanceReader& provenance,
-                        std::vector<TritonRelease>& releases);
+std::size_t load_kernel_compilers(const JsonNode& root, const ProvenanceReader& provenance,
+                                  std::vector<KernelCompiler>& compilers);
 
-// The optional "released" object of a NCCL or Triton release ({date, source, confidence,
-// note}): validated here, read only by the staleness test (rules/SCHEMA.md).
+// The optional "released" object of a NCCL or kernel compiler release ({date, source,
+// confidence, note}): validated here, read only by the staleness test (rules/SCHEMA.md).
 void check_release_date(const JsonNode& row, const ProvenanceReader& provenance);
 
 // Requires-Dist style pins: [{"name": "nvidia-cudnn-cu12", "spec": ">=9.8,<10.0"}].

@@ -44,9 +44,9 @@ TEST_CASE("rules staleness: NGC images whose newest release is 7 months old are 
     CHECK(names(stale_families(stale), "NGC pytorch"));
 }
 
-TEST_CASE("rules staleness: a NCCL or Triton table checked a year later is stale",
+TEST_CASE("rules staleness: a NCCL or kernel compiler table checked a year later is stale",
           "[rules][staleness]") {
-    for (const char* file : {"nccl.json", "triton.json"}) {
+    for (const char* file : {"nccl.json", "kernel_compilers.json"}) {
         INFO(file);
         const nlohmann::json table = builtin_table(file);
         const std::string checked = data_date(table);

@@ -94,8 +94,22 @@ inline std::vector<int> version_parts(const std::string& version) {
     return parts;
 }
 
+// The newest of a list of versioned releases, with its "released" date ("" when undated).
+inline NewestRelease newest_dated(const std::string& family, const nlohmann::json& releases) {
+    NewestRelease newest{family, "", ""};
+    for (const auto& row : releases) {
+        const std::string version = row.value("version", "");
+        if (!newest.release.empty() && version_parts(version) <= version_parts(newest.release))
+            continue;
+        newest.release = version;
+        newest.released =
+            row.contains("released") ? row.at("released").value("date", std::string()) : "";
+    }
+    return newest;
+}
+
 // The families a table dates: each monthly NGC image (its release names its month), and the
-// newest NCCL or Triton release (its "released" date). Other tables date no rows.
+// newest NCCL or kernel compiler release (its "released" date). Other tables date no rows.
 inline std::vector<NewestRelease> newest_releases(const nlohmann::json& table) {
     std::vector<NewestRelease> out;
     const std::string name = table.value("table", "");
@@ -110,18 +124,11 @@ inline std::vector<NewestRelease> newest_releases(const nlohmann::json& table) {
             }
             out.push_back(newest);
         }
-    } else if (name == "nccl" || name == "triton") {
-        NewestRelease newest{name, "", ""};
-        for (const auto& row : table.at("releases")) {
-            const std::string version = row.value("version", "");
-            if (!newest.release.empty() && version_parts(version) <= version_parts(newest.release))
-                continue;
-            newest.release = version;
-            newest.released = row.contains("released")
-                                  ? row.at("released").value("date", std::string())
-                                  : std::string();
-        }
-        out.push_back(newest);
+    } else if (name == "nccl") {
+        out.push_back(newest_dated("nccl", table.at("releases")));
+    } else if (name == "kernel_compilers") {
+        for (const auto& compiler : table.at("compilers"))
+            out.push_back(newest_dated(compiler.value("framework", ""), compiler.at("releases")));
     }
     return out;
 }

@@ -72,7 +72,7 @@ TEST_CASE("rules staleness: every table was checked within the last 120 days",
 
 TEST_CASE("rules staleness: each dated family's newest release is at most 6 months behind",
           "[rules][staleness]") {
-    for (const char* file : {"ngc_containers.json", "nccl.json", "triton.json"}) {
+    for (const char* file : {"ngc_containers.json", "nccl.json", "kernel_compilers.json"}) {
         const nlohmann::json table = builtin_table(file);
         // Every family the issue tracks by date is there to be judged.
         CHECK(newest_releases(table).size() ==

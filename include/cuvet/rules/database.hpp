@@ -186,19 +186,33 @@ struct NcclPin {
     Provenance provenance;
 };
 
-// One OpenAI Triton release (triton.json): the torch releases that pin it and the
-// assemblers its wheel bundles (triton/backends/nvidia/bin/).
-struct TritonRelease {
+// One release of a kernel compiler (kernel_compilers.json): the releases of the framework
+// that pins it and the assemblers its wheel bundles (e.g. <package>/backends/nvidia/bin/).
+struct KernelCompilerRelease {
     Version version;               // "3.6.0"
     std::optional<Version> ptxas;  // CUDA release of bin/ptxas; nullopt: unknown
-    // CUDA release of bin/ptxas-blackwell, which Triton runs for sm >= 100 where the wheel
-    // ships one. nullopt with blackwell_uses_ptxas: the wheel ships none (bin/ptxas serves
-    // every target); nullopt otherwise: unknown.
+    // CUDA release of bin/ptxas-blackwell, which the compiler runs for sm >= 100 where the
+    // wheel ships one. nullopt with blackwell_uses_ptxas: the wheel ships none (bin/ptxas
+    // serves every target); nullopt otherwise: unknown.
     std::optional<Version> ptxas_blackwell;
     bool blackwell_uses_ptxas = false;
-    Provenance ptxas_provenance;  // the row's provenance unless the ptxas facts have their own
-    std::vector<Version> torch;   // torch releases pinning it; "2.10" covers 2.10.x
+    Provenance ptxas_provenance;     // the row's provenance unless the ptxas facts have their own
+    std::vector<Version> pinned_by;  // releases of the pinning framework; "2.10" covers 2.10.x
     Provenance provenance;
+};
+
+// A GPU kernel compiler packaged for Python that a framework's wheels pin and that bundles
+// its own ptxas. Both names are frameworks of the catalog (rules/frameworks.json).
+struct KernelCompiler {
+    std::string framework;  // the compiler
+    std::string pinned_by;  // the framework whose wheels pin it
+    std::vector<KernelCompilerRelease> releases;
+
+    // The row of one release; nullptr when the table has none.
+    const KernelCompilerRelease* release(const Version& version) const;
+    // The release one release of the pinning framework pins; the most specific entry wins
+    // ("2.12.1" over "2.12"). nullptr: unknown.
+    const KernelCompilerRelease* pinned_by_release(const Version& pinner) const;
 };
 
 // One loaded file, for `cuvet rules`.
@@ -230,7 +244,8 @@ public:
     const std::vector<TableInfo>& tables() const { return tables_; }
     // The newest entry of a table, so a user sees how current the facts are: the newest
     // CUDA release (cuda_drivers), cuDNN release, compute capability, CUDA major with a
-    // soname, CUDA release with published nvidia/cuda tags, NCCL release, Triton release;
+    // soname, CUDA release with published nvidia/cuda tags, NCCL release, each kernel
+    // compiler's newest release;
     // "" for a table without one.
     std::string newest_entry(std::string_view table) const;
 
@@ -305,13 +320,10 @@ public:
     const std::vector<NcclRelease>& nccl_releases() const { return nccl_releases_; }
     const std::vector<NcclPin>& nccl_pins() const { return nccl_pins_; }
 
-    // --- OpenAI Triton (src/rules/triton_lookups.cpp)
-    // The row of one Triton release ("3.6.0"); nullptr when the table has none.
-    const TritonRelease* triton_release(const Version& version) const;
-    // The Triton release a torch release pins; the most specific torch entry wins ("2.12.1"
-    // over "2.12"). nullptr: unknown.
-    const TritonRelease* triton_for_torch(const Version& torch) const;
-    const std::vector<TritonRelease>& triton_releases() const { return triton_releases_; }
+    // --- GPU kernel compilers (src/rules/kernel_compiler_lookups.cpp)
+    // The compiler a catalog framework name stands for; nullptr when the table has none.
+    const KernelCompiler* kernel_compiler(std::string_view framework) const;
+    const std::vector<KernelCompiler>& kernel_compilers() const { return kernel_compilers_; }
 
     // --- GPUs
     // A product ("H100", "rtx 4090"), "sm_90", "sm_90a", "compute_90", "9.0" or "90".
@@ -357,7 +369,7 @@ private:
     std::vector<NgcContainerRelease> ngc_containers_;
     std::vector<NcclRelease> nccl_releases_;
     std::vector<NcclPin> nccl_pins_;
-    std::vector<TritonRelease> triton_releases_;
+    std::vector<KernelCompiler> kernel_compilers_;
 };
 
 }  // namespace cuvet::rules
