@@ -1,6 +1,7 @@
 // ngc_containers.json: what each monthly NGC framework container ships.
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 #include "table_loaders.hpp"
 
@@ -27,21 +28,34 @@ std::optional<Version> numeric_prefix(const std::string& text) {
     return Version::parse(std::string_view(text).substr(0, end));
 }
 
+// "ships": the other libraries the notes list, by name ({"<library>": "10.3.0"}); null: unknown.
+std::map<std::string, std::optional<Version>> read_ships(const JsonNode& ships) {
+    std::map<std::string, std::optional<Version>> out;
+    for (const auto& [name, version] : ships.members()) out[name] = version.nullable_version();
+    return out;
+}
+
+// "images": the nvcr.io/nvidia/<image> names the table models; a row of any other is refused.
+std::string images_text(const std::vector<std::string>& images) {
+    std::string text;
+    for (const auto& image : images) text += (text.empty() ? "" : ", ") + image;
+    return text;
+}
+
 }  // namespace
 
 std::size_t load_ngc_containers(const JsonNode& root, const ProvenanceReader& provenance,
                                 std::vector<NgcContainerRelease>& releases) {
-    root.expect_object({"table", "data_version", "description", "sources", "releases"});
-    static const std::vector<std::string> images = {"pytorch", "tensorflow", "jax", "tritonserver",
-                                                    "tensorrt"};
+    root.expect_object({"table", "data_version", "description", "sources", "images", "releases"});
+    const std::vector<std::string> images = root.at("images").string_array();
     for (const auto& e : root.at("releases").array()) {
-        e.expect_object({"image", "release", "framework_version", "cuda", "cudnn", "tensorrt",
+        e.expect_object({"image", "release", "framework_version", "cuda", "cudnn", "ships",
                          "min_driver_branch", "datacenter_drivers", "ubuntu", "source",
                          "confidence", "note"});
         NgcContainerRelease r;
         r.image = e.at("image").string();
         if (std::find(images.begin(), images.end(), r.image) == images.end()) {
-            e.at("image").fail("expected one of pytorch, tensorflow, jax, tritonserver, tensorrt");
+            e.at("image").fail("expected one of " + images_text(images));
         }
         r.release = e.at("release").string();
         if (!is_release_name(r.release))
@@ -54,7 +68,7 @@ std::size_t load_ngc_containers(const JsonNode& root, const ProvenanceReader& pr
         }
         r.cuda = e.at("cuda").nullable_version();
         r.cudnn = e.at("cudnn").nullable_version();
-        r.tensorrt = e.at("tensorrt").nullable_version();
+        r.ships = read_ships(e.at("ships"));
         r.min_driver_branch = e.at("min_driver_branch").nullable_version();
         r.datacenter_drivers = e.at("datacenter_drivers").version_array();
         JsonNode ubuntu = e.at("ubuntu");

@@ -305,7 +305,7 @@ TEST_CASE("NGC bases of every framework are read from ngc_containers.json", "[li
         db_with("ngc_containers.json", "\"releases\": [",
                 "\"releases\": [\n    {\"image\": \"tensorflow\", \"release\": \"99.01\", "
                 "\"framework_version\": null, \"cuda\": \"12.2.2\", \"cudnn\": \"8.9.5\", "
-                "\"tensorrt\": null, "
+                "\"ships\": {\"tensorrt\": null}, "
                 "\"min_driver_branch\": null, \"datacenter_drivers\": [], \"ubuntu\": null, "
                 "\"source\": \"ngc-pytorch-25.12\", \"note\": \"test row\"},");
     auto facts = facts_of("FROM nvcr.io/nvidia/tensorflow:99.01-tf2-py3\n");
@@ -324,7 +324,8 @@ TEST_CASE("NGC bases of every framework are read from ngc_containers.json", "[li
     const std::string trt_row =
         "\"releases\": [\n    {\"image\": \"tensorrt\", \"release\": \"99.01\", "
         "\"framework_version\": \"10.0.1\", \"cuda\": \"12.4.1\", \"cudnn\": \"9.1.0\", "
-        "\"tensorrt\": \"10.0.1\", \"min_driver_branch\": null, \"datacenter_drivers\": [], "
+        "\"ships\": {\"tensorrt\": \"10.0.1\"}, \"min_driver_branch\": null, "
+        "\"datacenter_drivers\": [], "
         "\"ubuntu\": null, \"source\": \"ngc-pytorch-25.12\", \"note\": \"test row\"},";
     const auto trt = facts_of("FROM nvcr.io/nvidia/tensorrt:99.01-py3\n");
     const auto trt_stack = checks::lint::base_stack(
@@ -343,7 +344,7 @@ TEST_CASE("NGC bases of every framework are read from ngc_containers.json", "[li
         Catch::StartsWith("NGC tensorrt 99.01 (a secondary source: https://docs.nvidia.com/"));
     // An image the table does not model is refused by the loader, not silently ignored.
     std::string nemo_row = trt_row;
-    nemo_row.replace(nemo_row.find("tensorrt"), 8, "nemo");
+    nemo_row.replace(nemo_row.find("tensorrt"), 8, "nemo");  // the image name
     CHECK_THROWS_WITH(db_with("ngc_containers.json", "\"releases\": [", nemo_row),
                       Catch::Contains("expected one of pytorch, tensorflow, jax, tritonserver, "
                                       "tensorrt"));

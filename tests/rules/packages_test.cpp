@@ -251,7 +251,8 @@ TEST_CASE("NGC PyTorch and JAX releases", "[rules]") {
     REQUIRE(pt2405);
     CHECK(pt2405->cuda->str() == "12.4.1");
     CHECK(pt2405->cudnn->str() == "9.1.0.70");
-    CHECK(pt2405->tensorrt->str() == "10.0.1.6");
+    REQUIRE(pt2405->ships.at("tensorrt"));
+    CHECK(pt2405->ships.at("tensorrt")->str() == "10.0.1.6");
     CHECK_FALSE(pt2405->min_driver_branch);  // not in the copy read: unknown
     CHECK(pt2405->provenance.confidence == "secondary");
     // NVIDIA published no 20.04, 20.05 or 25.07 PyTorch container.
@@ -277,9 +278,9 @@ TEST_CASE("the new tables reject bad rows with a pointer to them", "[rules]") {
         Catch::Contains("/packages/0/name: expected the PEP 503 normalized name 'jax-cuda12'"));
 
     std::string ngc = R"({"table": "ngc_containers", "data_version": "x", "description": "d",
-        "sources": {"s": {"url": "https://x", "title": "t"}},
+        "sources": {"s": {"url": "https://x", "title": "t"}}, "images": ["pytorch"],
         "releases": [{"image": "pytorch", "release": "2405", "framework_version": null, "cuda": null,
-                      "cudnn": null, "tensorrt": null, "min_driver_branch": null, "datacenter_drivers": [],
+                      "cudnn": null, "ships": {"tensorrt": null}, "min_driver_branch": null, "datacenter_drivers": [],
                       "ubuntu": null, "source": "s"}]})";
     CHECK_THAT(load_error_with("ngc_containers.json", ngc),
                Catch::Contains("/releases/0/release: expected a YY.MM release"));

@@ -3,6 +3,7 @@
 // framework build they select (python_packages.json), NGC framework containers
 // (ngc_containers.json) and the frameworks' own error texts per release
 // (frameworks.json, error_texts). Schema: rules/SCHEMA.md.
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -61,7 +62,8 @@ struct NgcContainerRelease {
     std::optional<Version> framework;  // its leading numeric part ("2.4.0"); nullopt unknown
     std::optional<Version> cuda;
     std::optional<Version> cudnn;
-    std::optional<Version> tensorrt;
+    // The other libraries the notes list, by name; a null version: listed as unknown.
+    std::map<std::string, std::optional<Version>> ships;
     std::optional<Version> min_driver_branch;  // "545": R545 or later
     std::vector<Version> datacenter_drivers;   // older branches allowed on data-center GPUs
     std::string ubuntu;                        // "22.04"; "" unknown
