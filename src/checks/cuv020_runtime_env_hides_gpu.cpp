@@ -79,8 +79,7 @@ std::vector<Problem> visibility_problems(const Stack& stack) {
         if (value.empty() || value == "-1" || value.rfind("-1,", 0) == 0)
             out.push_back({it->first, it->second,
                            "CUDA enumerates no device: every framework sees no GPU "
-                           "(torch.cuda.is_available() is False, cudaGetDeviceCount returns "
-                           "cudaErrorNoDevice)",
+                           "(cudaGetDeviceCount returns cudaErrorNoDevice)",
                            cuda_env_doc, false});
     }
     if (auto it = stack.env.find("NVIDIA_VISIBLE_DEVICES"); it != stack.env.end()) {

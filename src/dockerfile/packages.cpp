@@ -46,14 +46,9 @@ bool is_python(const std::string& word) {
 
 // "…/whl/cu121", "…/whl/nightly/cu124/", "…/whl/cpu" → "12.1" / "cpu".
 std::string cuda_from_index(std::string_view url) {
-    // ONNX Runtime's CUDA feeds: …/_packaging/onnxruntime-cuda-12/pypi/simple/ → "12".
-    if (auto pos = url.find("/onnxruntime-cuda-"); pos != std::string_view::npos) {
-        std::string major;
-        for (pos += 18; pos < url.size() && std::isdigit(static_cast<unsigned char>(url[pos]));
-             ++pos)
-            major += url[pos];
-        if (!major.empty() && major.size() <= 2) return major;
-    }
+    // A framework's own CUDA feeds (rules/frameworks.json, pip_indexes):
+    // …/_packaging/onnxruntime-cuda-12/pypi/simple/ → "12".
+    if (auto stated = rules::builtin_framework_catalog().index_cuda(url)) return stated->cuda;
     while (!url.empty() && url.back() == '/') url.remove_suffix(1);
     auto slash = url.rfind('/');
     std::string_view last = slash == std::string_view::npos ? url : url.substr(slash + 1);
@@ -92,7 +87,8 @@ void pip_cuda(Package& p) {
     const std::string& n = p.name;
     // A framework's own spellings (rules/frameworks.json, catalog): a version tail
     // (+cuda12.cudnn89, .post120), else the name (cupy-cuda12x, mxnet-cu112).
-    if (auto spelled = rules::builtin_framework_catalog().pip(n)) {
+    const auto spelled = rules::builtin_framework_catalog().pip(n);
+    if (spelled) {
         if (auto local = rules::FrameworkCatalog::local_version_cuda(*spelled, p.version)) {
             p.cuda = local->cuda;
             p.cuda_evidence =
@@ -105,27 +101,20 @@ void pip_cuda(Package& p) {
             return;
         }
     }
+    // NVIDIA's -cuNN wheels, and a catalog package of that form whose spelling keeps the
+    // digits as {n} (tensorrt-cu12-libs): the suffix is the CUDA major.
     for (std::string suffix : {"-cu11", "-cu12", "-cu13"}) {
-        if (n.ends_with(suffix) && (n.starts_with("nvidia-") || n.starts_with("tensorrt"))) {
+        if (n.ends_with(suffix) && (n.starts_with("nvidia-") || spelled)) {
             p.cuda = suffix.substr(3);
             p.cuda_evidence = "package name " + n;
             return;
         }
     }
-    if (n == "jax" || n == "jaxlib") {
-        // jax[cuda12], jax[cuda12_pip], jax[cuda11_local]
-        auto pos = p.extras.find("cuda");
-        if (pos != std::string::npos) {
-            std::string digits;
-            for (std::size_t i = pos + 4;
-                 i < p.extras.size() && std::isdigit(static_cast<unsigned char>(p.extras[i]));
-                 ++i) {
-                digits += p.extras[i];
-            }
-            if (!digits.empty()) {
-                p.cuda = digits;
-                p.cuda_evidence = "extra [" + p.extras + "]";
-            }
+    // jax[cuda12], jax[cuda12_pip], jax[cuda11_local]: the spelling's cuda_extras.
+    if (spelled) {
+        if (auto extra = rules::FrameworkCatalog::extras_cuda(*spelled, p.extras)) {
+            p.cuda = extra->cuda;
+            p.cuda_evidence = "extra [" + p.extras + "]";
         }
     }
 }
@@ -352,9 +341,11 @@ const std::set<std::string> conda_valued_options = {
     "-f", "--repodata-fn", "--platform", "--subdir"};
 
 void conda_cuda(Package& p) {
+    // CUDA's own conda packages here; a framework's CUDA selectors (pytorch-cuda) are the
+    // catalog's conda_cuda_selectors.
     static const std::set<std::string> cuda_packages = {
-        "pytorch-cuda", "cudatoolkit", "cuda-version",   "cuda-toolkit", "cuda-runtime",
-        "cuda-cudart",  "cuda",        "cuda-libraries", "cuda-nvcc"};
+        "cudatoolkit", "cuda-version", "cuda-toolkit",   "cuda-runtime",
+        "cuda-cudart", "cuda",         "cuda-libraries", "cuda-nvcc"};
     std::string version = p.spec;
     while (!version.empty() && std::string("=<>!~").find(version[0]) != std::string::npos) {
         version.erase(0, 1);
@@ -364,7 +355,9 @@ void conda_cuda(Package& p) {
         build = version.substr(eq + 1);
         version.resize(eq);
     }
-    if (cuda_packages.count(p.name) && !version.empty() && p.spec[0] == '=') {
+    const bool selects_cuda = cuda_packages.count(p.name) ||
+                              rules::builtin_framework_catalog().is_conda_cuda_selector(p.name);
+    if (selects_cuda && !version.empty() && p.spec[0] == '=') {
         while (!version.empty() && (version.back() == '*' || version.back() == '.'))
             version.pop_back();
         p.cuda = version;

@@ -27,7 +27,8 @@ struct Reading {
     std::string cuda_major;
 };
 
-std::optional<Reading> read(std::string_view text, std::string_view pattern) {
+// `whole`: the pattern must cover the text; else a prefix of the text may match it.
+std::optional<Reading> read(std::string_view text, std::string_view pattern, bool whole = true) {
     Reading out;
     std::size_t at = 0;
     for (std::size_t p = 0; p < pattern.size();) {
@@ -53,7 +54,7 @@ std::optional<Reading> read(std::string_view text, std::string_view pattern) {
             return std::nullopt;
         }
     }
-    if (at != text.size()) return std::nullopt;
+    if (whole && at != text.size()) return std::nullopt;
     return out;
 }
 
@@ -186,6 +187,43 @@ std::optional<LocalVersionCuda> FrameworkCatalog::local_version_cuda(const Packa
         for (std::size_t at = 0; at < version.size(); ++at)
             if (auto reading = read(version.substr(at), pattern); reading && !reading->cuda.empty())
                 return LocalVersionCuda{reading->cuda, std::string(version.substr(at))};
+    return std::nullopt;
+}
+
+std::optional<LocalVersionCuda> FrameworkCatalog::index_cuda(std::string_view url) const {
+    for (const auto& record : records_)
+        for (const auto& index : record.pip_indexes) {
+            // Tried wherever the pattern's literal start occurs in the URL.
+            const std::string_view pattern = index.pattern;
+            const auto literal = pattern.substr(0, pattern.find('{'));
+            for (auto at = url.find(literal); at != std::string_view::npos;
+                 at = url.find(literal, at + 1))
+                if (auto reading = read(url.substr(at), pattern, false);
+                    reading && !reading->cuda.empty())
+                    return LocalVersionCuda{reading->cuda, std::string(url.substr(at))};
+        }
+    return std::nullopt;
+}
+
+bool FrameworkCatalog::is_conda_cuda_selector(std::string_view name) const {
+    for (const auto& record : records_)
+        for (const auto& selector : record.conda_cuda_selectors)
+            if (selector == name) return true;
+    return false;
+}
+
+std::optional<LocalVersionCuda> FrameworkCatalog::extras_cuda(const PackageMatch& match,
+                                                              std::string_view extras) {
+    while (!extras.empty()) {
+        auto comma = extras.find(',');
+        auto extra = extras.substr(0, comma);
+        while (!extra.empty() && extra.front() == ' ') extra.remove_prefix(1);
+        while (!extra.empty() && extra.back() == ' ') extra.remove_suffix(1);
+        for (const auto& pattern : match.spelling->cuda_extras)
+            if (auto reading = read(extra, pattern, false); reading && !reading->cuda.empty())
+                return LocalVersionCuda{reading->cuda, std::string(extra)};
+        extras = comma == std::string_view::npos ? std::string_view() : extras.substr(comma + 1);
+    }
     return std::nullopt;
 }
 

@@ -36,12 +36,13 @@ bool is_normalized(std::string pattern) {
 std::vector<PackageSpelling> read_spellings(const JsonNode& array, bool pep503) {
     std::vector<PackageSpelling> out;
     for (const auto& s : array.array()) {
-        s.expect_object(
-            {"name", "component", "category", "dir", "local_versions", "note", "cuda_libraries"});
+        s.expect_object({"name", "component", "category", "dir", "local_versions", "note",
+                         "cuda_libraries", "cuda_extras"});
         PackageSpelling spelling{s.at("name").string(),
                                  s.at("component").string(),
                                  s.at("category").string(),
                                  s.at("dir").string(),
+                                 {},
                                  {},
                                  {}};
         expect_pattern(s.at("name"), spelling.pattern);
@@ -49,6 +50,11 @@ std::vector<PackageSpelling> read_spellings(const JsonNode& array, bool pep503) 
             spelling.local_versions = tails->string_array();
             for (std::size_t i = 0; i < spelling.local_versions.size(); ++i)
                 expect_pattern(tails->array()[i], spelling.local_versions[i]);
+        }
+        if (auto extras = s.get("cuda_extras")) {
+            spelling.cuda_extras = extras->string_array();
+            for (std::size_t i = 0; i < spelling.cuda_extras.size(); ++i)
+                expect_pattern(extras->array()[i], spelling.cuda_extras[i]);
         }
         if (auto libraries = s.get("cuda_libraries")) {
             spelling.cuda_libraries = libraries->string();
@@ -132,7 +138,7 @@ FrameworkCatalog read_framework_catalog(const JsonNode& catalog,
         r.expect_object({"framework", "import_names", "install", "pip", "conda", "version_files",
                          "source", "confidence", "note", "name_words", "version_headers",
                          "env_prefixes", "gpu_library", "cuda_provider", "bundled_headers",
-                         "docker_images", "lazy_modules"});
+                         "docker_images", "lazy_modules", "pip_indexes", "conda_cuda_selectors"});
         FrameworkRecord record;
         record.framework = r.at("framework").string();
         if (record.framework.empty() || !names.insert(record.framework).second)
@@ -178,6 +184,20 @@ FrameworkCatalog read_framework_catalog(const JsonNode& catalog,
                     m.at("path").fail("expected a module path below site-packages and its API");
                 record.lazy_modules.push_back(std::move(module));
             }
+        if (auto indexes = r.get("pip_indexes"))
+            for (const auto& index : indexes->array()) {
+                index.expect_object({"url", "source", "confidence", "note"});
+                IndexUrl url{index.at("url").string(), provenance(index)};
+                expect_pattern(index.at("url"), url.pattern);
+                if (url.pattern.find("{cuda") == std::string::npos)
+                    index.at("url").fail("expected a {cuda_major} or {cuda_nodot} placeholder");
+                record.pip_indexes.push_back(std::move(url));
+            }
+        if (auto selectors = r.get("conda_cuda_selectors")) {
+            selectors->expect_object({"names", "source", "confidence", "note"});
+            record.conda_cuda_selectors = selectors->at("names").string_array();
+            record.conda_cuda_provenance = provenance(*selectors);
+        }
         record.provenance = provenance(r);
         records.push_back(std::move(record));
     }

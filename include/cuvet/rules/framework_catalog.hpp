@@ -30,6 +30,9 @@ struct PackageSpelling {
     // (its own or nvidia-* wheels); "" where the catalog does not say. `cuvet lint` judges a
     // wheel it has no other model for by this and the CUDA its name states.
     std::string cuda_libraries;
+    // Extras that select a CUDA build, matched at the start of each extra: "cuda{cuda_major}"
+    // (jax[cuda12], jax[cuda12_pip]). Empty: its extras state no CUDA.
+    std::vector<std::string> cuda_extras;
 };
 
 // The CUDA a version's tail states: "12" from "+cuda12.cudnn89", and that tail.
@@ -65,6 +68,13 @@ struct DockerImage {
     // and `gpu_word` anywhere in it marks the GPU build (2.15.0-gpu).
     std::string tag_format;
     std::string gpu_word;
+    Provenance provenance;
+};
+
+// A part of a package index's URL that states the CUDA build of what it serves
+// ("/onnxruntime-cuda-{cuda_major}": ONNX Runtime's CUDA feeds), with its source.
+struct IndexUrl {
+    std::string pattern;
     Provenance provenance;
 };
 
@@ -112,6 +122,12 @@ struct FrameworkRecord {
     CatalogPath bundled_headers;
     std::vector<DockerImage> docker_images;
     std::vector<LazyModule> lazy_modules;
+    // Index URLs whose address states the CUDA build of the framework they serve.
+    std::vector<IndexUrl> pip_indexes;
+    // Conda packages whose version is the CUDA release the framework's conda build takes
+    // ("pytorch-cuda=12.1"), with their source.
+    std::vector<std::string> conda_cuda_selectors;
+    Provenance conda_cuda_provenance;
     Provenance provenance;
 };
 
@@ -140,6 +156,15 @@ public:
     // The framework whose install an inventory component is ("jaxlib" → jax); nullptr for others.
     const FrameworkRecord* by_install(std::string_view component) const;
 
+    // The CUDA an index URL states through some record's pip_indexes ("12" and the part that
+    // says it, "/onnxruntime-cuda-12"); nullopt when none does.
+    std::optional<LocalVersionCuda> index_cuda(std::string_view url) const;
+    // Whether a conda package is some record's CUDA selector ("pytorch-cuda").
+    bool is_conda_cuda_selector(std::string_view name) const;
+    // The CUDA one of a comma-separated list of extras selects by the spelling's cuda_extras
+    // ("cuda12_pip" → "12"); nullopt when none does.
+    static std::optional<LocalVersionCuda> extras_cuda(const PackageMatch& match,
+                                                       std::string_view extras);
     // A pip distribution name in any spelling ("Jax_CUDA12.Plugin" is "jax-cuda12-plugin").
     std::optional<PackageMatch> pip(std::string_view distribution) const;
     std::optional<PackageMatch> conda(std::string_view name) const;
