@@ -20,3 +20,7 @@ cuvet_embed_files(cuvet_lib rules ${CMAKE_SOURCE_DIR}/rules/*.json
 # the image's own Python.
 cuvet_embed_files(cuvet_lib smoke ${CMAKE_SOURCE_DIR}/src/frameworks/smoke/*.py
                   cuvet::sandbox embedded_smoke_scripts OFF)
+# docs/checks/<ID>.md: each check's documentation (title, rationale, examples, fix), written
+# once there and read by the checks' registry (src/checks/check_page.cpp).
+cuvet_embed_files(cuvet_lib check_pages ${CMAKE_SOURCE_DIR}/docs/checks/CUV*.md
+                  cuvet::checks embedded_check_pages OFF)

@@ -303,38 +303,6 @@ const ValidateCheck cuv005_cudnn_mixed_sublibraries{
     CheckInfo{
         .id = "CUV005",
         .severity = report::Severity::error,
-        .title = "cuDNN sub-libraries of different versions",
-        .rationale =
-            "libcudnn.so.8 and .so.9 load their sub-libraries (libcudnn_ops_infer, "
-            "libcudnn_cnn_infer, … in 8; libcudnn_graph, libcudnn_engines_*, … in 9) at run time, "
-            "and require them to be the same release. A partial upgrade or a copied file leaves "
-            "libcudnn.so.8.9.x next to libcudnn_cnn_infer.so.8.6.x; the first convolution then "
-            "fails with CUDNN_STATUS_VERSION_MISMATCH or a symbol lookup error. The same mix "
-            "happens at run time when LD_LIBRARY_PATH names another cuDNN's directory: it beats "
-            "the main library's RUNPATH, so a pip libcudnn.so.9 loads the system's sub-libraries "
-            "(seen on the H100 test machine: 9.19 main, 9.14 sub-libraries). It is an error when "
-            "something the image runs (an ENTRYPOINT program, a framework, an extension module) "
-            "loads that cuDNN, and names it; a mixed cuDNN nothing loads is info, one finding per "
-            "directory, and the message names every root it breaks. In cuDNN 9 each root is "
-            "judged by what its own convolution opens (rules/cudnn.json consumer_needs, measured "
-            "per framework release, else sub_library_uses): for a root whose convolution never "
-            "loads the odd libraries (libcudnn_adv: RNN, CTC loss, multi-head attention; "
-            "libcudnn_ops and libcudnn_cnn for a framework whose convolution goes through the "
-            "graph API) the "
-            "mix is a warning naming those APIs. Each release is the one the "
-            "library states: libcudnn_graph's cudnn_version_ string and the constants "
-            "libcudnn_graph, libcudnn_ops and libcudnn_adv export for their peers' checks "
-            "(cudnn_ops_infer_version …, which cuDNN 9 compares at run time), else the file name "
-            "(libcudnn_cnn.so.9.19.0), else the package that owns it.",
-        .failing_example = "/usr/lib/x86_64-linux-gnu/libcudnn.so.8 -> "
-                           "libcudnn.so.8.9.2\n/usr/lib/x86_64-linux-gnu/libcudnn_cnn_infer.so.8 "
-                           "-> libcudnn_cnn_infer.so.8.6.0\n# → CUV005 libcudnn_cnn_infer.so.8.6.0 "
-                           "is not the release of libcudnn.so.8.9.2",
-        .passing_example = "/usr/lib/x86_64-linux-gnu/libcudnn.so.8 -> "
-                           "libcudnn.so.8.9.2\n/usr/lib/x86_64-linux-gnu/libcudnn_cnn_infer.so.8 "
-                           "-> libcudnn_cnn_infer.so.8.9.2",
-        .fix = "Install all of cuDNN from one package (apt libcudnn8 or the pip wheel "
-               "nvidia-cudnn-cuXX), never by copying single files; remove the stray sub-libraries.",
         .name = "cudnn-mixed-sublibraries",
     },
     &cuv005::run,

@@ -186,23 +186,6 @@ const ValidateCheck cuv008_missing_symbols{
     CheckInfo{
         .id = "CUV008",
         .severity = report::Severity::error,
-        .title = "Symbols a consumer imports that the library it will load does not export",
-        .rationale = "The loader binds every undefined symbol (and every GLIBCXX_/CUDNN_ version "
-                     "it needs) to the libraries it mapped. A library of the right soname but an "
-                     "older release lacks newer entry points, and the process dies with "
-                     "\"undefined symbol: cudnnGetLibConfig\" or \"version `libcublasLt.so.12' not "
-                     "found\" at load time or, for lazy binding, at the first call.",
-        .failing_example =
-            "torch/lib/libtorch_cuda.so imports cudnnGetLibConfig (built against a newer cuDNN "
-            "9)\nlibcudnn.so.9 resolves to /usr/lib/x86_64-linux-gnu/libcudnn.so.9.0.0, which does "
-            "not define it\n# → CUV008: \"undefined symbol: cudnnGetLibConfig\"\n\nlibfoo.so needs "
-            "version libcublasLt.so.12 of libcublasLt.so.12; the copy that loads defines none\n# → "
-            "CUV008: \"version `libcublasLt.so.12' not found\"",
-        .passing_example =
-            "every strong cudnn*/cublas*/cuda* symbol libtorch_cuda.so imports is defined by a "
-            "library it maps\n(weak imports may stay unresolved: the caller tests them)",
-        .fix = "Upgrade the library to at least the release the consumer was built against (its "
-               "package pin), or install the consumer build made for the older library.",
         .name = "missing-symbols",
     },
     &cuv008::run,

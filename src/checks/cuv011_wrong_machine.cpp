@@ -66,20 +66,6 @@ const ValidateCheck cuv011_wrong_machine{
     CheckInfo{
         .id = "CUV011",
         .severity = report::Severity::error,
-        .title = "An ELF file of the wrong machine for the image's platform",
-        .rationale = "An x86-64 library in a linux/arm64 image (or the reverse) is skipped by the "
-                     "loader (\"wrong ELF class\" / \"cannot open shared object file\"), so a "
-                     "wheel copied from another platform or a multi-arch build that mixed stages "
-                     "leaves a library that silently never loads. It is an error only for what the "
-                     "image runs (an ENTRYPOINT program, an extension module, a file a root maps); "
-                     "files nothing loads (the i386 multilib in /usr/lib32, a CUDA toolkit's "
-                     "32-bit compute-sanitizer helpers) are one info finding per directory.",
-        .failing_example =
-            "image platform linux/arm64\n/opt/app/libkernels.so: ELF x86-64\n# → CUV011",
-        .passing_example = "image platform linux/arm64, /opt/app/libkernels.so: ELF AArch64",
-        .fix = "Install the package for the image's architecture (pip --platform "
-               "manylinux2014_aarch64, the arm64 apt package) or build that stage with the right "
-               "--platform.",
         .name = "wrong-machine",
     },
     &cuv011::run,

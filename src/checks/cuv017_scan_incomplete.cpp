@@ -33,20 +33,6 @@ const ValidateCheck cuv017_scan_incomplete{
     CheckInfo{
         .id = "CUV017",
         .severity = report::Severity::error,
-        .title = "The image could not be read completely",
-        .rationale = "A root file system directory scanned by a user who cannot read all of it (a "
-                     "0700 /root, a "
-                     "private /opt/vendor) hides whatever lies there: a cuDNN that shadows "
-                     "another, a program that "
-                     "needs a library nobody ships. Without --allow-partial such a scan is an "
-                     "error (exit 3); with it, "
-                     "this finding says the verdict rests on part of the image.",
-        .failing_example = "cuvet validate --allow-partial ./rootfs   # as a user who cannot read "
-                           "./rootfs/opt/app\n# → CUV017",
-        .passing_example =
-            "sudo cuvet validate ./rootfs   # or a docker-save archive, which is always read whole",
-        .fix = "Scan as a user who can read the whole tree (or scan the image archive instead of "
-               "an unpacked copy).",
         .name = "scan-incomplete",
     },
     &cuv017::run,

@@ -42,32 +42,6 @@ const ValidateCheck cuv018_stack_drift{
     CheckInfo{
         .id = "CUV018",
         .severity = report::Severity::error,
-        .title = "The image's CUDA stack drifted from its lock file",
-        .rationale = "A stack that passed staging is frozen with `cuvet freeze IMAGE > "
-                     "cuda-stack.lock`; a rebuild "
-                     "that pulls another cuDNN wheel, a base image whose CUDA moved, or an "
-                     "LD_LIBRARY_PATH that now "
-                     "finds another copy runs a different stack under the same tag. With "
-                     "`--against cuda-stack.lock` "
-                     "validate compares the image with the lock (the comparison `cuvet diff` "
-                     "makes) and reports each "
-                     "change that breaks (error: a cuDNN older than a framework's pin, a higher "
-                     "driver floor, a "
-                     "dropped GPU architecture, a framework gone) or may break (warning: a library "
-                     "loaded from "
-                     "another copy, a lower library version, another runtime start). "
-                     "`--against-mode exact` makes "
-                     "every change in the stack an error, also the harmless ones; another build of "
-                     "the same stack "
-                     "(only the image digest differs) is never drift.",
-        .failing_example = "cuvet freeze good.tar > cuda-stack.lock\ncuvet validate rebuilt.tar "
-                           "--against cuda-stack.lock\n"
-                           "# rebuilt.tar loads cuDNN 8.6.0 where the lock has 8.9.2 under torch "
-                           "built with 8.9.2\n# → CUV018",
-        .passing_example = "cuvet validate good.tar --against cuda-stack.lock   # same stack",
-        .fix = "Restore the locked component (pin the wheel or package version the lock records), "
-               "or, when the "
-               "change is intended and validated, freeze the new stack again.",
         .name = "stack-drift",
     },
     &cuv018::run,

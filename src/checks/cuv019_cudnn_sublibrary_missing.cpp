@@ -193,35 +193,6 @@ const ValidateCheck cuv019_cudnn_sublibrary_missing{
     CheckInfo{
         .id = "CUV019",
         .severity = report::Severity::error,
-        .title = "A cuDNN sub-library the shim cannot load",
-        .rationale =
-            "libcudnn.so.9 is a shim: it links only the C and C++ runtimes and dlopen()s "
-            "libcudnn_graph, libcudnn_engines_precompiled, libcudnn_engines_runtime_compiled, "
-            "libcudnn_heuristic, libcudnn_ops, libcudnn_cnn and libcudnn_adv by name when an API "
-            "needs them, searched from the shim (its RUNPATH $ORIGIN, LD_LIBRARY_PATH, the "
-            "cache). A set with one missing passes import and the process starts; the first call "
-            "that needs the missing one returns CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED. Each "
-            "sub-library is resolved the way ld.so would from the shim, and judged for each "
-            "framework "
-            "or program that loads the shim by what its own convolution opens: a framework "
-            "release measured on a GPU (rules/cudnn.json consumer_needs: a convolution through the "
-            "graph API may never open libcudnn_cnn or libcudnn_ops), else cuDNN's split "
-            "(sub_library_uses). One its convolution needs "
-            "is an error naming every consumer it breaks; one only other APIs need (libcudnn_adv: "
-            "RNN, CTC loss, multi-head attention; the legacy convolution API for a graph API "
-            "user) is a "
-            "warning naming those APIs and those consumers, and so is one whose use by a "
-            "convolution is unknown, without claiming that convolution works. A shim nothing the "
-            "image runs loads is info. Sub-libraries of another release are CUV005.",
-        .failing_example = "/opt/cudnn/lib/libcudnn.so.9\n/opt/cudnn/lib/libcudnn_graph.so.9\n"
-                           "# libcudnn_cnn.so.9, libcudnn_ops.so.9, … deleted to save space\n"
-                           "# → CUV019 … cannot load libcudnn_cnn.so.9 …: The first "
-                           "convolution fails with CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED in "
-                           "torch 2.11.0",
-        .passing_example = "pip install nvidia-cudnn-cu12==9.1.0.70\n# every sub-library beside "
-                           "libcudnn.so.9, found through its RUNPATH $ORIGIN",
-        .fix = "Install cuDNN whole (the apt package, the pip wheel nvidia-cudnn-cuXX or NVIDIA's "
-               "archive), never single files; do not delete sub-libraries to save space.",
         .name = "cudnn-sublibrary-missing",
     },
     &cuv019::run,

@@ -249,28 +249,6 @@ const ValidateCheck cuv020_runtime_env_hides_gpu{
     CheckInfo{
         .id = "CUV020",
         .severity = report::Severity::error,
-        .title = "The image's Env leaves no GPU or no driver to CUDA",
-        .rationale =
-            "The container's runtime configuration lives in the image's Env, and some values "
-            "take the GPU away from every framework although every library is right: "
-            "CUDA_VISIBLE_DEVICES empty or -1 (CUDA enumerates no device), "
-            "NVIDIA_VISIBLE_DEVICES void or empty (the NVIDIA runtime behaves like runc: no "
-            "device, no libcuda.so.1) or none (no device), NVIDIA_DRIVER_CAPABILITIES without "
-            "compute or all (no libcuda.so.1 mounted), and NVIDIA_REQUIRE_* constraints no "
-            "alternative of which holds on a --driver target (the runtime refuses to start). "
-            "Each is read as the NVIDIA container toolkit documents it; the toolkit rules assume "
-            "its legacy mode, where the runtime reads the image's Env (`docker run "
-            "--gpus`, device plugins and CDI choose devices themselves), and the finding says "
-            "so. It is an error when the targets (--driver, --gpu, --nodes) say the image runs "
-            "on GPUs, else a warning; an image with nothing that uses CUDA gets none.",
-        .failing_example = "FROM pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime\n"
-                           "ENV CUDA_VISIBLE_DEVICES=-1   # left over from a CPU test\n"
-                           "# → CUV020 ENV CUDA_VISIBLE_DEVICES=-1: CUDA enumerates no device",
-        .passing_example = "FROM pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime\n"
-                           "# no CUDA_VISIBLE_DEVICES; NVIDIA_DRIVER_CAPABILITIES=compute,utility",
-        .fix = "Remove the setting from the image's ENV and choose devices per deployment "
-               "(docker run --gpus, the device plugin); keep compute in "
-               "NVIDIA_DRIVER_CAPABILITIES; match NVIDIA_REQUIRE_CUDA to the CUDA the image needs.",
         .name = "runtime-env-hides-gpu",
     },
     &cuv020::run,

@@ -136,29 +136,6 @@ const ValidateCheck cuv022_by_name_library_missing{
     CheckInfo{
         .id = "CUV022",
         .severity = report::Severity::error,
-        .title = "A library a CUDA library opens by name is missing or of another release",
-        .rationale =
-            "Some CUDA libraries dlopen() a companion by an exact, versioned name held in their "
-            "own strings (rules/sonames.json by_name_loads): libnvrtc.so.13 opens "
-            "libnvrtc-builtins.so.13.0 (major.minor: a builtins of another minor is never "
-            "opened), libnvinfer.so.10 opens libnvinfer_builder_resource.so.10.x.y. Import and "
-            "start work; the first runtime compilation (nvrtcCompileProgram) or the first engine "
-            "build fails. Each name is resolved the way ld.so would from the library that opens "
-            "it (its RUNPATH, LD_LIBRARY_PATH, the cache). Missing, or found with a SONAME of "
-            "another release (a renamed copy), is an error naming every framework or program "
-            "that loads the opener, with the library's own words; a framework whose first "
-            "operation does not need it (not in the rules' first_use_by) gets a warning naming "
-            "the API that breaks. NCCL's network plugin (libnccl-net.so) is not reported: "
-            "without one NCCL uses its internal transports. cuBLAS needs cuBLASLt as DT_NEEDED, "
-            "not by name: a missing one is CUV001, symbols another release lacks CUV008.",
-        .failing_example = "/usr/local/cuda/lib64/libnvrtc.so.13\n"
-                           "# libnvrtc-builtins.so.13.0 deleted to save space\n"
-                           "# → CUV022 … dlopen()s libnvrtc-builtins.so.13.0 … \"nvrtc: error: "
-                           "failed to open libnvrtc-builtins.so.13.0. …\"",
-        .passing_example = "pip install nvidia-cuda-nvrtc-cu13\n# libnvrtc.so.13 and "
-                           "libnvrtc-builtins.so.13.0 of one release, side by side",
-        .fix = "Install the companion library from the same release as the library that opens "
-               "it (the whole package or wheel), never a renamed copy of another release.",
         .name = "by-name-library-missing",
     },
     &cuv022::run,

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <deque>
 
+#include "check_page.hpp"
 #include "checks.hpp"
 
 namespace cuvet::checks {
@@ -16,17 +18,26 @@ bool same_id(std::string_view a, std::string_view b) {
            });
 }
 
+// Each check's CheckInfo with its documentation read from its page (docs/checks/<ID>.md,
+// compiled in): the code holds id, name and severity, the page the words.
+const CheckInfo* documented(const CheckInfo& info) {
+    static std::deque<CheckInfo> infos;  // stable addresses; filled once, under entries()
+    infos.push_back(info);
+    read_check_page(infos.back());
+    return &infos.back();
+}
+
 const std::vector<CheckEntry>& entries() {
     static const std::vector<CheckEntry> all = [] {
         std::vector<CheckEntry> out;
         for (const ValidateCheck* check : validate_checks()) {
-            out.push_back({&check->info, CheckKind::validate, check->run != nullptr});
+            out.push_back({documented(check->info), CheckKind::validate, check->run != nullptr});
         }
         for (const LintCheck* check : lint_checks()) {
-            out.push_back({&check->info, CheckKind::lint, check->run != nullptr});
+            out.push_back({documented(check->info), CheckKind::lint, check->run != nullptr});
         }
         for (const LiveCheck* check : live_checks())
-            out.push_back({&check->info, CheckKind::live, true});
+            out.push_back({documented(check->info), CheckKind::live, true});
         std::sort(out.begin(), out.end(),
                   [](const CheckEntry& a, const CheckEntry& b) { return a.info->id < b.info->id; });
         return out;
@@ -34,8 +45,10 @@ const std::vector<CheckEntry>& entries() {
     return all;
 }
 
-// Checks fill message, locations, evidence and fix; the registry stamps the rest.
-void stamp(std::vector<report::Finding>& findings, std::size_t from, const CheckInfo& info) {
+// Checks fill message, locations, evidence and fix; the registry stamps the rest, from the
+// documented info.
+void stamp(std::vector<report::Finding>& findings, std::size_t from, const CheckInfo& raw) {
+    const CheckInfo& info = *find_check(raw.id)->info;
     for (std::size_t i = from; i < findings.size(); ++i) {
         report::Finding& finding = findings[i];
         if (finding.id.empty()) finding.id = info.id;

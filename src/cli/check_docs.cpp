@@ -55,7 +55,7 @@ std::string check_markdown(const checks::CheckEntry& entry) {
     out += "\n## Passes\n\n" + fenced(info.passing_example);
     out += "\n## Fix\n\n" + paragraph(info.fix);
     out +=
-        "\n---\nGenerated from the check's definition by `cuvet docs checks docs/checks`; `cuvet "
+        "\n---\nThis page is the check's documentation: cuvet compiles it in, and `cuvet "
         "explain " +
         info.id + "` prints the same. Silence it with `--ignore " + info.id + "` or `ignore: [" +
         info.id + "]` in `.cuvet.yaml`.\n";
@@ -64,9 +64,10 @@ std::string check_markdown(const checks::CheckEntry& entry) {
 
 std::string checks_index_markdown() {
     std::string out =
-        "# cuvet checks\n\nOne page per check, generated from the checks' definitions by `cuvet "
-        "docs checks "
-        "docs/checks` (a test fails when these pages differ from what the code says).\n\n"
+        "# cuvet checks\n\nOne page per check. The pages are the checks' documentation: cuvet "
+        "compiles them in (`cuvet explain ID` prints one), and `cuvet docs checks docs/checks` "
+        "rewrites them in their canonical form, and this index from the checks' ids, names and "
+        "severities (a test fails when they differ).\n\n"
         "| id | name | severity | command | title |\n|---|---|---|---|---|\n";
     for (const auto& entry : checks::all_checks()) {
         const auto& info = *entry.info;

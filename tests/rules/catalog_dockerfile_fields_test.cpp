@@ -35,7 +35,8 @@ TEST_CASE("catalog: a bad pip_indexes or conda_cuda_selectors is refused with it
           "[rules][catalog-dockerfile]") {
     auto frameworks = cuvet::test::builtin_table("frameworks.json");
     SECTION("an index URL without a CUDA placeholder") {
-        frameworks["catalog"][0]["pip_indexes"] = {{{"url", "/feed-{n}"}, {"source", "ort-issue-27944"}}};
+        frameworks["catalog"][0]["pip_indexes"] = {
+            {{"url", "/feed-{n}"}, {"source", "ort-issue-27944"}}};
         CHECK_THAT(cuvet::test::load_error_with("frameworks.json", frameworks),
                    Catch::Contains("/catalog/0/pip_indexes/0/url: expected a {cuda_major} or "
                                    "{cuda_nodot} placeholder"));

@@ -242,22 +242,6 @@ CheckInfo info() {
     i.id = "CUVL01";
     i.name = "wheel-cuda-mismatch";
     i.severity = report::Severity::warning;
-    i.title = "Framework build targets a CUDA/cuDNN other than the base image";
-    i.rationale =
-        "pip and conda framework builds are compiled for one CUDA (and cuDNN) release. Wheels that "
-        "bundle their libraries (torch, tensorflow[and-cuda], jax[cuda12]) ignore the base image's "
-        "copies, which then only cost gigabytes, while the driver must satisfy the wheel's CUDA; "
-        "wheels that use the system libraries (onnxruntime-gpu, cupy, plain tensorflow) fail to "
-        "load their GPU code when the major versions differ.";
-    i.failing_example =
-        "FROM nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04\n"
-        "RUN pip install torch==2.1.0 --index-url https://download.pytorch.org/whl/cu118";
-    i.passing_example =
-        "FROM nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04\n"
-        "RUN pip install torch==2.1.0 --index-url https://download.pytorch.org/whl/cu121";
-    i.fix =
-        "Install the framework build for the base image's CUDA, or use a base without CUDA "
-        "libraries and let the wheel bring its own.";
     return i;
 }
 

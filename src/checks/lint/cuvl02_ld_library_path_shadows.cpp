@@ -168,22 +168,6 @@ CheckInfo info() {
     i.id = "CUVL02";
     i.name = "ld-library-path-shadows-wheel";
     i.severity = report::Severity::warning;
-    i.title = "LD_LIBRARY_PATH puts system CUDA/cuDNN ahead of a wheel's bundled libraries";
-    i.rationale =
-        "Framework wheels locate their bundled nvidia-* libraries with DT_RUNPATH, which ld.so "
-        "consults after LD_LIBRARY_PATH. A base image's CUDA or cuDNN directory in LD_LIBRARY_PATH "
-        "therefore wins, and the framework runs against libraries it was not built with. Only a "
-        "library of the wheel's CUDA major can: the sonames carry it (libcublas.so.11 never "
-        "stands in for libcublas.so.12), and a base of the wheel's own CUDA release (cu121 "
-        "on 12.1.x) holds the same libraries up to a patch level, so it is not reported.";
-    i.failing_example =
-        "FROM nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04\n"
-        "ENV LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/lib/x86_64-linux-gnu\n"
-        "RUN pip install torch==2.4.0";
-    i.passing_example =
-        "FROM nvidia/cuda:12.1.1-cudnn8-runtime-ubuntu22.04\n"
-        "RUN pip install torch==2.4.0";
-    i.fix = "Remove CUDA/cuDNN directories from LD_LIBRARY_PATH in the final stage.";
     return i;
 }
 

@@ -53,16 +53,6 @@ CheckInfo info() {
     i.id = "CUVL04";
     i.name = "apt-cudnn-unpinned";
     i.severity = report::Severity::warning;
-    i.title = "cuDNN installed with apt without a version pin or hold";
-    i.rationale =
-        "The NVIDIA apt repository publishes many cuDNN releases under one package name; an "
-        "unpinned install follows the repository, so rebuilds change cuDNN under the framework.";
-    i.failing_example =
-        "FROM nvidia/cuda:12.1.1-runtime-ubuntu22.04\nRUN apt-get install -y libcudnn8";
-    i.passing_example =
-        "FROM nvidia/cuda:12.1.1-runtime-ubuntu22.04\n"
-        "RUN apt-get install -y libcudnn8=8.9.0.131-1+cuda12.1 && apt-mark hold libcudnn8";
-    i.fix = "Install name=version and apt-mark hold the package.";
     return i;
 }
 

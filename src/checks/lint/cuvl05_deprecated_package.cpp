@@ -80,14 +80,6 @@ CheckInfo info() {
     i.id = "CUVL05";
     i.name = "deprecated-package";
     i.severity = report::Severity::warning;
-    i.title = "Retired, placeholder or conflicting GPU package";
-    i.rationale =
-        "tensorflow-gpu is no longer published (from 2.1 tensorflow itself runs on GPUs); "
-        "PyPI's 'pytorch' is a placeholder that fails; onnxruntime and onnxruntime-gpu "
-        "overwrite each other's module.";
-    i.failing_example = "FROM python:3.10\nRUN pip install tensorflow-gpu==2.10.0";
-    i.passing_example = "FROM python:3.10\nRUN pip install tensorflow[and-cuda]==2.15.0";
-    i.fix = "Use tensorflow or tensorflow[and-cuda].";
     return i;
 }
 

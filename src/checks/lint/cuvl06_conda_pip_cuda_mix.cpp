@@ -46,16 +46,6 @@ CheckInfo info() {
     i.id = "CUVL06";
     i.name = "conda-pip-cuda-mix";
     i.severity = report::Severity::warning;
-    i.title = "conda and pip both install CUDA packages";
-    i.rationale =
-        "Two package managers each bring their own libcudart/libcudnn; which one the "
-        "loader takes is an accident of search order.";
-    i.failing_example =
-        "FROM continuumio/miniconda3\n"
-        "RUN conda install -y -c nvidia cudatoolkit=11.8 cudnn=8.9\n"
-        "RUN pip install torch==2.4.0";
-    i.passing_example = "FROM continuumio/miniconda3\nRUN pip install torch==2.4.0";
-    i.fix = "Use one package manager for the CUDA stack.";
     return i;
 }
 

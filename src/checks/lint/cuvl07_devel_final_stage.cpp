@@ -34,15 +34,6 @@ CheckInfo info() {
     i.id = "CUVL07";
     i.name = "devel-final-stage";
     i.severity = report::Severity::warning;
-    i.title = "Final stage uses a -devel CUDA image";
-    i.rationale =
-        "devel images add the compiler toolchain and static libraries; only the runtime "
-        "libraries are needed to run.";
-    i.failing_example = "FROM nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04\nCMD [\"python3\"]";
-    i.passing_example =
-        "FROM nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04 AS build\nRUN make\n"
-        "FROM nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04\nCOPY --from=build /out /app";
-    i.fix = "Use a multi-stage build whose final stage is FROM the -runtime tag.";
     return i;
 }
 

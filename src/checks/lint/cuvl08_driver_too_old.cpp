@@ -83,15 +83,6 @@ CheckInfo info() {
     i.id = "CUVL08";
     i.name = "driver-too-old";
     i.severity = report::Severity::error;
-    i.title = "CUDA of the image needs a newer driver than the configured fleet driver";
-    i.rationale =
-        "Each CUDA release has a minimum driver; below it (and below the minor-version "
-        "compatibility floor) no CUDA call succeeds.";
-    i.failing_example =
-        "# cuvet lint --driver 470.82.01\nFROM nvidia/cuda:12.4.1-runtime-ubuntu22.04";
-    i.passing_example =
-        "# cuvet lint --driver 550.54.15\nFROM nvidia/cuda:12.4.1-runtime-ubuntu22.04";
-    i.fix = "Pick a CUDA the driver supports or upgrade the driver.";
     return i;
 }
 

@@ -149,14 +149,6 @@ CheckInfo info() {
     i.id = "CUVL09";
     i.name = "base-tag-not-published";
     i.severity = report::Severity::error;
-    i.title = "nvidia/cuda tag that does not exist in the published tag scheme";
-    i.rationale =
-        "nvidia/cuda spells its cuDNN flavour differently per CUDA release (cudnn8 up to "
-        "12.2, cudnn9 for 12.3, plain cudnn from 12.4); a tag outside the scheme never "
-        "existed and the build fails at the first FROM.";
-    i.failing_example = "FROM nvidia/cuda:12.4.1-cudnn8-runtime-ubuntu22.04";
-    i.passing_example = "FROM nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04";
-    i.fix = "Use the flavour spelling published for that CUDA release.";
     return i;
 }
 

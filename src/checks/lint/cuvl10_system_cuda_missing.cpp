@@ -291,19 +291,6 @@ CheckInfo info() {
     i.id = "CUVL10";
     i.name = "system-cuda-missing";
     i.severity = report::Severity::error;
-    i.title = "GPU package needs system CUDA libraries the base image lacks";
-    i.rationale =
-        "onnxruntime-gpu, cupy and plain tensorflow dlopen the system's CUDA and cuDNN; "
-        "on an image without them (or, for onnxruntime, TensorFlow and Paddle, on a CUDA "
-        "image without cuDNN) the GPU path silently never runs. Likewise CUDA code compiled "
-        "on an nvidia/cuda base or runtime tag (nvcc, CMAKE_ARGS=-DLLAMA_CUBLAS=on, "
-        "FORCE_CUDA=1), which has no nvcc and no CUDA headers: the build fails or quietly "
-        "leaves the CUDA backend out.";
-    i.failing_example = "FROM python:3.11-slim\nRUN pip install onnxruntime-gpu==1.19.2";
-    i.passing_example =
-        "FROM nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04\nRUN pip install "
-        "onnxruntime-gpu==1.19.2";
-    i.fix = "Use a CUDA runtime base with cuDNN, or a variant that bundles its libraries.";
     return i;
 }
 

@@ -170,22 +170,6 @@ CheckInfo info() {
     i.id = "CUVL11";
     i.name = "libcuda-from-image";
     i.severity = report::Severity::error;
-    i.title = "The image puts its own libcuda (stub or cuda-compat) ahead of the host driver";
-    i.rationale =
-        "libcuda.so.1 must come from the host: the NVIDIA container runtime mounts the driver's "
-        "copy. "
-        "The toolkit's stubs/libcuda.so exists only to link against; loaded at run time it fails "
-        "every "
-        "call. The cuda-compat libcuda works only on hosts whose driver is older than it. A "
-        "directory listed after the multiarch library directory, where the NVIDIA container "
-        "toolkit injects the host's libcuda.so.1, never answers and is not reported.";
-    i.failing_example =
-        "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n"
-        "ENV LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs:$LD_LIBRARY_PATH";
-    i.passing_example =
-        "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n"
-        "ENV LIBRARY_PATH=/usr/local/cuda/lib64/stubs";
-    i.fix = "Link against the stub at build time only; leave libcuda to the container runtime.";
     return i;
 }
 

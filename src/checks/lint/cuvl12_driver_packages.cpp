@@ -103,17 +103,6 @@ CheckInfo info() {
     i.id = "CUVL12";
     i.name = "driver-packages";
     i.severity = report::Severity::error;
-    i.title = "The image installs NVIDIA driver packages";
-    i.rationale =
-        "The kernel driver lives on the host and the container runtime mounts its user-space half "
-        "(libcuda, libnvidia-ml) into the container. Driver packages in the image bring a second, "
-        "mismatched copy; NVML and CUDA then refuse to start. The `cuda` and `cuda-X-Y` "
-        "metapackages "
-        "depend on cuda-drivers; apt-get reads `cuda-12.1` as a regular expression, which matches "
-        "them too.";
-    i.failing_example = "FROM ubuntu:22.04\nRUN apt-get install -y cuda-12-4";
-    i.passing_example = "FROM ubuntu:22.04\nRUN apt-get install -y cuda-toolkit-12-4";
-    i.fix = "Install cuda-toolkit-X-Y or cuda-libraries-X-Y, never the driver.";
     return i;
 }
 

@@ -146,17 +146,6 @@ CheckInfo info() {
     i.id = "CUVL13";
     i.name = "cudnn-cuda-major";
     i.severity = report::Severity::error;
-    i.title = "cuDNN package built for another CUDA major than the image's CUDA";
-    i.rationale =
-        "Each cuDNN package is built against one CUDA major and links that major's libcublas and "
-        "libcudart (libcudnn9-cuda-12 needs libcublasLt.so.12). On a base image or conda "
-        "environment "
-        "of another major the libraries are missing and cuDNN cannot be loaded.";
-    i.failing_example =
-        "FROM nvidia/cuda:13.0.1-runtime-ubuntu24.04\nRUN apt-get install -y libcudnn9-cuda-12";
-    i.passing_example =
-        "FROM nvidia/cuda:13.0.1-runtime-ubuntu24.04\nRUN apt-get install -y libcudnn9-cuda-13";
-    i.fix = "Install the cuDNN package built for the image's CUDA major.";
     return i;
 }
 

@@ -199,18 +199,6 @@ CheckInfo info() {
     i.id = "CUVL14";
     i.name = "gpu-stack-not-visible";
     i.severity = report::Severity::info;
-    i.title = "The GPU framework is installed from files the linter cannot read";
-    i.rationale =
-        "Requirements, lock and environment files, git or URL requirements and local wheels decide "
-        "the framework build, and with it the CUDA and cuDNN the image needs; the Dockerfile alone "
-        "does not say which. A silent lint would read as a clean bill of health.";
-    i.failing_example =
-        "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\nCOPY requirements.txt .\nRUN pip install -r "
-        "requirements.txt";
-    i.passing_example =
-        "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\nRUN pip install torch==2.5.1 -r "
-        "requirements.txt";
-    i.fix = "Run cuvet validate on the built image.";
     return i;
 }
 
