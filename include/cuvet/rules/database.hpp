@@ -227,8 +227,8 @@ struct TableInfo {
     std::size_t facts = 0;
 };
 
-struct CudnnSubLibraries;  // cuvet/rules/cudnn_sub_libraries.hpp
-struct ByNameLoad;         // cuvet/rules/by_name_loads.hpp
+struct CudnnSubLibraries;   // cuvet/rules/cudnn_sub_libraries.hpp
+struct ByNameLoad;          // cuvet/rules/by_name_loads.hpp
 struct TablesReadOnDemand;  // src/rules/tables_read_on_demand.hpp
 
 class Database {
