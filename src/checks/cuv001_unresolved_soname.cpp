@@ -7,7 +7,6 @@
 #include "check_util.hpp"
 #include "checks.hpp"
 #include "cuvet/frameworks/framework.hpp"
-#include "cuvet/rules/framework_catalog.hpp"
 #include "links_judged_elsewhere.hpp"
 
 namespace cuvet::checks {
@@ -128,17 +127,6 @@ std::vector<report::Finding> start_findings(const Stack& stack) {
     return out;
 }
 
-// The API a lazily imported module serves (cupy.fft for cupy/cuda/cufft), when the installed
-// release imports it lazily; "" for a module `import` loads.
-std::string lazy_api(const Stack& stack, const ElfObject& o) {
-    const auto lazy = rules::builtin_framework_catalog().lazy_module(o.path);
-    if (!lazy) return "";
-    for (const auto& fw : stack.frameworks)
-        if (fw.name == lazy->framework->framework && o.path.starts_with(fw.root + "/"))
-            return fw.version >= lazy->module->since ? lazy->module->api : "";
-    return "";
-}
-
 // A DT_NEEDED of a module imported only on first use of one API: that API fails, nothing else.
 report::Finding lazy_finding(const ElfObject& o, const Resolution& r, const std::string& api,
                              const std::string& root) {
@@ -173,11 +161,10 @@ std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) 
             if ((!r.path.empty() && !r.error) || r.provided_by_host) continue;
             if (r.from_dlopen && another_dlopen_resolved(o, r)) continue;
             if (judged_elsewhere.owns(o, r)) continue;
-            if (root != nullptr && !r.from_dlopen)
-                if (auto api = lazy_api(stack, o); !api.empty()) {
-                    lazily_needed.push_back(lazy_finding(o, r, api, *root));
-                    continue;
-                }
+            if (root != nullptr && !r.from_dlopen && !o.imported_on_first_use_of.empty()) {
+                lazily_needed.push_back(lazy_finding(o, r, o.imported_on_first_use_of, *root));
+                continue;
+            }
             // A file ld.so finds but refuses (empty, text, another byte order) ends the search:
             // ld.so reports it and stops, it never goes on to a copy elsewhere.
             const auto elsewhere = r.error || !r.denied.empty() ? std::vector<std::string>{}

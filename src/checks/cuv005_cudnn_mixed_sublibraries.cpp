@@ -127,7 +127,7 @@ std::vector<std::string> judge_per_root(const Stack& stack, const rules::Databas
                                         const std::vector<std::string>& files,
                                         const std::vector<const LibraryCopy*>& odd,
                                         report::Finding f, std::vector<report::Finding>& out) {
-    const auto sets = rules::cudnn_sub_libraries(db);  // by value: outlives `set` below
+    const auto& sets = rules::cudnn_sub_libraries(db);  // kept in db: outlives `set` below
     const rules::CudnnSubLibraries* set = nullptr;
     for (const auto& s : sets)
         if (s.major == major) set = &s;

@@ -156,7 +156,7 @@ report::Finding finding(const Stack& stack, const rules::CudnnSubLibraries& set,
 std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) {
     std::vector<report::Finding> out;
     std::vector<util::UnloadedProblem> unloaded;
-    const auto sets = rules::cudnn_sub_libraries(db);
+    const auto& sets = rules::cudnn_sub_libraries(db);
     for (const auto& shim : stack.objects) {
         const rules::CudnnSubLibraries* set = nullptr;
         for (const auto& s : sets)

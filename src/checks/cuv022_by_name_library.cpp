@@ -88,7 +88,7 @@ report::Finding finding(const Stack& stack, const rules::ByNameLoad& load, const
 std::vector<report::Finding> run(const Stack& stack, const rules::Database& db) {
     std::vector<report::Finding> out;
     std::vector<util::UnloadedProblem> unloaded;
-    const auto loads = rules::by_name_loads(db);
+    const auto& loads = rules::by_name_loads(db);
     for (const auto& o : stack.objects) {
         // One name may be searched twice (as a CUDA-stack dlopen name and by path beside the
         // opener): one finding.

@@ -18,8 +18,8 @@ public:
     bool owns(const ElfObject& from, const Resolution& link) const;
 
 private:
-    std::vector<rules::CudnnSubLibraries> sub_libraries_;
-    std::vector<rules::ByNameLoad> by_name_loads_;
+    const std::vector<rules::CudnnSubLibraries>& sub_libraries_;  // kept in the Database
+    const std::vector<rules::ByNameLoad>& by_name_loads_;
 };
 
 }  // namespace cuvet::checks

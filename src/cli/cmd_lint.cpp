@@ -34,16 +34,9 @@ namespace {
 
 struct LintArgs {
     std::vector<std::string> files;
-    std::string format = "text";
-    std::string fail_on;
-    std::vector<std::string> drivers;
+    ReportOptions report;
     std::vector<std::string> build_args;
-    std::vector<std::string> ignore;
     std::string target;
-    std::string config;
-    std::string rules_dir;
-    std::string output;
-    bool no_color = false;
     bool dump = false;
     std::vector<std::string> limits;  // --limit NAME=VALUE (docs/limits.md)
 };
@@ -69,18 +62,17 @@ int run_lint(const LintArgs& args) {
         return exit_ok;
     }
     auto renderer =
-        report::make_renderer(args.format);  // usage error on a bad name, before any work
-    ReportSetup setup = load_report_setup(args.fail_on, args.config, args.ignore, args.rules_dir);
-    std::optional<report::FailOn>& fail_on = setup.fail_on;
-    config::Config& config = setup.config;
+        report::make_renderer(args.report.format);  // usage error on a bad name, before any work
+    ReportSetup setup = load_report_setup(args.report);
+    const config::Config& config = setup.config;
     const rules::Database& db = setup.db;
 
     lint::Options options;
     options.target = args.target;
     for (const auto& driver : config.drivers) options.drivers.push_back(driver.str());
-    if (!args.drivers.empty()) {
+    if (!args.report.drivers.empty()) {
         options.drivers.clear();
-        for (const auto& driver : args.drivers) {
+        for (const auto& driver : args.report.drivers) {
             rules::Version::parse_or_throw(driver, "--driver");
             options.drivers.push_back(driver);
         }
@@ -113,23 +105,14 @@ int run_lint(const LintArgs& args) {
     }
     // Nothing was read: the error lines are the whole answer, not an empty report.
     if (targets.empty()) return exit_bad_input;
-    const auto silenced = config::apply(config, findings);
-    note_config_effects(setup, silenced, !args.fail_on.empty());
-    report::ReportContext context;
-    context.silenced = silenced_by_file(setup, silenced);
-    context.silenced_by = setup.config.path;
-    context.tool_version = CUVET_VERSION;
-    context.command = "lint";
-    context.rules_version = setup.rules_version;
-    context.rules_origin = setup.rules_origin;
-    context.targets = targets;
-    context.rules = documented_rules(checks::CheckKind::lint);
-    context.information_uri = repository_url();
-    write_report(*renderer, report::sorted_for_report(findings), context, args.format, args.output,
-                 args.no_color);
+    const auto silenced = config::apply(setup.config, findings);
+    note_config_effects(setup, silenced, !args.report.fail_on.empty());
+    auto context =
+        report_context(setup, "lint", std::move(targets), silenced, checks::CheckKind::lint);
+    write_report(*renderer, report::sorted_for_report(findings), context, args.report.format,
+                 args.report.output, args.report.no_color);
     if (bad_inputs > 0) return exit_bad_input;
-    return report::exit_code(findings,
-                             fail_on.value_or(config.fail_on.value_or(report::FailOn::error)));
+    return report::exit_code(findings, fail_threshold(setup));
 }
 
 }  // namespace
@@ -142,19 +125,7 @@ void add_lint_command(CLI::App& app, Dispatch& dispatch) {
                            "stacks, tags that do not exist, …)");
     command->add_option("DOCKERFILE", args->files,
                         "Dockerfiles to lint ('-' reads stdin); default ./Dockerfile");
-    command
-        ->add_option(
-            "--format,-f", args->format,
-            "text, json, sarif, junit, codeclimate (GitLab Code Quality), checkstyle or gnu")
-        ->default_str("text");
-    command->add_option("--fail-on", args->fail_on,
-                        "exit 1 when a finding is at least: error, warning, info, never (default: "
-                        "error, or fail_on in .cuvet.yaml)");
-    command
-        ->add_option("--driver", args->drivers,
-                     "a fleet driver version the image must run on (repeatable)")
-        ->allow_extra_args(false)
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    add_report_options(*command, args->report);
     command
         ->add_option("--build-arg", args->build_args,
                      "NAME=VALUE, as for docker build (repeatable)")
@@ -162,15 +133,6 @@ void add_lint_command(CLI::App& app, Dispatch& dispatch) {
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     command->add_option("--target", args->target,
                         "lint as if building this stage (default: the last)");
-    command->add_option("--ignore", args->ignore, "a check id never to report (repeatable)")
-        ->allow_extra_args(false)
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    command->add_option("--config", args->config,
-                        "settings file (default: ./.cuvet.yaml when present; none: no file)");
-    command->add_option("--rules-dir", args->rules_dir,
-                        "directory whose *.json replace the built-in rules tables");
-    command->add_option("--output,-o", args->output, "write the report to FILE instead of stdout");
-    command->add_flag("--no-color", args->no_color, "no ANSI colours (as NO_COLOR=1)");
     command
         ->add_option("--limit", args->limits,
                      "raise or lower a limit, NAME=VALUE, repeatable (docs/limits.md): "

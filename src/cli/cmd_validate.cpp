@@ -38,20 +38,13 @@ namespace {
 
 struct ValidateArgs {
     ImageArgs image;
-    std::string format = "text";
-    std::string fail_on;
-    std::vector<std::string> drivers;
+    ReportOptions report;
     std::vector<std::string> gpus;
-    std::vector<std::string> ignore;
-    std::string rules_dir;
-    std::string config;
-    std::string output;
     std::string dockerfile;
     std::vector<std::string> env;
     bool nvidia_start = true;
     bool no_progress = false;
     bool progress = false;
-    bool no_color = false;
     bool verbose = false;
     bool probe = false;
     unsigned probe_timeout = 120;
@@ -64,16 +57,15 @@ struct ValidateArgs {
 };
 
 int run_validate(const ValidateArgs& args) {
-    auto renderer = report::make_renderer(args.format);  // usage error before any work
-    ReportSetup setup = load_report_setup(args.fail_on, args.config, args.ignore, args.rules_dir);
-    std::optional<report::FailOn>& fail_on = setup.fail_on;
-    config::Config& config = setup.config;
+    auto renderer = report::make_renderer(args.report.format);  // usage error before any work
+    ReportSetup setup = load_report_setup(args.report);
+    const config::Config& config = setup.config;
     const rules::Database& db = setup.db;
 
     validate::Options options;
     options.open = args.image.open_options();
     options.workers = args.image.workers;
-    options.targets = make_targets(args.drivers, args.gpus, args.nodes, config, db);
+    options.targets = make_targets(args.report.drivers, args.gpus, args.nodes, config, db);
     options.env_overrides = args.env;
     options.nvidia_start = args.nvidia_start;
     std::optional<lock::Lock> against;
@@ -123,27 +115,19 @@ int run_validate(const ValidateArgs& args) {
     }
     auto result = validate::validate(args.image.path, options, db, config);
     if (progress) progress->finish();
-    note_config_effects(setup, result.silenced, !args.fail_on.empty());
+    note_config_effects(setup, result.silenced, !args.report.fail_on.empty());
 
-    report::ReportContext context;
-    context.tool_version = CUVET_VERSION;
-    context.command = "validate";
-    context.rules_version = setup.rules_version;
-    context.rules_origin = setup.rules_origin;
-    context.targets = {args.image.path};
-    context.silenced = silenced_by_file(setup, result.silenced);
-    context.silenced_by = setup.config.path;
-    context.rules = documented_rules(checks::CheckKind::validate);
+    auto context = report_context(setup, "validate", {args.image.path}, result.silenced,
+                                  checks::CheckKind::validate);
     if (args.probe)  // the live check's findings are rules of the report too (SARIF, JUnit)
         for (auto& rule : documented_rules(checks::CheckKind::live))
             context.rules.push_back(std::move(rule));
-    context.information_uri = repository_url();
     context.summary = result.summary;
     context.verbose = args.verbose;  // text: one line per finding unless asked
     auto findings = report::sorted_for_report(std::move(result.findings));
-    write_report(*renderer, findings, context, args.format, args.output, args.no_color);
-    return report::exit_code(findings,
-                             fail_on.value_or(config.fail_on.value_or(report::FailOn::error)));
+    write_report(*renderer, findings, context, args.report.format, args.report.output,
+                 args.report.no_color);
+    return report::exit_code(findings, fail_threshold(setup));
 }
 
 }  // namespace
@@ -155,11 +139,7 @@ void add_validate_command(CLI::App& app, Dispatch& dispatch) {
     args->image.add_to(*command);
     args->image.add_cache_option(*command);
     args->image.add_partial_option(*command);
-    command
-        ->add_option(
-            "--format,-f", args->format,
-            "text, json, sarif, junit, codeclimate (GitLab Code Quality), checkstyle or gnu")
-        ->default_str("text");
+    add_report_options(*command, args->report);
     command->add_flag("--probe", args->probe,
                       "also run the live GPU check with the image's own libraries on this host's "
                       "GPU: a cuDNN convolution "
@@ -184,14 +164,6 @@ void add_validate_command(CLI::App& app, Dispatch& dispatch) {
                      "found), none, or a list of " +
                          frameworks::smoke_list(","))
         ->default_str("auto");
-    command->add_option("--fail-on", args->fail_on,
-                        "exit 1 when a finding is at least: error, warning, info, never (default: "
-                        "error, or fail_on in .cuvet.yaml)");
-    command
-        ->add_option("--driver", args->drivers,
-                     "a fleet driver version the image must run on (repeatable)")
-        ->allow_extra_args(false)
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     command->add_option("--gpu", args->gpus, "a target GPU: H100, sm_90 or 8.6 (repeatable)")
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -214,21 +186,12 @@ void add_validate_command(CLI::App& app, Dispatch& dispatch) {
         ->check(CLI::IsMember({"compatible", "exact"}))
         ->default_str("compatible");
     add_runtime_start_option(*command, args->nvidia_start);
-    command->add_option("--ignore", args->ignore, "a check id never to report (repeatable)")
-        ->allow_extra_args(false)
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    command->add_option("--rules-dir", args->rules_dir,
-                        "directory whose *.json replace the built-in rules tables");
-    command->add_option("--config", args->config,
-                        "settings file (default: ./.cuvet.yaml when present; none: no file)");
-    command->add_option("--output,-o", args->output, "write the report to FILE instead of stdout");
     command->add_option("--dockerfile", args->dockerfile,
                         "the Dockerfile the image was built from: findings also point at the line "
                         "that made the file's layer");
     command->add_flag("--no-progress", args->no_progress, "no progress on stderr");
     command->add_flag("--progress", args->progress,
                       "progress (layers and bytes read) on stderr even when it is not a terminal");
-    command->add_flag("--no-color", args->no_color, "no ANSI colours (as NO_COLOR=1)");
     command->add_flag("--verbose,-v", args->verbose,
                       "text: also each finding's evidence (search traces, provenance); json and "
                       "sarif always carry it");

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <map>
 
+#include "check_docs.hpp"
 #include "cuvet/core/error.hpp"
 #include "cuvet/core/printable.hpp"
 #include "cuvet/rules_bundle/bundle.hpp"
@@ -47,6 +48,31 @@ ReportSetup load_report_setup(const std::string& fail_on, const std::string& con
                        std::move(rules.version),
                        std::move(rules.origin),
                        std::move(file_ignored)};
+}
+
+ReportSetup load_report_setup(const ReportOptions& options) {
+    return load_report_setup(options.fail_on, options.config, options.ignore, options.rules_dir);
+}
+
+report::FailOn fail_threshold(const ReportSetup& setup) {
+    return setup.fail_on.value_or(setup.config.fail_on.value_or(report::FailOn::error));
+}
+
+report::ReportContext report_context(const ReportSetup& setup, const std::string& command,
+                                     std::vector<std::string> targets,
+                                     const std::vector<report::Finding>& silenced,
+                                     checks::CheckKind kind) {
+    report::ReportContext context;
+    context.tool_version = CUVET_VERSION;
+    context.command = command;
+    context.rules_version = setup.rules_version;
+    context.rules_origin = setup.rules_origin;
+    context.targets = std::move(targets);
+    context.silenced = silenced_by_file(setup, silenced);
+    context.silenced_by = setup.config.path;
+    context.rules = documented_rules(kind);
+    context.information_uri = repository_url();
+    return context;
 }
 
 std::vector<report::Finding> silenced_by_file(const ReportSetup& setup,

@@ -6,10 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "cuvet/checks/registry.hpp"
 #include "cuvet/config/config.hpp"
 #include "cuvet/report/fail_on.hpp"
 #include "cuvet/report/renderer.hpp"
 #include "cuvet/rules/database.hpp"
+#include "report_options.hpp"
 
 namespace cuvet::cli {
 
@@ -26,6 +28,17 @@ struct ReportSetup {
 
 ReportSetup load_report_setup(const std::string& fail_on, const std::string& config_path,
                               const std::vector<std::string>& ignore, const std::string& rules_dir);
+ReportSetup load_report_setup(const ReportOptions& options);
+
+// The finding severity that fails the run: --fail-on, else the config's fail_on, else error.
+report::FailOn fail_threshold(const ReportSetup& setup);
+
+// What every report of `command` names: cuvet's version, the rules judged with, the targets,
+// what the config file silenced, and the documented rules of checks of `kind`.
+report::ReportContext report_context(const ReportSetup& setup, const std::string& command,
+                                     std::vector<std::string> targets,
+                                     const std::vector<report::Finding>& silenced,
+                                     checks::CheckKind kind);
 
 // A config file in a checkout is the pull request's to edit: what it silenced
 // (ignored findings, its fail_on) is said on stderr, one line each, naming the

@@ -7,6 +7,7 @@
 #include "by_name_loads_reader.hpp"
 #include "cudnn_sub_libraries_reader.hpp"
 #include "table_text.hpp"
+#include "tables_read_on_demand.hpp"
 
 namespace cuvet::rules {
 
@@ -47,9 +48,11 @@ std::string with_name(const std::string& words, const std::string& name) {
     return out;
 }
 
-// Read again from the table's text rather than kept in Database, as cudnn_sub_libraries() is:
-// the loader has validated it, and only the by-name check asks for it.
-std::vector<ByNameLoad> by_name_loads(const Database& db) {
+namespace {
+
+// Read again from the table's text rather than by the loader, as cudnn_sub_libraries() is: it
+// has validated it, and only the by-name check asks for it.
+std::vector<ByNameLoad> read_by_name_loads(const Database& db) {
     const auto text = table_text(db, "sonames");
     if (!text) return {};
     nlohmann::json json;
@@ -66,6 +69,14 @@ std::vector<ByNameLoad> by_name_loads(const Database& db) {
     return detail::read_by_name_loads(*list, [&sources](const detail::JsonNode& fact) {
         return detail::read_provenance(fact, "sonames", sources);
     });
+}
+
+}  // namespace
+
+const std::vector<ByNameLoad>& by_name_loads(const Database& db) {
+    auto& kept = *db.on_demand_;
+    std::call_once(kept.sonames_read, [&] { kept.by_name_loads = read_by_name_loads(db); });
+    return kept.by_name_loads;
 }
 
 }  // namespace cuvet::rules

@@ -7,6 +7,7 @@
 #include "cudnn_sub_libraries_reader.hpp"
 #include "cuvet/rules/framework_catalog.hpp"
 #include "table_text.hpp"
+#include "tables_read_on_demand.hpp"
 
 namespace cuvet::rules {
 
@@ -71,9 +72,11 @@ const CudnnConsumerNeed* CudnnSubLibraries::need_of(const std::string& framework
     return nullptr;
 }
 
-// Read again from the table's text rather than kept in Database: the loader has validated it,
-// and only the checks about cuDNN's loads ask for it.
-std::vector<CudnnSubLibraries> cudnn_sub_libraries(const Database& db) {
+namespace {
+
+// Read again from the table's text rather than by the loader: it has validated it, and only the
+// checks about cuDNN's loads ask for it.
+std::vector<CudnnSubLibraries> read_cudnn_sub_libraries(const Database& db) {
     std::vector<CudnnSubLibraries> out;
     const auto text = table_text(db, "cudnn");
     if (!text) return out;
@@ -94,6 +97,15 @@ std::vector<CudnnSubLibraries> cudnn_sub_libraries(const Database& db) {
                 detail::read_cudnn_sub_libraries(e, e.at("libraries").string_array(), provenance))
             out.push_back(std::move(*set));
     return out;
+}
+
+}  // namespace
+
+const std::vector<CudnnSubLibraries>& cudnn_sub_libraries(const Database& db) {
+    auto& kept = *db.on_demand_;
+    std::call_once(kept.cudnn_read,
+                   [&] { kept.cudnn_sub_libraries = read_cudnn_sub_libraries(db); });
+    return kept.cudnn_sub_libraries;
 }
 
 }  // namespace cuvet::rules

@@ -5,7 +5,11 @@
 #include <algorithm>
 #include <cctype>
 
+#include "tables_read_on_demand.hpp"
+
 namespace cuvet::rules {
+
+Database::Database() : on_demand_(std::make_shared<TablesReadOnDemand>()) {}
 
 namespace {
 

@@ -15,7 +15,7 @@ void add_by_name_dlopens(const inventory::Analysis& analysis, const rules::Datab
                          std::vector<std::string>& roots, std::vector<const std::string*>& labels,
                          loader::ExtraNeededByFile& extra,
                          std::map<std::string, std::set<std::string>>& dlopened) {
-    const auto loads = rules::by_name_loads(db);
+    const auto& loads = rules::by_name_loads(db);
     if (loads.empty()) return;
     const std::set<std::string> resolved(roots.begin(), roots.end());
     for (const auto& [path, elf] : analysis.elfs) {

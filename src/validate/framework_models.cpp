@@ -3,6 +3,7 @@
 
 #include "cuvet/core/error.hpp"
 #include "cuvet/core/scan_limits.hpp"
+#include "cuvet/rules/framework_catalog.hpp"
 
 namespace cuvet::validate {
 
@@ -58,6 +59,21 @@ void model_framework_loads(const inventory::Analysis& analysis, const loader::Lo
         } catch (const Error&) {
             // An object the loader cannot start from has nothing to resolve.
         }
+    }
+}
+
+void mark_lazily_imported_modules(stack::Stack& stack) {
+    const auto& catalog = rules::builtin_framework_catalog();
+    for (auto& o : stack.objects) {
+        const auto lazy = catalog.lazy_module(o.path);
+        if (!lazy) continue;
+        for (const auto& fw : stack.frameworks)
+            if (fw.name == lazy->framework->framework && o.path.starts_with(fw.root + "/")) {
+                // Older releases import it eagerly: `import` then fails with it.
+                if (fw.version >= lazy->module->since)
+                    o.imported_on_first_use_of = lazy->module->api;
+                break;
+            }
     }
 }
 

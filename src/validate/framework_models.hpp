@@ -37,4 +37,8 @@ std::map<std::string, ImportModel> framework_import_models(
 void model_framework_loads(const inventory::Analysis& analysis, const loader::Loader& loader,
                            stack::Stack& stack);
 
+// Marks the modules a framework imports only at the first use of one API
+// (ElfObject::imported_on_first_use_of): the catalog's lazy_modules of the installed release.
+void mark_lazily_imported_modules(stack::Stack& stack);
+
 }  // namespace cuvet::validate

@@ -518,6 +518,7 @@ Stack build_stack(const inventory::Analysis& analysis, stack::Targets targets,
     // ld.so maps for it, not the names its dlopen strings could open later.
     model_framework_loads(analysis, loader, stack);
     label_framework_loads(stack);
+    mark_lazily_imported_modules(stack);
     // A preload is found by path; say whose search it was.
     for (auto& object : stack.objects) {
         auto model = imports.find(object.file);

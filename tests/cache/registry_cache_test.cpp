@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "image/registry_fixtures.hpp"
+#include "support/sample_image.hpp"
 #include "support/skip.hpp"
 
 using namespace cuvet::test;
@@ -11,7 +12,7 @@ using namespace cuvet::test;
 TEST_CASE("layer cache: a registry image validated again downloads no cached layer",
           "[integration][cache][registry]") {
     REQUIRE_REGISTRY_TOOLS();
-    const auto sample = sample_image_tar();
+    const auto sample = built_sample_image();
     if (sample.empty()) {
         CUVET_SKIP("skipped: the sample image is not built");
     }

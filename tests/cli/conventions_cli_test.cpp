@@ -7,6 +7,7 @@
 
 #include "cuvet/checks/registry.hpp"
 #include "support/process.hpp"
+#include "support/sample_image.hpp"
 #include "support/skip.hpp"
 #include "support/temp_dir.hpp"
 
@@ -25,11 +26,6 @@ test::ProcessResult cuvet_env(const std::string& assignments, const std::vector<
     command += "env " + assignments + " " + test::shell_quote(CUVET_BINARY_PATH);
     for (const auto& arg : args) command += " " + test::shell_quote(arg);
     return test::run_shell(command);
-}
-
-std::filesystem::path sample_image() {
-    auto path = std::filesystem::path(CUVET_BUILD_DIR) / "testdata/sample-image.tar";
-    return std::filesystem::exists(path) ? path : std::filesystem::path();
 }
 
 }  // namespace
@@ -142,7 +138,7 @@ TEST_CASE("lint --no-color turns colours off on a terminal, as NO_COLOR does",
 }
 
 TEST_CASE("validate --progress shows layers and bytes read on stderr", "[cli][conventions]") {
-    auto sample = sample_image();
+    auto sample = test::built_sample_image();
     if (sample.empty()) {
         CUVET_SKIP("no sample image built");
     }

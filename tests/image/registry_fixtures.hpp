@@ -42,12 +42,6 @@ inline ProcessResult run_cuvet_with(const std::vector<std::string>& environment,
     return run_shell(command);
 }
 
-// The suite's sample image (a docker-save tar with findings), or empty when not built.
-inline std::filesystem::path sample_image_tar() {
-    auto path = std::filesystem::path(CUVET_BUILD_DIR) / "testdata/sample-image.tar";
-    return std::filesystem::exists(path) ? path : std::filesystem::path();
-}
-
 // The findings of a `validate --format json` run (null when it printed no report).
 inline nlohmann::json findings_of(const ProcessResult& result) {
     auto report = nlohmann::json::parse(result.out, nullptr, false);

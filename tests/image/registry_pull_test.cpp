@@ -2,6 +2,7 @@
 // be exactly the images skopeo pushed: same merged view as their OCI layout,
 // same findings as their docker-save tar.
 #include "image/registry_fixtures.hpp"
+#include "support/sample_image.hpp"
 #include "support/skip.hpp"
 
 using namespace cuvet::test;
@@ -123,7 +124,7 @@ TEST_CASE(
 TEST_CASE("validate from a registry gives the findings of the same image's tar",
           "[integration][image][registry]") {
     REQUIRE_REGISTRY_TOOLS();
-    const auto sample = sample_image_tar();
+    const auto sample = built_sample_image();
     if (sample.empty()) {
         CUVET_SKIP("skipped: the sample image is not built");
     }

@@ -15,6 +15,8 @@
 #include "cuvet/validate/validate.hpp"
 #include "support/build_paths.hpp"
 #include "support/process.hpp"
+#include "support/sample_image.hpp"
+#include "support/skip.hpp"
 
 using namespace cuvet;
 
@@ -33,6 +35,7 @@ const char* const probe_json =
                 "path":"/usr/lib/x86_64-linux-gnu/libcudnn.so.9.14.0","error":"","missing_symbols":[]}],
   "loaded_objects":[],"errors":[],"verdict":"conv_mismatch","exit_code":14})";
 
+// The sample image is the image validated; callers skip when it is not built.
 validate::Result validate_with_live_findings(const config::Config& config) {
     static const auto db = rules::Database::load();
     validate::Options options;
@@ -43,8 +46,7 @@ validate::Result validate_with_live_findings(const config::Config& config) {
         for (auto& finding : sandbox::probe_findings(sandbox::parse_probe_report(probe_json), plan))
             result.findings.push_back(std::move(finding));
     };
-    const std::string sample = std::string(CUVET_BUILD_DIR) + "/testdata/sample-image.tar";
-    return validate::validate(sample, options, db, config);
+    return validate::validate(test::built_sample_image().string(), options, db, config);
 }
 
 std::string rendered(const std::vector<report::Finding>& findings, const std::string& format) {
@@ -79,6 +81,9 @@ std::string junit_case(const std::string& xml, const std::string& id) {
 
 TEST_CASE("an ignored live check vanishes from every format and a severity override applies",
           "[sandbox][live-checks]") {
+    if (test::built_sample_image().empty()) {
+        CUVET_SKIP("skipped: the sample image is not built (target sample_image)");
+    }
     // Without a config both live findings are reported at their registered severity.
     const auto plain = validate_with_live_findings(config::Config{});
     REQUIRE(with_id(plain.findings, "CUVG02") != nullptr);

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "support/process.hpp"
+#include "support/sample_image.hpp"
 #include "support/skip.hpp"
 
 using cuvet::test::run_cuvet;
@@ -13,8 +14,11 @@ TEST_CASE("validate --probe without a GPU exits 3 with one clear line", "[sandbo
     if (std::filesystem::exists("/dev/nvidia0") || std::filesystem::exists("/dev/nvidiactl")) {
         CUVET_SKIP("skipped: this host has an NVIDIA GPU");
     }
-    const std::string sample = std::string(CUVET_BUILD_DIR) + "/testdata/sample-image.tar";
-    auto result = run_cuvet({"validate", "--probe", "--no-progress", sample});
+    const auto sample = cuvet::test::built_sample_image();
+    if (sample.empty()) {
+        CUVET_SKIP("skipped: the sample image is not built (target sample_image)");
+    }
+    auto result = run_cuvet({"validate", "--probe", "--no-progress", sample.string()});
     INFO(result.err);
     CHECK(result.exit_code == 3);
     CHECK(result.err.find("no GPU visible on this host") != std::string::npos);

@@ -29,7 +29,8 @@ struct ByNameLoad {
 std::string with_name(const std::string& words, const std::string& name);
 
 // The by-name loads of the sonames table `db` was loaded from; empty when that table's text
-// cannot be read again (a Database built from files in memory).
-std::vector<ByNameLoad> by_name_loads(const Database& db);
+// cannot be read again (a Database built from files in memory). Read on the first call and
+// kept in `db`.
+const std::vector<ByNameLoad>& by_name_loads(const Database& db);
 
 }  // namespace cuvet::rules

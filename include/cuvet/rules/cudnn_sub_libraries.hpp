@@ -45,7 +45,8 @@ struct CudnnSubLibraries {
 };
 
 // The majors of the cudnn table `db` was loaded from that model their sub-libraries; empty when
-// that table's text cannot be read again (a Database built from files in memory).
-std::vector<CudnnSubLibraries> cudnn_sub_libraries(const Database& db);
+// that table's text cannot be read again (a Database built from files in memory). Read on the
+// first call and kept in `db`.
+const std::vector<CudnnSubLibraries>& cudnn_sub_libraries(const Database& db);
 
 }  // namespace cuvet::rules

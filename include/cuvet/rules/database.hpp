@@ -2,6 +2,7 @@
 // Typed, validated view over rules/*.json (see rules/SCHEMA.md). Facts and
 // lookups only: no check logic lives here (docs/architecture.md, "Principles").
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -226,8 +227,13 @@ struct TableInfo {
     std::size_t facts = 0;
 };
 
+struct CudnnSubLibraries;   // cuvet/rules/cudnn_sub_libraries.hpp
+struct ByNameLoad;          // cuvet/rules/by_name_loads.hpp
+struct TablesReadOnDemand;  // src/rules/tables_read_on_demand.hpp
+
 class Database {
 public:
+    Database();
     // The compiled-in tables, each replaced by rules_dir/<same name> when that exists.
     // Throws cuvet::Error(input) with "<file>: <json pointer>: <problem>" on a bad file.
     static Database load(const std::optional<std::filesystem::path>& rules_dir = std::nullopt);
@@ -347,6 +353,8 @@ public:
 
 private:
     friend class Loader;
+    friend const std::vector<CudnnSubLibraries>& cudnn_sub_libraries(const Database& db);
+    friend const std::vector<ByNameLoad>& by_name_loads(const Database& db);
     std::vector<TableInfo> tables_;
     std::vector<DriverEntry> drivers_;
     std::vector<MinorVersionCompat> minor_compat_;
@@ -370,6 +378,9 @@ private:
     std::vector<NcclRelease> nccl_releases_;
     std::vector<NcclPin> nccl_pins_;
     std::vector<KernelCompiler> kernel_compilers_;
+    // The parts of the tables read again from their text on the first ask and kept, so checks
+    // do not parse the JSON on every call; copies share them (the tables never change).
+    std::shared_ptr<TablesReadOnDemand> on_demand_;
 };
 
 }  // namespace cuvet::rules

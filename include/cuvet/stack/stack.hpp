@@ -79,6 +79,9 @@ struct ElfObject {
     bool consumer =
         false;  // a root: a framework library or a CUDA-stack consumer, not only a dependency
     std::vector<Resolution> resolutions;  // one per needed / dlopen name, in load order
+    // The API whose first use imports this module (CuPy's cupy.cuda.cufft: "cupy.fft"), set by
+    // the stack builder from the framework catalog's lazy_modules; "": its root loads it.
+    std::string imported_on_first_use_of;
 };
 
 // A versioned CUDA-stack library present in the image (every copy, also unused ones).
