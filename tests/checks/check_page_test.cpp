@@ -1,8 +1,9 @@
 // docs/checks/<ID>.md is the one place a check's words are written: the registry reads them
 // from the compiled-in page, and a page without its sections is refused naming the page.
+#include "checks/check_page.hpp"
+
 #include <catch2/catch.hpp>
 
-#include "checks/check_page.hpp"
 #include "cuvet/checks/registry.hpp"
 #include "cuvet/core/error.hpp"
 
