@@ -109,10 +109,10 @@ std::vector<report::RuleInfo> documented_rules(checks::CheckKind kind) {
 
 void add_docs_command(CLI::App& app, Dispatch& dispatch) {
     auto dir = std::make_shared<std::string>();
-    CLI::App* command = app.add_subcommand("docs", "write generated documentation");
+    CLI::App* command = app.add_subcommand("docs", "rewrite documentation in its canonical form");
     command->group("");  // for maintainers: docs/checks is committed
-    CLI::App* checks_command =
-        command->add_subcommand("checks", "write one page per check, and README.md, into DIR");
+    CLI::App* checks_command = command->add_subcommand(
+        "checks", "write each check's page (as compiled in) and README.md into DIR");
     checks_command->add_option("DIR", *dir, "output directory (docs/checks)")->required();
     command->require_subcommand(1);
     checks_command->callback([dir, &dispatch] {
