@@ -25,6 +25,7 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 struct Reading {
     std::string cuda;
     std::string cuda_major;
+    std::string cudnn;  // {cudnn_nodot}: "86" -> "8.6", "805" -> "8.0.5"
 };
 
 // `whole`: the pattern must cover the text; else a prefix of the text may match it.
@@ -50,6 +51,10 @@ std::optional<Reading> read(std::string_view text, std::string_view pattern, boo
         } else if (placeholder == "{cuda_nodot}") {
             if (digits.size() < 2 || digits.size() > 3) return std::nullopt;
             if (out.cuda.empty()) out.cuda = dotted(digits);
+        } else if (placeholder == "{cudnn_nodot}") {
+            if (digits.size() < 2 || digits.size() > 3) return std::nullopt;
+            out.cudnn = digits.substr(0, 1) + "." + digits.substr(1, 1) +
+                        (digits.size() > 2 ? "." + digits.substr(2) : "");
         } else if (digits.empty()) {
             return std::nullopt;
         }
@@ -110,6 +115,59 @@ std::optional<PackageMatch> FrameworkCatalog::pip(std::string_view distribution)
 
 std::optional<PackageMatch> FrameworkCatalog::conda(std::string_view name) const {
     return first_match(records_, name, &FrameworkRecord::conda);
+}
+
+std::optional<WheelMatch> FrameworkCatalog::wheel(std::string_view pip_name) const {
+    const std::string name = detail::normalize_package_name(pip_name);
+    for (const auto& record : records_)
+        for (const auto& spelling : record.pip) {
+            if (!spelling.wheel) continue;
+            const WheelPolicy* policy = &*spelling.wheel;
+            if (match(name, spelling))
+                return WheelMatch{&record, &spelling, policy, WheelMatch::Kind::spelling};
+            for (const auto& companion : policy->companions)
+                if (companion == name)
+                    return WheelMatch{&record, &spelling, policy, WheelMatch::Kind::companion};
+            for (const auto& placeholder : policy->placeholders)
+                if (placeholder == name)
+                    return WheelMatch{&record, &spelling, policy, WheelMatch::Kind::placeholder};
+        }
+    return std::nullopt;
+}
+
+std::vector<std::string> FrameworkCatalog::build_variables() const {
+    std::vector<std::string> out;
+    for (const auto& record : records_)
+        out.insert(out.end(), record.build_variables.begin(), record.build_variables.end());
+    return out;
+}
+
+bool FrameworkCatalog::is_extension_name(std::string_view pip_name) const {
+    for (const auto& record : records_)
+        for (const auto& spelling : record.pip) {
+            if (!spelling.wheel) continue;
+            for (const auto& prefix : spelling.wheel->extension_prefixes)
+                if (pip_name.starts_with(prefix)) return true;
+        }
+    return false;
+}
+
+bool FrameworkCatalog::official_wheel_host(std::string_view host) const {
+    for (const auto& record : records_)
+        for (const auto& official : record.wheel_hosts)
+            if (official == host) return true;
+    return false;
+}
+
+bool FrameworkCatalog::apt_binding(std::string_view dpkg_name) const {
+    for (const auto& record : records_)
+        for (const auto& name : record.apt_bindings) {
+            const bool prefix = name.ends_with('*');
+            if (prefix ? dpkg_name.starts_with(std::string_view(name).substr(0, name.size() - 1))
+                       : dpkg_name == name)
+                return true;
+        }
+    return false;
 }
 
 std::optional<VersionFileMatch> FrameworkCatalog::version_file(std::string_view path) const {
@@ -186,7 +244,8 @@ std::optional<LocalVersionCuda> FrameworkCatalog::local_version_cuda(const Packa
     for (const auto& pattern : match.spelling->local_versions)
         for (std::size_t at = 0; at < version.size(); ++at)
             if (auto reading = read(version.substr(at), pattern); reading && !reading->cuda.empty())
-                return LocalVersionCuda{reading->cuda, std::string(version.substr(at))};
+                return LocalVersionCuda{reading->cuda, std::string(version.substr(at)),
+                                        reading->cudnn};
     return std::nullopt;
 }
 
@@ -200,7 +259,7 @@ std::optional<LocalVersionCuda> FrameworkCatalog::index_cuda(std::string_view ur
                  at = url.find(literal, at + 1))
                 if (auto reading = read(url.substr(at), pattern, false);
                     reading && !reading->cuda.empty())
-                    return LocalVersionCuda{reading->cuda, std::string(url.substr(at))};
+                    return LocalVersionCuda{reading->cuda, std::string(url.substr(at)), ""};
         }
     return std::nullopt;
 }
@@ -221,7 +280,7 @@ std::optional<LocalVersionCuda> FrameworkCatalog::extras_cuda(const PackageMatch
         while (!extra.empty() && extra.back() == ' ') extra.remove_suffix(1);
         for (const auto& pattern : match.spelling->cuda_extras)
             if (auto reading = read(extra, pattern, false); reading && !reading->cuda.empty())
-                return LocalVersionCuda{reading->cuda, std::string(extra)};
+                return LocalVersionCuda{reading->cuda, std::string(extra), ""};
         extras = comma == std::string_view::npos ? std::string_view() : extras.substr(comma + 1);
     }
     return std::nullopt;

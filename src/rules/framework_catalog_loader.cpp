@@ -13,13 +13,14 @@ namespace {
 // placeholder (each takes a whole run of digits).
 void expect_pattern(const JsonNode& node, const std::string& pattern) {
     static const std::set<std::string, std::less<>> placeholders = {"{cuda_major}", "{cuda_nodot}",
-                                                                    "{n}"};
+                                                                    "{cudnn_nodot}", "{n}"};
     for (auto open = pattern.find('{'); open != std::string::npos;
          open = pattern.find('{', open + 1)) {
         auto close = pattern.find('}', open);
         if (close == std::string::npos ||
             placeholders.count(pattern.substr(open, close - open + 1)) == 0)
-            node.fail("expected {cuda_major}, {cuda_nodot} or {n} in '" + pattern + "'");
+            node.fail("expected {cuda_major}, {cuda_nodot}, {cudnn_nodot} or {n} in '" + pattern +
+                      "'");
         if (close + 1 < pattern.size() &&
             (pattern[close + 1] == '{' || (pattern[close + 1] >= '0' && pattern[close + 1] <= '9')))
             node.fail("a placeholder followed by digits in '" + pattern + "'");
@@ -33,15 +34,127 @@ bool is_normalized(std::string pattern) {
     return pattern == normalize_package_name(pattern);
 }
 
-std::vector<PackageSpelling> read_spellings(const JsonNode& array, bool pep503) {
+std::optional<Version> read_release(const JsonNode& node) {
+    auto release = Version::parse(node.string());
+    if (!release) node.fail("expected a release: \"2.1\"");
+    return release;
+}
+
+// A variant template names only placeholders lint can fill from a CUDA release.
+void expect_variant(const JsonNode& node, const std::string& variant) {
+    for (auto open = variant.find('{'); open != std::string::npos;
+         open = variant.find('{', open + 1)) {
+        const auto placeholder = variant.substr(open, variant.find('}', open) - open + 1);
+        if (placeholder != "{cuda_major}" && placeholder != "{cuda_nodot}")
+            node.fail("expected {cuda_major} or {cuda_nodot} in '" + variant + "'");
+    }
+}
+
+WheelPolicy read_wheel_policy(const JsonNode& w, const ProvenanceReader& provenance) {
+    w.expect_object({"gpu",
+                     "gpu_extras",
+                     "gpu_url_words",
+                     "libraries",
+                     "bundled_with_extras",
+                     "system_extras",
+                     "bundled_from",
+                     "variants",
+                     "default_build",
+                     "any_build",
+                     "selected_by",
+                     "build_decides_cuda",
+                     "complete_builds",
+                     "evidence",
+                     "system_cudnn",
+                     "cpu_before",
+                     "unpinned_default",
+                     "local_build_needs_toolkit",
+                     "deps_bring_libraries_from",
+                     "companions",
+                     "extension_prefixes",
+                     "placeholders",
+                     "placeholder_error",
+                     "retired_for",
+                     "retired_since",
+                     "source",
+                     "confidence",
+                     "note"});
+    WheelPolicy out;
+    auto strings = [&](const char* key) {
+        auto node = w.get(key);
+        return node ? node->string_array() : std::vector<std::string>{};
+    };
+    auto flag = [&](const char* key) {
+        auto node = w.get(key);
+        return node && node->boolean();
+    };
+    if (auto gpu = w.get("gpu")) {
+        out.gpu = gpu->string();
+        if (out.gpu != "always" && out.gpu != "never" && out.gpu != "extras" && out.gpu != "url")
+            gpu->fail("expected \"always\", \"never\", \"extras\" or \"url\"");
+    }
+    out.gpu_extras = strings("gpu_extras");
+    out.gpu_url_words = strings("gpu_url_words");
+    if (out.gpu == "extras" && out.gpu_extras.empty())
+        w.at("gpu").fail("\"extras\" needs the gpu_extras that select the GPU build");
+    if (out.gpu == "url" && out.gpu_url_words.empty())
+        w.at("gpu").fail("\"url\" needs the gpu_url_words that mark the GPU build");
+    if (auto libraries = w.get("libraries")) {
+        out.libraries = libraries->string();
+        if (out.libraries != "system" && out.libraries != "bundled")
+            libraries->fail("expected \"system\" or \"bundled\"");
+    }
+    out.bundled_with_extras = strings("bundled_with_extras");
+    out.system_extras = strings("system_extras");
+    if (auto from = w.get("bundled_from")) out.bundled_from = read_release(*from);
+    out.variants = strings("variants");
+    if (auto variants = w.get("variants"))
+        for (std::size_t i = 0; i < out.variants.size(); ++i)
+            expect_variant(variants->array()[i], out.variants[i]);
+    out.default_build = flag("default_build");
+    out.any_build = flag("any_build");
+    if (auto selected = w.get("selected_by")) out.selected_by = selected->string();
+    out.build_decides_cuda = flag("build_decides_cuda");
+    out.complete_builds = flag("complete_builds");
+    if (auto evidence = w.get("evidence")) out.evidence = evidence->string();
+    const bool looks_up =
+        !out.variants.empty() || out.default_build || out.any_build || !out.selected_by.empty();
+    if (looks_up && out.evidence.empty())
+        w.fail("a policy that reads build rows needs the evidence it states");
+    out.system_cudnn = flag("system_cudnn");
+    if (auto before = w.get("cpu_before")) out.cpu_before = read_release(*before);
+    out.unpinned_default = flag("unpinned_default");
+    out.local_build_needs_toolkit = flag("local_build_needs_toolkit");
+    if (auto from = w.get("deps_bring_libraries_from")) {
+        out.deps_bring_libraries_from = static_cast<int>(from->integer());
+        if (*out.deps_bring_libraries_from < 0)
+            from->fail("expected a CUDA major, or 0 for every build");
+    }
+    out.companions = strings("companions");
+    out.extension_prefixes = strings("extension_prefixes");
+    out.placeholders = strings("placeholders");
+    if (auto error = w.get("placeholder_error")) out.placeholder_error = error->string();
+    if (!out.placeholders.empty() && out.placeholder_error.empty())
+        w.at("placeholders").fail("placeholders need the placeholder_error pip fails with");
+    if (auto retired = w.get("retired_for")) {
+        out.retired_for = retired->string();
+        out.retired_since = read_release(w.at("retired_since"));
+    }
+    out.provenance = provenance(w);
+    return out;
+}
+
+std::vector<PackageSpelling> read_spellings(const JsonNode& array, bool pep503,
+                                            const ProvenanceReader& provenance) {
     std::vector<PackageSpelling> out;
     for (const auto& s : array.array()) {
         s.expect_object({"name", "component", "category", "dir", "local_versions", "note",
-                         "cuda_libraries", "cuda_extras"});
+                         "cuda_libraries", "cuda_extras", "wheel"});
         PackageSpelling spelling{s.at("name").string(),
                                  s.at("component").string(),
                                  s.at("category").string(),
                                  s.at("dir").string(),
+                                 {},
                                  {},
                                  {},
                                  {}};
@@ -60,6 +173,10 @@ std::vector<PackageSpelling> read_spellings(const JsonNode& array, bool pep503) 
             spelling.cuda_libraries = libraries->string();
             if (spelling.cuda_libraries != "system" && spelling.cuda_libraries != "bundled")
                 libraries->fail("expected \"system\" or \"bundled\"");
+        }
+        if (auto wheel = s.get("wheel")) {
+            if (!pep503) wheel->fail("a wheel policy belongs to a pip spelling");
+            spelling.wheel = read_wheel_policy(*wheel, provenance);
         }
         if (pep503 && !is_normalized(spelling.pattern))
             s.at("name").fail("expected the PEP 503 normalized name");
@@ -135,10 +252,29 @@ FrameworkCatalog read_framework_catalog(const JsonNode& catalog,
     std::vector<FrameworkRecord> records;
     std::set<std::string, std::less<>> names, installs;
     for (const auto& r : catalog.array()) {
-        r.expect_object({"framework", "import_names", "install", "pip", "conda", "version_files",
-                         "source", "confidence", "note", "name_words", "version_headers",
-                         "env_prefixes", "gpu_library", "cuda_provider", "bundled_headers",
-                         "docker_images", "lazy_modules", "pip_indexes", "conda_cuda_selectors"});
+        r.expect_object({"framework",
+                         "import_names",
+                         "install",
+                         "pip",
+                         "conda",
+                         "version_files",
+                         "source",
+                         "confidence",
+                         "note",
+                         "name_words",
+                         "version_headers",
+                         "env_prefixes",
+                         "gpu_library",
+                         "cuda_provider",
+                         "bundled_headers",
+                         "docker_images",
+                         "lazy_modules",
+                         "pip_indexes",
+                         "conda_cuda_selectors",
+                         "wheel_hosts",
+                         "exclusive_pip",
+                         "apt_bindings",
+                         "build_variables"});
         FrameworkRecord record;
         record.framework = r.at("framework").string();
         if (record.framework.empty() || !names.insert(record.framework).second)
@@ -150,8 +286,8 @@ FrameworkCatalog read_framework_catalog(const JsonNode& catalog,
             if (record.install.empty() || !installs.insert(record.install).second)
                 install->fail("expected an inventory component no other record installs");
         }
-        record.pip = read_spellings(r.at("pip"), true);
-        record.conda = read_spellings(r.at("conda"), false);
+        record.pip = read_spellings(r.at("pip"), true, provenance);
+        record.conda = read_spellings(r.at("conda"), false, provenance);
         for (const auto& v : r.at("version_files").array())
             record.version_files.push_back(read_version_file(v, provenance));
         if (auto headers = r.get("version_headers"))
@@ -197,6 +333,30 @@ FrameworkCatalog read_framework_catalog(const JsonNode& catalog,
             selectors->expect_object({"names", "source", "confidence", "note"});
             record.conda_cuda_selectors = selectors->at("names").string_array();
             record.conda_cuda_provenance = provenance(*selectors);
+        }
+        if (auto variables = r.get("build_variables")) {
+            variables->expect_object({"names", "source", "confidence", "note"});
+            record.build_variables = variables->at("names").string_array();
+            record.build_variables_provenance = provenance(*variables);
+        }
+        if (auto hosts = r.get("wheel_hosts")) {
+            hosts->expect_object({"hosts", "source", "confidence", "note"});
+            record.wheel_hosts = hosts->at("hosts").string_array();
+            record.wheel_hosts_provenance = provenance(*hosts);
+        }
+        if (auto exclusive = r.get("exclusive_pip")) {
+            exclusive->expect_object({"names", "module", "loses", "source", "confidence", "note"});
+            record.exclusive_pip = exclusive->at("names").string_array();
+            if (record.exclusive_pip.size() < 2)
+                exclusive->at("names").fail("expected the packages that install one module");
+            record.exclusive_module = exclusive->at("module").string();
+            record.exclusive_loses = exclusive->at("loses").string();
+            record.exclusive_provenance = provenance(*exclusive);
+        }
+        if (auto apt = r.get("apt_bindings")) {
+            apt->expect_object({"names", "source", "confidence", "note"});
+            record.apt_bindings = apt->at("names").string_array();
+            record.apt_provenance = provenance(*apt);
         }
         record.provenance = provenance(r);
         records.push_back(std::move(record));

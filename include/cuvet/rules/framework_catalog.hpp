@@ -14,6 +14,55 @@
 
 namespace cuvet::rules {
 
+// How `cuvet lint` reads the CUDA build a pip install of one spelling brings (a spelling's
+// "wheel" in frameworks.json; rules/SCHEMA.md has each field's meaning and rules). Each
+// field is a fact about the framework's packaging, with the policy's source.
+struct WheelPolicy {
+    // Which installs are GPU builds: "always"; "never" (the CPU package: lint sees no GPU
+    // stack); "extras" (only with an extra that starts with one of gpu_extras, or a version or
+    // index that states the CUDA); "url" (only a wheel whose URL holds one of gpu_url_words;
+    // any other install is a CPU build).
+    std::string gpu = "always";
+    std::vector<std::string> gpu_extras;
+    std::vector<std::string> gpu_url_words;
+    // Whose CUDA libraries a GPU build loads: "system" (the image's) or "bundled" (its own or
+    // nvidia-* wheels it requires), and what changes that.
+    std::string libraries = "system";
+    std::vector<std::string> bundled_with_extras;  // an extra that bundles them: "and-cuda"
+    std::vector<std::string> system_extras;        // part of an extra that does not: "local"
+    std::optional<Version> bundled_from;           // the first release that bundles them
+    // The release's row among the record's builds (frameworks.json "builds").
+    std::vector<std::string> variants;  // for a stated CUDA: "cu{cuda_nodot}", "cuda{cuda_major}"
+    bool default_build = false;         // no CUDA stated: the release's default (PyPI's) build
+    bool any_build = false;             // one build per release: its first row, any variant
+    std::string selected_by;            // rows an extra selects by itself: "jax[cuda]"
+    bool build_decides_cuda = false;    // the row's CUDA replaces one the index or name stated
+    bool complete_builds = false;       // the rows list every CUDA build of every release
+    // "{package} {version} on PyPI is the {variant} build"; {cuda} and {row_build} too
+    std::string evidence;
+    // How it meets the image's libraries.
+    bool system_cudnn = false;  // a build that bundles nothing dlopens the system's libcudnn
+    std::optional<Version> cpu_before;  // releases before this one are CPU-only packages
+    bool unpinned_default = false;      // unpinned, pip takes the newest release's default build
+    // A build whose local version states its CUDA loads the system's CUDA and runs the
+    // toolkit's ptxas/nvlink: it needs a -devel image (jaxlib+cuda12.cudnn89).
+    bool local_build_needs_toolkit = false;
+    // With pip --no-deps its CUDA libraries are left out (they come as requirements) from this
+    // CUDA major on: 0 for every build; nullopt when they are inside the wheel.
+    std::optional<int> deps_bring_libraries_from;
+    // Other names: packages released with each of its builds from the same indexes, which
+    // pull it (torchvision); the prefix of its extensions' names, which the CUDA indexes serve
+    // per CUDA build (torch-scatter); names on PyPI that only fail the install, with the words they
+    // fail with; the name its GPU build moved to from a release on (tensorflow-gpu).
+    std::vector<std::string> companions;
+    std::vector<std::string> extension_prefixes;  // its extensions' names: "torch-" (torch-scatter)
+    std::vector<std::string> placeholders;
+    std::string placeholder_error;
+    std::string retired_for;
+    std::optional<Version> retired_since;
+    Provenance provenance;
+};
+
 // One name a framework's distribution is installed under, and what it installs.
 // Patterns are literal text and placeholders, each a run of digits: {cuda_major} (1-2 digits:
 // "jax-cuda12-plugin" is CUDA 12), {cuda_nodot} (2-3 digits, the last one the minor:
@@ -33,12 +82,15 @@ struct PackageSpelling {
     // Extras that select a CUDA build, matched at the start of each extra: "cuda{cuda_major}"
     // (jax[cuda12], jax[cuda12_pip]). Empty: its extras state no CUDA.
     std::vector<std::string> cuda_extras;
+    // How `cuvet lint` judges a pip install of it; nullopt: by name and cuda_libraries only.
+    std::optional<WheelPolicy> wheel;
 };
 
 // The CUDA a version's tail states: "12" from "+cuda12.cudnn89", and that tail.
 struct LocalVersionCuda {
     std::string cuda;
-    std::string tail;  // "+cuda12.cudnn89", ".post120"
+    std::string tail;   // "+cuda12.cudnn89", ".post120"
+    std::string cudnn;  // from {cudnn_nodot}: "8.9" of "cudnn89"; "" when the tail has none
 };
 
 // A file a framework writes its own version (and build facts) into.
@@ -128,7 +180,37 @@ struct FrameworkRecord {
     // ("pytorch-cuda=12.1"), with their source.
     std::vector<std::string> conda_cuda_selectors;
     Provenance conda_cuda_provenance;
+    // Variables that ask its extension builder for CUDA code (TORCH_CUDA_ARCH_LIST): a stage
+    // that sets one compiles with nvcc.
+    std::vector<std::string> build_variables;
+    Provenance build_variables_provenance;
+    // Hosts that serve its official wheels (a wheel URL elsewhere is somebody's rebuild).
+    std::vector<std::string> wheel_hosts;
+    Provenance wheel_hosts_provenance;
+    // pip packages that install the same module, so one overwrites the other's files
+    // (onnxruntime, onnxruntime-gpu), the module, and what a GPU install then lacks.
+    std::vector<std::string> exclusive_pip;
+    std::string exclusive_module;
+    std::string exclusive_loses;
+    Provenance exclusive_provenance;
+    // Debian packages that install its Python API (apt `tensorrt`); a name ending in '*' is a
+    // prefix ("python3-libnvinfer*").
+    std::vector<std::string> apt_bindings;
+    Provenance apt_provenance;
     Provenance provenance;
+};
+
+// A pip name `cuvet lint` judges as one framework's install, and how.
+struct WheelMatch {
+    enum class Kind {
+        spelling,     // the spelling itself: its policy decides
+        companion,    // released with each build of the spelling (torchvision beside torch)
+        placeholder,  // a name that only fails the install (pip's "pytorch")
+    };
+    const FrameworkRecord* framework = nullptr;
+    const PackageSpelling* spelling = nullptr;
+    const WheelPolicy* policy = nullptr;
+    Kind kind = Kind::spelling;
 };
 
 // A package name recognised by one spelling of one framework.
@@ -165,6 +247,17 @@ public:
     // ("cuda12_pip" → "12"); nullopt when none does.
     static std::optional<LocalVersionCuda> extras_cuda(const PackageMatch& match,
                                                        std::string_view extras);
+    // The spelling with a wheel policy, companion or placeholder a pip name is; nullopt when
+    // lint has no policy for it.
+    std::optional<WheelMatch> wheel(std::string_view pip_name) const;
+    // Every record's build_variables.
+    std::vector<std::string> build_variables() const;
+    // Whether a pip name starts like some policy's extensions ("torch-scatter").
+    bool is_extension_name(std::string_view pip_name) const;
+    // Whether a host serves some record's official wheels.
+    bool official_wheel_host(std::string_view host) const;
+    // Whether a Debian package installs some record's Python API.
+    bool apt_binding(std::string_view dpkg_name) const;
     // A pip distribution name in any spelling ("Jax_CUDA12.Plugin" is "jax-cuda12-plugin").
     std::optional<PackageMatch> pip(std::string_view distribution) const;
     std::optional<PackageMatch> conda(std::string_view name) const;

@@ -5,6 +5,8 @@
 
 #include "checks/lint/lint_support.hpp"
 #include "cuvet/checks/registry.hpp"
+#include "cuvet/frameworks/framework.hpp"
+#include "cuvet/rules/framework_catalog.hpp"
 
 namespace cuvet::checks {
 namespace cuvl01 {
@@ -20,6 +22,28 @@ std::string cudart_soname(const rules::Version& cuda) {
 }
 
 std::string describe(const dockerfile::Package& p) { return p.word.empty() ? p.name : p.word; }
+
+// What the user's code imports of the framework ("torch"); its catalog name without one.
+std::string importer(const lint::WheelStack& wheel) {
+    const auto* record = rules::builtin_framework_catalog().find(wheel.framework);
+    return record && !record->import_names.empty() ? record->import_names.front() : wheel.framework;
+}
+
+// An error text with its {runtime} and {built} versions filled in.
+std::string fill_versions(std::string text, const std::string& runtime, const std::string& built) {
+    for (auto [placeholder, value] :
+         {std::pair<std::string, const std::string&>{"{runtime}", runtime}, {"{built}", built}}) {
+        for (auto at = text.find(placeholder); at != std::string::npos; at = text.find(placeholder))
+            text.replace(at, placeholder.size(), value);
+    }
+    return text;
+}
+
+// How people write the framework ("PyTorch"); the catalog's name when the registry has none.
+std::string display_name(const std::string& framework) {
+    const auto* known = frameworks::find(framework);
+    return known ? std::string(known->display) : framework;
+}
 
 // A build of `framework` for CUDA `cuda` that the rules know exists: the same
 // release's variant when there is one, else the newest release built for that CUDA.
@@ -41,11 +65,13 @@ std::string existing_build(const rules::Database& db, const std::string& framewo
         if (!best || *b.version > *best->version) best = &b;
     }
     if (!best) return {};
-    // tensorflow-gpu was the GPU package up to 1.15; from 2.1 the GPU build is `tensorflow`.
-    const std::string name =
-        framework == "tensorflow" && *best->version >= *rules::Version::parse("2.1")
-            ? std::string("tensorflow")
-            : display;
+    // A retired name (tensorflow-gpu) is not the GPU build's name from its successor's first
+    // release on.
+    std::string name = display;
+    if (const auto match = rules::builtin_framework_catalog().wheel(display);
+        match && !match->policy->retired_for.empty() &&
+        *best->version >= *match->policy->retired_since)
+        name = match->policy->retired_for;
     return name + " " + best->version->str() +
            (best->variant.empty() ? "" : " (" + best->variant + " build)");
 }
@@ -58,17 +84,20 @@ std::optional<rules::Version> pinned_release(const dockerfile::Package& p) {
     return rules::Version::parse(text.substr(0, text.find('+')));
 }
 
-// PyTorch publishes each release for a few CUDA builds, adding a newer CUDA and dropping an
-// older one from release to release (RELEASE.md's compatibility matrix, the pytorch rows of
-// rules/frameworks.json). A pinned release asked for from one CUDA build only (`--index-url
-// …/whl/cu124`, `+cu124`) whose CUDA lies outside the builds the rules list for that release,
-// or that no release has (cu122), was never published: pip finds no matching distribution
-// and the image does not build. A CUDA between two listed builds stays unknown.
+// A framework whose rows list every CUDA build of each release (policy `complete_builds`:
+// PyTorch adds a newer CUDA and drops an older one from release to release). A pinned release
+// asked for from one CUDA build only (`--index-url …/whl/cu124`, `+cu124`) whose CUDA lies
+// outside the builds the rules list for that release, or that no release has (cu122), was
+// never published: pip finds no matching distribution and the image does not build. A CUDA
+// between two listed builds stays unknown.
 std::optional<report::Finding> unpublished_build(const dockerfile::Facts& facts,
                                                  const dockerfile::Package& p,
                                                  const lint::WheelStack& wheel,
                                                  const rules::Database& db) {
-    if (wheel.framework != "pytorch" || p.name != "torch" || !wheel.cuda) return std::nullopt;
+    const auto match = lint::framework_wheel(p);
+    if (!match || match->kind != rules::WheelMatch::Kind::spelling ||
+        !match->policy->complete_builds || !wheel.cuda)
+        return std::nullopt;
     const bool local_version = p.spec.find("+cu") != std::string::npos;
     if (p.pypi_also && !local_version) return std::nullopt;  // pip may take PyPI's build
     const auto release = pinned_release(p);
@@ -90,15 +119,13 @@ std::optional<report::Finding> unpublished_build(const dockerfile::Facts& facts,
     auto f = lint::finding(facts, "CUVL01", p.line, p.end_line);
     f.severity = report::Severity::error;
     f.message = describe(p) + " from the CUDA " + wanted.str() + " build (" + wheel.evidence +
-                ") was never published: PyTorch built " + release->truncated(2).str() + " for " +
-                lint::join(names, ", ") +
+                ") was never published: " + display_name(wheel.framework) + " built " +
+                release->truncated(2).str() + " for " + lint::join(names, ", ") +
                 " only, so pip finds no matching distribution and the image does not build.";
-    f.evidence.push_back("rules/frameworks.json: the pytorch builds of " +
+    f.evidence.push_back("rules/frameworks.json: the " + wheel.framework + " builds of " +
                          release->truncated(2).str());
-    f.fix =
-        "Install the release from one of the builds listed, or a release PyTorch built for "
-        "CUDA " +
-        wanted.str() + ".";
+    f.fix = "Install the release from one of the builds listed, or a release " +
+            display_name(wheel.framework) + " built for CUDA " + wanted.str() + ".";
     return f;
 }
 
@@ -158,19 +185,21 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
                 // CUDA 11.8 base runs, and DeepSpeed accepts nvcc 11.4 with torch 11.7. Only
                 // another major needs another driver, or breaks extensions compiled here.
                 if (!major_differs) continue;
-                const bool builds_here = wheel->framework == "pytorch" &&
-                                         stage.base.flavor == "devel" && major_differs &&
-                                         lint::stage_builds_code(facts, stage.stage, db);
-                if (builds_here) {
+                // A framework that refuses to build extensions with another major's nvcc says so
+                // in its own words (rules/frameworks.json error_texts, cuda_toolkit_mismatch).
+                const rules::FrameworkErrorText* refusal =
+                    stage.base.flavor == "devel"
+                        ? db.framework_error_text(wheel->framework, "cuda_toolkit_mismatch",
+                                                  version)
+                        : nullptr;
+                if (refusal && lint::stage_builds_code(facts, stage.stage, db)) {
                     f.severity = report::Severity::error;
-                    f.message = what +
-                                ", but this stage compiles extensions with the base's nvcc " +
-                                base.cuda->truncated(2).str() +
-                                ": torch refuses ('The detected CUDA version (" +
-                                base.cuda->truncated(2).str() +
-                                ") mismatches the version that was used to compile "
-                                "PyTorch (" +
-                                wheel->cuda->truncated(2).str() + ")').";
+                    f.message =
+                        what + ", but this stage compiles extensions with the base's nvcc " +
+                        base.cuda->truncated(2).str() + ": " + importer(*wheel) + " refuses ('" +
+                        fill_versions(refusal->message, base.cuda->truncated(2).str(),
+                                      wheel->cuda->truncated(2).str()) +
+                        "').";
                 } else {
                     f.severity = report::Severity::warning;
                     f.message = what + "; the base image has CUDA " + base.cuda->str() +

@@ -57,18 +57,19 @@ std::string system_cuda_dir(const std::string& dir, const dockerfile::StageFacts
 }
 
 // The CUDA major in the sonames of the libraries a wheel brings (libcublas.so.12):
-// a base library of another major has another name and shadows nothing. Unpinned torch
-// from PyPI (alone or beside an --extra-index-url) takes the newest release, whose
-// default build the rules know.
+// a base library of another major has another name and shadows nothing. An unpinned package
+// whose policy says pip takes the newest release's default build (torch, and the companions
+// that pull it), alone or beside an --extra-index-url: that build, as the rules know it.
 std::optional<int> wheel_cuda_major(const dockerfile::Package& p, const lint::WheelStack& wheel,
                                     const rules::Database& db) {
     if (wheel.cuda) return wheel.cuda->major();
-    // torchvision and torchaudio pull the torch release they were built with.
-    const bool torch = p.name == "torch" || p.name == "torchvision" || p.name == "torchaudio";
-    if (!torch || !p.version.empty() || (!p.index_url.empty() && !p.pypi_also)) return std::nullopt;
+    if (!wheel.policy || !wheel.policy->unpinned_default || !p.version.empty() ||
+        (!p.index_url.empty() && !p.pypi_also))
+        return std::nullopt;
     const rules::FrameworkBuild* newest = nullptr;
     for (const auto& b : db.framework_builds()) {
-        if (b.framework != "pytorch" || !b.is_default || b.index != "pypi" || !b.cuda || !b.version)
+        if (b.framework != wheel.framework || !b.is_default || b.index != "pypi" || !b.cuda ||
+            !b.version)
             continue;
         if (!newest || *newest->version < *b.version) newest = &b;
     }
@@ -90,20 +91,13 @@ bool can_shadow(const std::string& what, const std::optional<int>& wheel_major,
 }
 
 // pip --no-deps leaves out the nvidia-* wheels a framework's CUDA libraries come in: the
-// system's copies are then the only ones, and nothing is shadowed. torch builds before CUDA 12
-// (up to cu118) may carry their libraries inside the wheel itself, so only CUDA 12 and later
-// count for torch; tensorflow[and-cuda] and jax[cudaNN] bring theirs only as requirements.
+// system's copies are then the only ones, and nothing is shadowed. The policy says from which
+// CUDA major its builds bring them as requirements (torch up to cu118 may carry them inside
+// the wheel; tensorflow[and-cuda] and jax[cudaNN] only as requirements).
 bool libraries_left_out(const dockerfile::Package& p, const lint::WheelStack& wheel) {
-    if (!p.no_deps) return false;
-    switch (lint::family_of(p)) {
-        case lint::Family::torch:
-            return wheel.cuda && wheel.cuda->major() >= 12;
-        case lint::Family::tensorflow:
-        case lint::Family::jax:
-            return true;
-        default:
-            return false;
-    }
+    if (!p.no_deps || !wheel.policy || !wheel.policy->deps_bring_libraries_from) return false;
+    const int from = *wheel.policy->deps_bring_libraries_from;
+    return from == 0 || (wheel.cuda && static_cast<int>(wheel.cuda->major()) >= from);
 }
 
 std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {

@@ -5,11 +5,18 @@
 namespace cuvet::checks {
 namespace cuvl06 {
 
+// CUDA's own conda packages, a framework's CUDA selector (rules/frameworks.json
+// conda_cuda_selectors) and conda spellings that pull CUDA in (cuda_libraries "bundled").
 bool conda_brings_cuda(const dockerfile::Package& p) {
     if (p.manager != dockerfile::Manager::conda) return false;
     const std::string& n = p.name;
-    return !p.cuda.empty() || n == "cudnn" || n == "cudatoolkit" || n == "nccl" ||
-           n.starts_with("cuda-") || n == "pytorch-cuda" || n == "cupy" || n == "tensorflow-gpu";
+    if (!p.cuda.empty() || n == "cudnn" || n == "cudatoolkit" || n == "nccl" ||
+        n.starts_with("cuda-"))
+        return true;
+    const auto& catalog = rules::builtin_framework_catalog();
+    const auto spelled = catalog.conda(n);
+    return catalog.is_conda_cuda_selector(n) ||
+           (spelled && spelled->spelling->cuda_libraries == "bundled");
 }
 
 std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
@@ -34,8 +41,9 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
                     "loads then depends on import order and on conda's lib directory being on the "
                     "search path, so the same image can run against either cuDNN.";
         f.fix =
-            "Install the GPU stack with one package manager: either all from conda (pytorch + "
-            "pytorch-cuda / cuda-version) or all from pip (torch from the cuXXX index).";
+            "Install the GPU stack with one package manager: either all from conda (the "
+            "framework with its CUDA selector or cuda-version) or all from pip (wheels built for "
+            "one CUDA, from that CUDA's index).";
         out.push_back(std::move(f));
     }
     return out;

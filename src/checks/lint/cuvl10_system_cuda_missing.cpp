@@ -36,27 +36,26 @@ bool known_without_cudnn(const dockerfile::BaseFacts& base) {
            (base.flavor == "runtime" || base.flavor == "devel");
 }
 
-// The frameworks whose GPU path links or dlopens libcudnn itself: onnxruntime's CUDA
-// provider, TensorFlow, Paddle 2.x and JAX builds without NVIDIA wheels. CuPy only loads it for
-// cupy.cudnn, so it is left out; so are an unpinned Paddle (3.x wheels pull nvidia-cudnn in) and
-// `tensorflow` before 2.1, a CPU-only package (its GPU build was tensorflow-gpu).
-bool loads_system_cudnn(const dockerfile::Package& p, const lint::WheelStack& wheel) {
-    if (wheel.bundles_libraries || wheel.cpu_only || wheel.cudnn_optional) return false;
-    switch (lint::family_of(p)) {
-        case lint::Family::onnxruntime:
-        case lint::Family::jax:  // jaxlib+cudaNNN, jax[cudaNN-local]: the system's cuDNN
-            return true;
-        case lint::Family::paddle:
-            return p.pinned;
-        case lint::Family::tensorflow: {
-            if (p.name == "tensorflow-gpu") return true;
-            if (p.name != "tensorflow") return false;
-            const auto v = rules::Version::parse(p.version);
-            return p.version.empty() || (v && *v >= *rules::Version::parse("2.1"));
-        }
-        default:
-            return false;
-    }
+// Several frameworks (ONNX Runtime, TensorFlow) do not fail when their GPU libraries are
+// missing: they run on the CPU and log one line.
+constexpr const char* cpu_fallback_note =
+    "a framework that falls back to the CPU says so only in a log line";
+
+// The install of the same package that bundles its CUDA libraries, by its policy's extras
+// ("tensorflow[and-cuda]"), after `separator`; "" when it has none.
+std::string bundled_variant(const dockerfile::Package& p, const lint::WheelStack& wheel,
+                            const std::string& separator) {
+    if (!wheel.policy || wheel.policy->bundled_with_extras.empty()) return {};
+    return separator + p.name + "[" + wheel.policy->bundled_with_extras.front() + "]";
+}
+
+// A GPU build that links or dlopens libcudnn from the system (the policy's system_cudnn:
+// onnxruntime's CUDA provider, TensorFlow from 2.1, Paddle 2.x, JAX builds without NVIDIA
+// wheels). CuPy only loads it for cupy.cudnn, so its policy leaves it out; an unpinned Paddle
+// bundles it (3.x wheels pull nvidia-cudnn in).
+bool loads_system_cudnn(const lint::WheelStack& wheel) {
+    return wheel.system_cudnn && !wheel.bundles_libraries && !wheel.cpu_only &&
+           !wheel.cudnn_optional;
 }
 
 // Anything in the shipped stages that could put a libcudnn on the image: a cuDNN
@@ -94,19 +93,20 @@ std::vector<report::Finding> without_cudnn(const dockerfile::Facts& facts,
     if (!known_without_cudnn(stage.base) || may_bring_cudnn(facts, db)) return out;
     for (const auto& p : stage.packages) {
         auto wheel = lint::wheel_stack(p, db);
-        if (!wheel || !loads_system_cudnn(p, *wheel)) continue;
+        if (!wheel || !loads_system_cudnn(*wheel)) continue;
         auto f = lint::finding(facts, "CUVL10", p.line, p.end_line);
         f.severity = report::Severity::error;
         f.message = p.word + " loads libcudnn from the system, but " + stage.base.reference +
                     " is a CUDA image without cuDNN (NVIDIA ships it only in the -cudnn "
                     "tags) and nothing in this Dockerfile installs it: the GPU code fails to "
-                    "load at run time (onnxruntime and TensorFlow then run on the CPU, with "
-                    "only a log line to say so).";
+                    "load at run time (" +
+                    cpu_fallback_note + ").";
         f.fix = "Build on the cudnn flavour of the same tag (nvidia/cuda:" +
                 (stage.base.cuda.empty() ? std::string("<cuda>") : stage.base.cuda) + "-cudnn-" +
                 stage.base.flavor +
                 "-<os>), or install the cuDNN the package was built against (apt libcudnn, "
-                "nvidia-cudnn-cu12, onnxruntime-gpu[cuda,cudnn]).";
+                "nvidia-cudnn-cu12" +
+                bundled_variant(p, *wheel, ", ") + ").";
         out.push_back(std::move(f));
     }
     return out;
@@ -269,18 +269,21 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     for (const auto& p : stage.packages) {
         auto wheel = lint::wheel_stack(p, db);
         if (!wheel || wheel->bundles_libraries || wheel->cpu_only) continue;
-        if (wheel->framework == "tensorflow" && p.name != "tensorflow") continue;
+        // A retired name (tensorflow-gpu) is CUVL05's finding.
+        if (wheel->policy && !wheel->policy->retired_for.empty()) continue;
         auto f = lint::finding(facts, "CUVL10", p.line, p.end_line);
         f.severity = report::Severity::error;
         f.message = p.word + " loads libcudart, libcublas and libcudnn from the system, but " +
                     stage.base.reference +
                     " ships no CUDA libraries and nothing in this Dockerfile "
-                    "installs them: the GPU code fails to load at run time (onnxruntime and "
-                    "TensorFlow then run on the CPU, with only a log line to say so).";
+                    "installs them: the GPU code fails to load at run time (" +
+                    cpu_fallback_note + ").";
         f.fix =
             "Build on a CUDA runtime image with cuDNN (nvidia/cuda:<cuda>-cudnn-runtime-<os>) that "
-            "matches the package's CUDA, or install the variant that bundles its libraries "
-            "(tensorflow[and-cuda], cupy-cuda12x[ctk], the nvidia-*-cu12 wheels).";
+            "matches the package's CUDA, or install the variant that bundles its libraries (" +
+            (bundled_variant(p, *wheel, "").empty() ? std::string("the nvidia-*-cu12 wheels")
+                                                    : bundled_variant(p, *wheel, "")) +
+            ").";
         out.push_back(std::move(f));
     }
     return out;

@@ -95,7 +95,7 @@ bool unknown_local_wheel(const dockerfile::Package& p, const rules::Database& db
         return false;
     // An extension the rules know (sglang) still requires a framework its metadata names.
     const auto* row = db.python_package(p.name, "pypi");
-    return lint::family_of(p) == lint::Family::none &&
+    return !lint::is_framework(p) && !lint::is_nvidia_library_wheel(p) &&
            (!row || (row->role != "framework" && row->role != "gpu_plugin"));
 }
 
@@ -137,14 +137,14 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
         base_names_framework(stage.base))
         return out;
     for (const auto& p : stage.packages) {
-        // The stack is (partly) visible and judged by the other checks: TensorRT from apt
-        // too when its Python binding or the `tensorrt` metapackage comes with it (NVIDIA's
-        // TensorRT containers). A bare libnvinfer or libcudnn is a library some framework
-        // may load, not the framework the hidden installs bring (libnvinfer7 beside an
-        // environment.yml, the h08 class of bench/lint_corpus/unseen).
+        // The stack is (partly) visible and judged by the other checks: a framework from apt
+        // too when a package that installs its Python API comes with it (rules/frameworks.json
+        // apt_bindings: NVIDIA's TensorRT containers). A bare libnvinfer or libcudnn is a library
+        // some framework may load, not the framework the hidden installs bring (libnvinfer7 beside
+        // an environment.yml, the h08 class of bench/lint_corpus/unseen).
         if (shows_gpu_framework(p, db) ||
             (p.manager == dockerfile::Manager::apt &&
-             (p.name == "tensorrt" || p.name.starts_with("python3-libnvinfer")))) {
+             rules::builtin_framework_catalog().apt_binding(p.name))) {
             return out;
         }
     }

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "cuvet/core/ascii.hpp"
+#include "cuvet/frameworks/framework.hpp"
 #include "cuvet/rules/framework_catalog.hpp"
 
 namespace cuvet::checks::lint {
@@ -54,7 +55,9 @@ BaseStack base_stack(const dockerfile::BaseFacts& base, const rules::Database& d
                     out.cudnn = builds.front()->cudnn;
                     out.cudnn_major = builds.front()->cudnn_major;
                     out.cuda_libraries = true;
-                    out.evidence = "TensorFlow " + v->str() + " tested build configuration";
+                    const auto* known = frameworks::find(base.framework);
+                    out.evidence = (known ? std::string(known->display) : base.framework) + " " +
+                                   v->str() + " tested build configuration";
                 }
             }
             break;
@@ -83,29 +86,18 @@ BaseStack base_stack(const dockerfile::BaseFacts& base, const rules::Database& d
     return out;
 }
 
-Family family_of(const dockerfile::Package& p) {
-    const std::string& n = p.name;
-    if (n == "torch" || n == "torchvision" || n == "torchaudio" || n == "pytorch")
-        return Family::torch;
-    if (n == "tensorflow" || n == "tensorflow-gpu" || n == "tensorflow-cpu" || n == "tf-nightly") {
-        return Family::tensorflow;
-    }
-    if (n == "jax" || n == "jaxlib") return Family::jax;
-    if (n == "onnxruntime-gpu" || n == "onnxruntime") return Family::onnxruntime;
-    if (n.starts_with("cupy-cuda") || n == "cupy") return Family::cupy;
-    if (n == "paddlepaddle-gpu") return Family::paddle;
-    if (n == "tensorrt" || n.starts_with("tensorrt-")) return Family::tensorrt;
-    if (n == "cntk" || n == "cntk-gpu") return Family::cntk;
-    if (n.starts_with("nvidia-") &&
-        (n.ends_with("-cu11") || n.ends_with("-cu12") || n.ends_with("-cu13"))) {
-        return Family::nvidia_lib;
-    }
-    return Family::none;
+// By name for every manager, as conda-forge and apt reuse the pip names (conda's
+// tensorflow-gpu and cupy, apt's tensorrt).
+std::optional<rules::WheelMatch> framework_wheel(const dockerfile::Package& p) {
+    return rules::builtin_framework_catalog().wheel(p.name);
 }
 
-bool is_framework(const dockerfile::Package& p) {
-    Family f = family_of(p);
-    return f != Family::none && f != Family::nvidia_lib;
+bool is_framework(const dockerfile::Package& p) { return framework_wheel(p).has_value(); }
+
+bool is_nvidia_library_wheel(const dockerfile::Package& p) {
+    const std::string& n = p.name;
+    return n.starts_with("nvidia-") &&
+           (n.ends_with("-cu11") || n.ends_with("-cu12") || n.ends_with("-cu13"));
 }
 
 std::optional<int> cudnn_major(const dockerfile::Package& p) {
@@ -154,17 +146,38 @@ bool names_cuda_build(std::string_view n) {
 
 namespace {
 
-// `extra` among the package's extras, as a whole word: rembg[gpu,cli] has gpu.
-bool has_extra(const dockerfile::Package& p, const std::string& extra) {
+// Each extra, trimmed: "cuda12, cli" → {"cuda12", "cli"}.
+std::vector<std::string> extras_of(const std::string& extras) {
+    std::vector<std::string> out;
     std::size_t start = 0;
-    while (start <= p.extras.size()) {
-        const std::size_t comma = p.extras.find(',', start);
-        std::string word = p.extras.substr(start, comma - start);
+    while (start <= extras.size()) {
+        const std::size_t comma = extras.find(',', start);
+        std::string word = extras.substr(start, comma - start);
         std::erase(word, ' ');
-        if (word == extra) return true;
+        if (!word.empty()) out.push_back(std::move(word));
         if (comma == std::string::npos) break;
         start = comma + 1;
     }
+    return out;
+}
+
+// `extra` among the package's extras, as a whole word: rembg[gpu,cli] has gpu.
+bool has_extra(const dockerfile::Package& p, const std::string& extra) {
+    const auto extras = extras_of(p.extras);
+    return std::find(extras.begin(), extras.end(), extra) != extras.end();
+}
+
+bool any_extra_starts_with(const std::string& extras, const std::vector<std::string>& prefixes) {
+    for (const auto& extra : extras_of(extras))
+        for (const auto& prefix : prefixes)
+            if (extra.starts_with(prefix)) return true;
+    return false;
+}
+
+bool any_extra_contains(const std::string& extras, const std::vector<std::string>& parts) {
+    for (const auto& extra : extras_of(extras))
+        for (const auto& part : parts)
+            if (extra.find(part) != std::string::npos) return true;
     return false;
 }
 
@@ -190,15 +203,17 @@ bool needs_cuda(const dockerfile::Package& p, const rules::Database& db) {
         }
         // llama-cpp-python's CUDA builds come only from its own index; PyPI's is a source build.
         if (!row->cuda_wheel_index.empty()) return p.index_url.starts_with(row->cuda_wheel_index);
-        // Plain `jax` is CPU-only; its [cudaNN] extras select the GPU plugin.
-        if (row->framework == "jax" && row->role == "framework")
-            return p.extras.find("cuda") != std::string::npos || !p.cuda.empty();
+        // A framework whose plain package is CPU-only: its extras select the GPU build.
+        const auto match = framework_wheel(p);
+        if (row->role == "framework" && match && match->policy->gpu == "extras")
+            return any_extra_starts_with(p.extras, match->policy->gpu_extras) || !p.cuda.empty();
         return true;
     }
     if (names_cuda_build(p.name)) return true;
-    // Extensions the CUDA indexes serve per CUDA build (torch-scatter, torch-tensorrt, fbgemm-gpu).
+    // Extensions the CUDA indexes serve per CUDA build (torch-scatter, fbgemm-gpu).
     return !p.cuda.empty() && p.cuda != "cpu" &&
-           (p.name.starts_with("torch-") || p.name.ends_with("-gpu"));
+           (rules::builtin_framework_catalog().is_extension_name(p.name) ||
+            p.name.ends_with("-gpu"));
 }
 
 std::string cuda_digits(const std::string& cuda) {
@@ -217,81 +232,21 @@ bool same_cuda(const rules::Version& a, const rules::Version& b) {
 
 namespace {
 
-// "cuda" among jax's extras, as a whole word: jax[cuda] (not [cuda12], [cuda12_pip]).
-bool plain_cuda_extra(const std::string& extras) {
-    std::size_t start = 0;
-    while (start <= extras.size()) {
-        const std::size_t comma = extras.find(',', start);
-        if (extras.substr(start, comma - start) == "cuda") return true;
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-    }
-    return false;
-}
-
-// cuDNN of a jaxlib local version: +cuda11.cudnn86 → 8.6, +cuda11.cudnn805 → 8.0.5.
-std::optional<rules::Version> jaxlib_local_cudnn(const std::string& version) {
-    const auto pos = version.find(".cudnn");
-    if (pos == std::string::npos) return std::nullopt;
-    const std::string digits = version.substr(pos + 6);
-    if (digits.size() < 2 || digits.find_first_not_of("0123456789") != std::string::npos)
-        return std::nullopt;
-    return rules::Version::parse(digits.substr(0, 1) + "." + digits.substr(1, 1) +
-                                 (digits.size() > 2 ? "." + digits.substr(2) : ""));
-}
-
-// JAX's GPU builds: jax[cudaNN] (NVIDIA wheels), jax[cudaNN-local] (the system's
-// libraries), plain jax[cuda] (per release, rules/frameworks.json `selected_by`) and
-// jaxlib==X+cudaNNN wheels from Google's index (the system's libraries). False: CPU.
-bool jax_stack(const dockerfile::Package& p, const std::optional<rules::Version>& v,
-               const rules::Database& db, WheelStack& out) {
-    out.framework = "jax";
-    if (p.name == "jaxlib" && !p.cuda.empty() && p.cuda != "cpu") {
-        out.cudnn = jaxlib_local_cudnn(p.version);
-        if (out.cudnn) out.cudnn_major = static_cast<int>(out.cudnn->major());
-        return true;
-    }
-    if (p.extras.find("cuda") == std::string::npos) return false;
-    if (!plain_cuda_extra(p.extras)) {
-        out.bundles_libraries = p.extras.find("local") == std::string::npos;
-        return true;
-    }
-    // An unpinned jax[cuda] or a release the table does not reach: its build is unknown.
-    // The releases known last bring their NVIDIA wheels, so none is demanded of the base.
-    out.bundles_libraries = true;
-    if (!v) return true;
-    for (const rules::FrameworkBuild* build : db.framework_builds("jax", *v)) {
-        if (build->selected_by != "jax[cuda]") continue;
-        out.cuda = build->cuda;
-        out.cudnn = build->cudnn;
-        out.cudnn_major = build->cudnn_major;
-        out.bundles_libraries = build->package != "jaxlib";
-        out.evidence = "jax[cuda] " + v->str() + " installs the " +
-                       (build->package == "jaxlib" ? "jaxlib+" + build->variant
-                                                   : build->package + " (" + build->variant + ")") +
-                       " build";
-        break;
-    }
-    return true;
-}
-
 // Hosts that serve a framework's own builds; a wheel URL elsewhere is somebody's rebuild.
-bool third_party_wheel(const dockerfile::Package& p, Family family) {
+bool third_party_wheel(const dockerfile::Package& p, bool known) {
     const std::string& url = p.word;
     const auto scheme = url.find("://");
-    if (scheme == std::string::npos || !url.ends_with(".whl") || family == Family::none)
-        return false;
+    if (scheme == std::string::npos || !url.ends_with(".whl") || !known) return false;
     const std::string rest = url.substr(scheme + 3);
     const std::string host = rest.substr(0, rest.find('/'));
     // PyPI's mirrors keep its file layout (…/packages/xx/yy/<hash>/name.whl): PyPI's own bits.
     if (rest.find("/packages/") != std::string::npos) return false;
-    for (std::string_view official :
-         {"download.pytorch.org", "files.pythonhosted.org", "pypi.org", "pypi.python.org",
-          "storage.googleapis.com", "paddle-wheel.bj.bcebos.com", "paddle-whl.bj.bcebos.com",
-          "cntk.ai", "pypi.nvidia.com", "developer.download.nvidia.com", "download.onnxruntime.ai",
-          "aiinfra.pkgs.visualstudio.com"}) {
+    // PyPI and NVIDIA's own hosts, and each framework's (rules/frameworks.json wheel_hosts).
+    for (std::string_view official : {"files.pythonhosted.org", "pypi.org", "pypi.python.org",
+                                      "pypi.nvidia.com", "developer.download.nvidia.com"}) {
         if (host == official) return false;
     }
+    if (rules::builtin_framework_catalog().official_wheel_host(host)) return false;
     if (host == "github.com") {
         // github.com/<owner>/<repo>/releases/…: the project's own releases name it.
         const std::string path = ascii_lower(rest.substr(rest.find('/') + 1));
@@ -353,10 +308,110 @@ std::optional<WheelStack> catalog_stack(const dockerfile::Package& p, const rule
 
 }  // namespace
 
+namespace {
+
+// A variant template filled with a CUDA release: "cu{cuda_nodot}" → "cu121" for 12.1.
+std::string fill_variant(std::string variant, const std::optional<rules::Version>& cuda) {
+    if (!cuda) return variant;
+    const std::string major = std::to_string(cuda->major());
+    const std::string nodot = major + std::to_string(cuda->size() >= 2 ? cuda->minor() : 0);
+    for (auto [placeholder, value] :
+         {std::pair<std::string_view, const std::string&>{"{cuda_major}", major},
+          {"{cuda_nodot}", nodot}}) {
+        for (auto at = variant.find(placeholder); at != std::string::npos;
+             at = variant.find(placeholder))
+            variant.replace(at, placeholder.size(), value);
+    }
+    return variant;
+}
+
+// A build row's package and variant as people write them: a local version where the package's
+// builds are named by one (jaxlib+cuda11.cudnn86), else "jax-cuda12-plugin (cuda12)".
+std::string row_build(const rules::FrameworkBuild& build) {
+    const auto spelled = rules::builtin_framework_catalog().pip(build.package);
+    if (spelled && !spelled->spelling->local_versions.empty())
+        return build.package + "+" + build.variant;
+    return build.package + " (" + build.variant + ")";
+}
+
+// The policy's evidence with its placeholders filled from the package and the build row.
+std::string fill_evidence(std::string text, const dockerfile::Package& p,
+                          const rules::Version& release, const rules::FrameworkBuild& build) {
+    const std::string values[][2] = {
+        {"{package}", p.name},
+        {"{version}", release.str()},
+        {"{variant}", build.variant.empty() ? std::string("default") : build.variant},
+        {"{cuda}", build.cuda ? build.cuda->str() : std::string("?")},
+        {"{row_build}", row_build(build)}};
+    for (const auto& [placeholder, value] : values) {
+        for (auto at = text.find(placeholder); at != std::string::npos;
+             at = text.find(placeholder, at + value.size()))
+            text.replace(at, placeholder.size(), value);
+    }
+    return text;
+}
+
+// The release a pinned version names: without the local tail that states its CUDA build
+// (2.6.2.post120 → 2.6.2) or a local version (2.1.0+cu121 → 2.1.0).
+std::optional<rules::Version> release_of(const dockerfile::Package& p,
+                                         const rules::WheelMatch& match) {
+    std::string text = p.version;
+    const rules::PackageMatch spelled{match.framework, match.spelling, "", ""};
+    if (auto local = rules::FrameworkCatalog::local_version_cuda(spelled, text))
+        text.resize(text.size() - local->tail.size());
+    return public_version(text);
+}
+
+// Whether the install is a GPU build at all, by the policy's `gpu`.
+bool gpu_build(const dockerfile::Package& p, const rules::WheelMatch& match) {
+    const rules::WheelPolicy& policy = *match.policy;
+    if (policy.gpu == "never") return false;
+    if (policy.gpu != "extras") return true;
+    // A spelling served per CUDA build (jaxlib==0.4.20+cuda12…, or from a CUDA index).
+    const bool stated = !match.spelling->local_versions.empty() && !p.cuda.empty();
+    return stated || any_extra_starts_with(p.extras, policy.gpu_extras);
+}
+
+// The release's row among the framework's builds, as the policy finds it; nullptr: unknown.
+const rules::FrameworkBuild* build_row(const dockerfile::Package& p,
+                                       const rules::WheelPolicy& policy,
+                                       const std::string& framework,
+                                       const std::optional<rules::Version>& release,
+                                       const std::optional<rules::Version>& cuda,
+                                       const rules::Database& db) {
+    if (!release) return nullptr;
+    if (!policy.selected_by.empty()) {
+        // "jax[cuda]": only that extra by itself selects these rows.
+        const auto open = policy.selected_by.find('[');
+        const std::string extra =
+            policy.selected_by.substr(open + 1, policy.selected_by.size() - open - 2);
+        if (!has_extra(p, extra)) return nullptr;
+        for (const rules::FrameworkBuild* build : db.framework_builds(framework, *release))
+            if (build->selected_by == policy.selected_by) return build;
+        return nullptr;
+    }
+    if (policy.any_build) {
+        auto builds = db.framework_builds(framework, *release);
+        return builds.empty() ? nullptr : builds.front();
+    }
+    const rules::FrameworkBuild* build = nullptr;
+    for (const auto& variant : policy.variants) {
+        // A template needs the CUDA the index or name states; a literal ("gpu") does not.
+        if (variant.find('{') != std::string::npos && !cuda) continue;
+        if ((build = db.framework_build(framework, *release, fill_variant(variant, cuda)))) break;
+    }
+    if (!build && !cuda && policy.default_build)
+        build = db.framework_build(framework, *release, "");
+    if (build && cuda && build->cuda && build->cuda->major() != cuda->major()) return nullptr;
+    return build;
+}
+
+}  // namespace
+
 std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules::Database& db) {
     if (p.manager != dockerfile::Manager::pip) return std::nullopt;
     WheelStack out;
-    const Family family = family_of(p);
+    const auto match = framework_wheel(p);
     if (p.cuda == "cpu") {
         out.cpu_only = true;
         out.evidence = p.cuda_evidence;
@@ -369,141 +424,59 @@ std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules:
     // The release tables describe the official builds; a rebuild hosted elsewhere
     // (github.com/mind/wheels/…/tf1.4.1-gpu-cuda9/tensorflow-1.4.1-….whl) is its own build,
     // known only by what its URL says.
-    const bool rebuild = third_party_wheel(p, family);
+    const bool rebuild = third_party_wheel(p, match || is_nvidia_library_wheel(p));
     if (rebuild && !out.cuda) {
         out.cuda = cuda_named_in_url(p.word);
         if (out.cuda) out.evidence = "the wheel's URL names CUDA " + out.cuda->str();
     }
-    auto v = rebuild ? std::nullopt : public_version(p.version);
-    switch (family) {
-        case Family::torch: {
-            out.framework = "pytorch";
-            out.bundles_libraries = true;
-            if (p.name != "torch" || !v) break;
-            std::string variant;
-            if (out.cuda)
-                variant =
-                    "cu" + std::to_string(out.cuda->major()) + std::to_string(out.cuda->minor());
-            const rules::FrameworkBuild* build = db.framework_build("pytorch", *v, variant);
-            if (build) {
-                if (!out.cuda && build->cuda) {
-                    out.cuda = build->cuda;
-                    out.evidence =
-                        "torch " + v->str() + " on PyPI is the " + build->variant + " build";
-                }
-                out.cudnn = build->cudnn;
-                out.cudnn_major = build->cudnn_major;
-            }
-            break;
+    if (is_nvidia_library_wheel(p)) {
+        out.framework = p.name;
+        out.bundles_libraries = true;
+        return out;
+    }
+    if (!match) return catalog_stack(p, db, std::move(out));
+    const rules::WheelPolicy& policy = *match->policy;
+    out.framework = match->framework->framework;
+    out.policy = match->policy;
+    out.bundles_libraries = policy.libraries == "bundled";
+    // A companion or a placeholder shares the framework's libraries, not its build rows.
+    if (match->kind != rules::WheelMatch::Kind::spelling) return out;
+    if (!gpu_build(p, *match)) return std::nullopt;
+    if (policy.gpu == "url" &&
+        std::none_of(policy.gpu_url_words.begin(), policy.gpu_url_words.end(),
+                     [&](const auto& word) { return p.word.find(word) != std::string::npos; })) {
+        out.cpu_only = true;
+        return out;
+    }
+    const auto release = rebuild ? std::nullopt : release_of(p, *match);
+    if (any_extra_starts_with(p.extras, policy.bundled_with_extras) ||
+        (policy.bundled_from && (!release || *release >= *policy.bundled_from)))
+        out.bundles_libraries = true;
+    if (any_extra_contains(p.extras, policy.system_extras)) out.bundles_libraries = false;
+    out.system_cudnn =
+        policy.system_cudnn && !(policy.cpu_before && release && *release < *policy.cpu_before);
+    // A local version that states the cuDNN too (jaxlib 0.4.20+cuda11.cudnn86).
+    const rules::PackageMatch spelled{match->framework, match->spelling, "", ""};
+    if (auto local = rules::FrameworkCatalog::local_version_cuda(spelled, p.version);
+        local && !local->cudnn.empty())
+        out.cudnn = rules::Version::parse(local->cudnn);
+    const rules::FrameworkBuild* build = build_row(p, policy, out.framework, release, out.cuda, db);
+    if (build) {
+        // A row an extra selects decides the whole build; the others add what the index or the
+        // name left open, unless the policy says the row decides.
+        const bool decides = policy.build_decides_cuda || !policy.selected_by.empty();
+        if (decides || (!out.cuda && build->cuda)) {
+            out.cuda = build->cuda;
+            out.evidence = fill_evidence(policy.evidence, p, *release, *build);
         }
-        case Family::tensorflow: {
-            out.framework = "tensorflow";
-            out.bundles_libraries = p.extras.find("and-cuda") != std::string::npos;
-            if (!v) break;
-            auto builds = db.framework_builds("tensorflow", *v);
-            if (!builds.empty()) {
-                out.cuda = builds.front()->cuda;
-                out.cudnn = builds.front()->cudnn;
-                out.cudnn_major = builds.front()->cudnn_major;
-                out.evidence = "TensorFlow " + v->str() + " was built with CUDA " +
-                               (out.cuda ? out.cuda->str() : "?");
-            }
-            break;
+        out.cudnn = build->cudnn;
+        out.cudnn_major = build->cudnn_major;
+        out.cudnn_optional = build->cudnn_optional;
+        if (!policy.selected_by.empty()) {
+            // The row's package decides whose libraries it loads (jaxlib+cuda: the system's).
+            if (auto row = rules::builtin_framework_catalog().wheel(build->package))
+                out.bundles_libraries = row->policy->libraries == "bundled";
         }
-        case Family::jax:
-            if (!jax_stack(p, v, db, out)) return std::nullopt;  // CPU jax
-            break;
-        case Family::onnxruntime: {
-            if (p.name != "onnxruntime-gpu") return std::nullopt;
-            out.framework = "onnxruntime";
-            if (!v) break;
-            // A CUDA feed named the major (onnxruntime-cuda-12): that variant, else PyPI's default.
-            const std::string variant = out.cuda ? "cuda" + std::to_string(out.cuda->major()) : "";
-            const rules::FrameworkBuild* build = db.framework_build("onnxruntime", *v, variant);
-            if (build && out.cuda && build->cuda && build->cuda->major() != out.cuda->major())
-                build = nullptr;
-            if (build) {
-                out.cuda = build->cuda;
-                out.cudnn = build->cudnn;
-                out.cudnn_major = build->cudnn_major;
-                out.cudnn_optional = build->cudnn_optional;
-                out.evidence = "onnxruntime-gpu " + v->str() + " on PyPI is the " +
-                               (build->variant.empty() ? std::string("default") : build->variant) +
-                               " build";
-            }
-            break;
-        }
-        case Family::cupy:
-            out.framework = "cupy";
-            break;
-        case Family::paddle: {
-            out.framework = "paddlepaddle";
-            // 2.6.2.post120: the release is what stands before ".post".
-            auto release = version(p.version.substr(0, p.version.find(".post")));
-            if (!release) break;
-            // 3.x GPU wheels pull CUDA, cuDNN and NCCL in as nvidia-* pip packages
-            // (rules/frameworks.json, the paddlepaddle 3.x rows' note).
-            out.bundles_libraries = release->major() >= 3;
-            const rules::FrameworkBuild* build = nullptr;
-            if (out.cuda) {
-                // The suffix or the index named the CUDA; its row adds the cuDNN.
-                const std::string digits = cuda_digits(out.cuda->truncated(2).str());
-                build = db.framework_build("paddlepaddle", *release, "post" + digits);
-                if (!build) build = db.framework_build("paddlepaddle", *release, "cu" + digits);
-            } else {
-                // Neither: pip takes the build PyPI serves for the release.
-                build = db.framework_build("paddlepaddle", *release, "");
-                if (build && build->cuda) {
-                    out.cuda = build->cuda;
-                    out.evidence = "paddlepaddle-gpu " + release->str() + " on PyPI is the " +
-                                   build->variant + " build";
-                }
-            }
-            if (build) {
-                out.cudnn = build->cudnn;
-                out.cudnn_major = build->cudnn_major;
-            }
-            break;
-        }
-        case Family::tensorrt: {
-            out.framework = "tensorrt";
-            out.bundles_libraries = true;
-            // tensorrt-llm: each release's wheel is built for one CUDA (1.1: 12.9, 1.2: 13.0).
-            if (p.name != "tensorrt-llm" || !v) break;
-            out.framework = "tensorrt-llm";
-            const rules::FrameworkBuild* build = db.framework_build("tensorrt-llm", *v, "");
-            if (build && build->cuda && !out.cuda) {
-                out.cuda = build->cuda;
-                out.evidence = "the tensorrt-llm " + v->str() + " wheel is built for CUDA " +
-                               build->cuda->str();
-            }
-            break;
-        }
-        case Family::cntk: {
-            out.framework = "cntk";
-            // PyPI's `cntk` is the CPU build; the GPU one is `cntk-gpu` (2.5 on) or, before
-            // that, a wheel from cntk.ai/PythonWheel/GPU/. Either loads the system CUDA.
-            if (p.name != "cntk-gpu" && p.word.find("/GPU/") == std::string::npos) {
-                out.cpu_only = true;
-                break;
-            }
-            const rules::FrameworkBuild* build =
-                v ? db.framework_build("cntk", *v, "gpu") : nullptr;
-            if (build && build->cuda) {
-                out.cuda = build->cuda;
-                out.cudnn = build->cudnn;
-                out.cudnn_major = build->cudnn_major;
-                out.evidence =
-                    "the CNTK " + v->str() + " GPU build uses CUDA " + build->cuda->str();
-            }
-            break;
-        }
-        case Family::nvidia_lib:
-            out.framework = p.name;
-            out.bundles_libraries = true;
-            break;
-        case Family::none:
-            return catalog_stack(p, db, std::move(out));
     }
     if (out.cudnn && !out.cudnn_major) out.cudnn_major = out.cudnn->major();
     return out;
@@ -512,7 +485,8 @@ std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules:
 std::optional<dockerfile::Package> pulled_framework(const dockerfile::Package& p,
                                                     const dockerfile::StageFacts& stage,
                                                     const rules::Database& db) {
-    if (p.manager != dockerfile::Manager::pip || family_of(p) != Family::none) return std::nullopt;
+    if (p.manager != dockerfile::Manager::pip || is_framework(p) || is_nvidia_library_wheel(p))
+        return std::nullopt;
     const auto v = public_version(p.version);
     if (!v) return std::nullopt;
     const rules::FrameworkBuild* build = db.build_for_package(p.name, *v);
@@ -529,11 +503,13 @@ std::optional<dockerfile::Package> pulled_framework(const dockerfile::Package& p
         pulled.cuda_evidence.clear();
         pulled.pypi_also = false;
         pulled.word = p.word + " (requires " + requirement.name + requirement.spec + ")";
-        const Family family = family_of(pulled);
-        if (family == Family::none || family == Family::nvidia_lib) continue;
+        const auto framework = framework_wheel(pulled);
+        if (!framework) continue;
         const bool installed_here =
-            std::any_of(stage.packages.begin(), stage.packages.end(),
-                        [&](const dockerfile::Package& q) { return family_of(q) == family; });
+            std::any_of(stage.packages.begin(), stage.packages.end(), [&](const auto& q) {
+                const auto other = framework_wheel(q);
+                return other && other->framework == framework->framework;
+            });
         if (installed_here) return std::nullopt;
         return pulled;
     }
@@ -599,27 +575,47 @@ bool binary_installer(const std::string& path) {
     return false;
 }
 
+bool local_build_needs_toolkit(const dockerfile::Package& p) {
+    const auto match = framework_wheel(p);
+    if (!match || match->kind != rules::WheelMatch::Kind::spelling ||
+        !match->policy->local_build_needs_toolkit)
+        return false;
+    const rules::PackageMatch spelled{match->framework, match->spelling, "", ""};
+    return rules::FrameworkCatalog::local_version_cuda(spelled, p.version).has_value();
+}
+
 bool builds_in(const dockerfile::Facts& facts, std::size_t index, const rules::Database& db) {
     const auto& stage = facts.build.stages.at(index);
     // A stage named for building (build, builder, devel, dev) says what it is for.
     for (std::string_view word : {"build", "builder", "devel", "dev", "compile"}) {
         if (has_word(stage.name, word)) return true;
     }
+    // The frameworks' extension builders' variables (rules/frameworks.json build_variables)
+    // and CUDA's and CMake's own.
+    const std::vector<std::string> framework_variables =
+        rules::builtin_framework_catalog().build_variables();
+    auto is_framework_variable = [&](const std::string& name) {
+        return std::find(framework_variables.begin(), framework_variables.end(), name) !=
+               framework_variables.end();
+    };
     for (const auto& v : stage.env) {
-        for (std::string_view name :
-             {"TORCH_CUDA_ARCH_LIST", "FORCE_CUDA", "CUDA_ARCH_LIST", "CMAKE_CUDA_ARCHITECTURES",
-              "TORCH_NVCC_FLAGS", "CUDA_NVCC_FLAGS", "NVCC_FLAGS", "CMAKE_ARGS"}) {
+        if (is_framework_variable(v.name)) return true;
+        for (std::string_view name : {"FORCE_CUDA", "CUDA_ARCH_LIST", "CMAKE_CUDA_ARCHITECTURES",
+                                      "CUDA_NVCC_FLAGS", "NVCC_FLAGS", "CMAKE_ARGS"}) {
             if (v.name == name) return true;
         }
     }
     for (const auto& a : stage.args) {
-        if (a.name == "TORCH_CUDA_ARCH_LIST" || a.name == "FORCE_CUDA") return true;
+        if (is_framework_variable(a.name) || a.name == "FORCE_CUDA") return true;
     }
     for (const auto& run : stage.runs) {
         const std::string text = run_text(facts, run);
+        for (const auto& name : framework_variables) {
+            if (has_word(text, name)) return true;
+        }
         for (std::string_view word :
-             {"build_ext", "bdist_wheel", "setup.py", "TORCH_CUDA_ARCH_LIST", "FORCE_CUDA",
-              "CMAKE_ARGS", "--no-build-isolation", "--cuda_ext", "BUILD_EXT", "DS_BUILD_OPS"}) {
+             {"build_ext", "bdist_wheel", "setup.py", "FORCE_CUDA", "CMAKE_ARGS",
+              "--no-build-isolation", "--cuda_ext", "BUILD_EXT", "DS_BUILD_OPS"}) {
             if (has_word(text, word)) return true;
         }
         for (const auto& command : run.commands) {
@@ -655,10 +651,10 @@ bool builds_in(const dockerfile::Facts& facts, std::size_t index, const rules::D
         }
     }
     for (const auto& p : sf.packages) {
-        // jaxlib on the system CUDA runs ptxas/nvlink from the toolkit; source-only packages
-        // and JIT-compiled ops (pycuda, flash-attn, DeepSpeed, CuPy from source) need nvcc.
-        if ((p.name == "jaxlib" && p.version.find("+cuda") != std::string::npos) ||
-            p.extras.find("_local") != std::string::npos) {
+        // A build on the system CUDA that runs ptxas/nvlink from the toolkit (the policy's
+        // local_build_needs_toolkit, jax[cudaNN_local]); source-only packages and JIT-compiled
+        // ops (pycuda, flash-attn, DeepSpeed, CuPy from source) need nvcc.
+        if (local_build_needs_toolkit(p) || p.extras.find("_local") != std::string::npos) {
             return true;
         }
         if (p.manager == dockerfile::Manager::apt) continue;

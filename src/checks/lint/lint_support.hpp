@@ -9,6 +9,7 @@
 #include "cuvet/dockerfile/facts.hpp"
 #include "cuvet/report/finding.hpp"
 #include "cuvet/rules/database.hpp"
+#include "cuvet/rules/framework_catalog.hpp"
 
 namespace cuvet::checks::lint {
 
@@ -25,21 +26,13 @@ struct BaseStack {
 // Unknown parts stay nullopt; an image we know nothing about yields no CUDA.
 BaseStack base_stack(const dockerfile::BaseFacts& base, const rules::Database& db);
 
-// The GPU framework families whose build decides the CUDA stack.
-enum class Family {
-    none,
-    torch,
-    tensorflow,
-    jax,
-    onnxruntime,
-    cupy,
-    paddle,
-    tensorrt,
-    cntk,
-    nvidia_lib
-};
-Family family_of(const dockerfile::Package& package);
+// The framework a pip package installs, by the catalog's wheel policies (rules/frameworks.json,
+// a pip spelling's "wheel"): its spelling, a companion (torchvision) or a placeholder name.
+// nullopt when no framework's policy names it.
+std::optional<rules::WheelMatch> framework_wheel(const dockerfile::Package& package);
 bool is_framework(const dockerfile::Package& package);
+// NVIDIA's CUDA library wheels, named for their CUDA major: nvidia-cublas-cu12.
+bool is_nvidia_library_wheel(const dockerfile::Package& package);
 bool is_cudnn_package(const dockerfile::Package& package);
 // cuDNN major from the package name or version: libcudnn8, libcudnn9-cuda-12, cudnn=8.9.
 std::optional<int> cudnn_major(const dockerfile::Package& package);
@@ -50,7 +43,10 @@ bool needs_cuda(const dockerfile::Package& package, const rules::Database& db);
 std::string cuda_digits(const std::string& cuda);
 
 struct WheelStack {
-    std::string framework;  // "pytorch", "tensorflow", …
+    std::string framework;  // the catalog's name: "pytorch"
+    // The catalog policy it was read by; nullptr for NVIDIA library wheels and packages the
+    // catalog knows only by the CUDA their name states.
+    const rules::WheelPolicy* policy = nullptr;
     std::optional<rules::Version> cuda;
     std::optional<int> cudnn_major;
     std::optional<rules::Version> cudnn;
@@ -60,6 +56,9 @@ struct WheelStack {
     bool cpu_only = false;
     // The build's GPU path starts without cuDNN (rules: `cudnn_optional`).
     bool cudnn_optional = false;
+    // A build that bundles nothing dlopens the system's libcudnn (policy `system_cudnn`, not
+    // for releases before its `cpu_before`).
+    bool system_cudnn = false;
     std::string evidence;
 };
 
