@@ -108,3 +108,33 @@ TEST_CASE("cuDNN patch releases 9.18.x and 9.19.1 have rows", "[rules][rules37]"
     REQUIRE(r9180);
     CHECK(r9180->builds.empty());
 }
+
+TEST_CASE("NGC PyTorch 26.01-26.03 and 26.07-26.09, JAX 26.04, TensorFlow 25.02 have rows",
+          "[rules][rules37]") {
+    const auto* pt2602 = db().ngc_container("pytorch", "26.02-py3");
+    const auto* pt2609 = db().ngc_container("nvcr.io/nvidia/pytorch", "26.09-py3");
+    REQUIRE(pt2602);
+    REQUIRE(pt2609);
+    CHECK(pt2602->cuda->str() == "13.1");
+    CHECK(pt2609->cuda->str() == "13.4.1");
+    CHECK(pt2609->cudnn->str() == "9.26");
+    CHECK(pt2609->framework_version.empty());  // named only as "torch 2.14 NVIDIA build"
+    CHECK(db().ngc_container("pytorch", "26.08")->cuda->str() == "13.4");
+    // Releases known to exist, their contents unread: every field unknown.
+    for (const char* release : {"26.01", "26.03", "26.07"}) {
+        INFO(release);
+        const auto* pt = db().ngc_container("pytorch", release);
+        REQUIRE(pt);
+        CHECK_FALSE(pt->cuda);
+        CHECK_FALSE(pt->cudnn);
+    }
+    const auto* jax2604 = db().ngc_container("jax", "26.04-py3");
+    REQUIRE(jax2604);
+    CHECK_FALSE(jax2604->cuda);
+    const auto* tf2502 = db().ngc_container("nvcr.io/nvidia/tensorflow", "25.02-tf2-py3");
+    REQUIRE(tf2502);
+    CHECK(tf2502->framework_version == "2.17.0");
+    CHECK_FALSE(tf2502->cuda);  // the sources disagree (12.8, 12.6): unknown
+    // 23.02 to 25.01: no release notes were read, so no rows.
+    CHECK_FALSE(db().ngc_container("tensorflow", "24.06"));
+}
