@@ -24,8 +24,27 @@ TEST_CASE("onnxruntime-gpu: CUDA 13 from 1.27, cuDNN optional from 1.28", "[rule
     REQUIRE(ort128_cu12);
     CHECK(ort128_cu12->cudnn_optional);
     CHECK(ort128_cu12->index.find("onnxruntime-cuda-12") != std::string::npos);
-    // No citable source for 1.29 or 1.30 was found: unknown, not 1.28's answer.
-    CHECK(db().framework_build("onnxruntime", v("1.29.0"), "") == nullptr);
+}
+
+TEST_CASE(
+    "onnxruntime-gpu 1.29 and 1.30: CUDA 13 on PyPI, 1.29's CUDA 12 build on Microsoft's feed",
+    "[rules][rules37]") {
+    const auto* ort129 = db().framework_build("onnxruntime", v("1.29.0"), "");
+    const auto* ort130 = db().framework_build("onnxruntime", v("1.30.0"), "");
+    REQUIRE(ort129);
+    REQUIRE(ort130);
+    CHECK(ort129->cuda->major() == 13);
+    CHECK(ort130->cuda->major() == 13);
+    CHECK(ort129->cudnn_optional);
+    // 1.28's "cuDNN optional at runtime" was not confirmed for 1.30: not carried over.
+    CHECK_FALSE(ort130->cudnn_optional);
+    const auto* ort129_cu12 = db().framework_build("onnxruntime", v("1.29.0"), "cuda12");
+    REQUIRE(ort129_cu12);
+    CHECK(ort129_cu12->cuda->major() == 12);
+    CHECK(ort129_cu12->index.find("onnxruntime-cuda-12") != std::string::npos);
+    // No source shows a CUDA 12 wheel of 1.30, nor any 1.31: unknown, not a neighbour's answer.
+    CHECK(db().framework_build("onnxruntime", v("1.30.0"), "cuda12") == nullptr);
+    CHECK(db().framework_build("onnxruntime", v("1.31.0"), "") == nullptr);
 }
 
 TEST_CASE("cudnn_optional must be a boolean", "[rules][rules37]") {
@@ -35,13 +54,24 @@ TEST_CASE("cudnn_optional must be a boolean", "[rules][rules37]") {
                Catch::Contains("/builds/0/cudnn_optional"));
 }
 
-TEST_CASE("vLLM 0.28.0 pins torch 2.13.0 and 0.30 stays unknown", "[rules][rules37]") {
-    const auto* vllm = db().framework_build("vllm", v("0.28.0"), "");
-    REQUIRE(vllm);
-    REQUIRE(vllm->requirement("torch"));
-    CHECK(vllm->requirement("torch")->spec == "==2.13.0");
-    CHECK_FALSE(vllm->cuda);  // the source names the torch pin, not the wheel's CUDA
-    CHECK(db().framework_build("vllm", v("0.30.0"), "") == nullptr);
+TEST_CASE("vLLM 0.28.0 to 0.31.0 pin torch 2.13.0; 0.30.0's default wheel is CUDA 13.0",
+          "[rules][rules37]") {
+    for (const char* release : {"0.28.0", "0.29.0", "0.30.0", "0.31.0"}) {
+        INFO(release);
+        const auto* vllm = db().framework_build("vllm", v(release), "");
+        REQUIRE(vllm);
+        REQUIRE(vllm->requirement("torch"));
+        CHECK(vllm->requirement("torch")->spec == "==2.13.0");
+    }
+    // The 0.28.0 and 0.31.0 sources name the torch pin, not the wheel's CUDA.
+    CHECK_FALSE(db().framework_build("vllm", v("0.28.0"), "")->cuda);
+    CHECK_FALSE(db().framework_build("vllm", v("0.31.0"), "")->cuda);
+    CHECK(db().framework_build("vllm", v("0.30.0"), "")->cuda->str() == "13.0");
+    const auto* cu129 = db().framework_build("vllm", v("0.30.0"), "cu129");
+    REQUIRE(cu129);
+    CHECK(cu129->cuda->str() == "12.9");
+    CHECK_FALSE(cu129->is_default);
+    CHECK(db().framework_build("vllm", v("0.32.0"), "") == nullptr);
 }
 
 TEST_CASE("PaddlePaddle 3.2 cu129 is a CUDA 12.9 build with its cuDNN unknown",
@@ -51,7 +81,18 @@ TEST_CASE("PaddlePaddle 3.2 cu129 is a CUDA 12.9 build with its cuDNN unknown",
     CHECK(paddle->cuda->str() == "12.9");
     CHECK_FALSE(paddle->cudnn);
     CHECK_FALSE(paddle->is_default);
-    CHECK(db().framework_build("paddlepaddle", v("3.4.0"), "cu129") == nullptr);
+}
+
+TEST_CASE("PaddlePaddle 3.4 has cu129 and cu130 builds; its cu126 build stays unknown",
+          "[rules][rules37]") {
+    const auto* cu129 = db().framework_build("paddlepaddle", v("3.4.0"), "cu129");
+    const auto* cu130 = db().framework_build("paddlepaddle", v("3.4.0"), "cu130");
+    REQUIRE(cu129);
+    REQUIRE(cu130);
+    CHECK(cu129->cuda->str() == "12.9");
+    CHECK(cu130->cuda->str() == "13.0");
+    CHECK_FALSE(cu129->cudnn);
+    CHECK(db().framework_build("paddlepaddle", v("3.4.0"), "cu126") == nullptr);
 }
 
 TEST_CASE("cuDNN patch releases 9.18.x and 9.19.1 have rows", "[rules][rules37]") {
@@ -66,4 +107,34 @@ TEST_CASE("cuDNN patch releases 9.18.x and 9.19.1 have rows", "[rules][rules37]"
     const auto* r9180 = db().cudnn_release(v("9.18.0"));
     REQUIRE(r9180);
     CHECK(r9180->builds.empty());
+}
+
+TEST_CASE("NGC PyTorch 26.01-26.03 and 26.07-26.09, JAX 26.04, TensorFlow 25.02 have rows",
+          "[rules][rules37]") {
+    const auto* pt2602 = db().ngc_container("pytorch", "26.02-py3");
+    const auto* pt2609 = db().ngc_container("nvcr.io/nvidia/pytorch", "26.09-py3");
+    REQUIRE(pt2602);
+    REQUIRE(pt2609);
+    CHECK(pt2602->cuda->str() == "13.1");
+    CHECK(pt2609->cuda->str() == "13.4.1");
+    CHECK(pt2609->cudnn->str() == "9.26");
+    CHECK(pt2609->framework_version.empty());  // named only as "torch 2.14 NVIDIA build"
+    CHECK(db().ngc_container("pytorch", "26.08")->cuda->str() == "13.4");
+    // Releases known to exist, their contents unread: every field unknown.
+    for (const char* release : {"26.01", "26.03", "26.07"}) {
+        INFO(release);
+        const auto* pt = db().ngc_container("pytorch", release);
+        REQUIRE(pt);
+        CHECK_FALSE(pt->cuda);
+        CHECK_FALSE(pt->cudnn);
+    }
+    const auto* jax2604 = db().ngc_container("jax", "26.04-py3");
+    REQUIRE(jax2604);
+    CHECK_FALSE(jax2604->cuda);
+    const auto* tf2502 = db().ngc_container("nvcr.io/nvidia/tensorflow", "25.02-tf2-py3");
+    REQUIRE(tf2502);
+    CHECK(tf2502->framework_version == "2.17.0");
+    CHECK_FALSE(tf2502->cuda);  // the sources disagree (12.8, 12.6): unknown
+    // 23.02 to 25.01: no release notes were read, so no rows.
+    CHECK_FALSE(db().ngc_container("tensorflow", "24.06"));
 }
