@@ -60,3 +60,22 @@ TEST_CASE("CUVL10 reports DeepSpeed ops built on a framework image's -runtime ta
                    "CUVL10")
               .empty());
 }
+
+TEST_CASE("CUVL01 reads an unpinned package that pins a framework by its newest known release",
+          "[lint][lint-corpus8][CUVL01]") {
+    // unseen8 h19 (lheuveline/french-speech-chatbot), after the held-back score: `pip install
+    // vllm` on a CUDA 11.8 base; every release pip can take pins a torch built for CUDA 12 or 13.
+    const std::string install = "RUN pip install vllm\n";
+    auto found = lint_ids("FROM nvidia/cuda:11.8.0-cudnn8-devel-ubuntu22.04\n" + install, "CUVL01");
+    REQUIRE(found.size() == 1);
+    CHECK_THAT(found[0].message, Catch::Contains("unpinned: its newest release the rules know"));
+    // A range, a URL or another index is not pip's plain newest: still unknown.
+    CHECK(lint_ids("FROM nvidia/cuda:11.8.0-cudnn8-devel-ubuntu22.04\n"
+                   "RUN pip install 'vllm<0.3'\n",
+                   "CUVL01")
+              .empty());
+    CHECK(lint_ids("FROM nvidia/cuda:11.8.0-cudnn8-devel-ubuntu22.04\n"
+                   "RUN pip install vllm --extra-index-url https://example.org/simple\n",
+                   "CUVL01")
+              .empty());
+}

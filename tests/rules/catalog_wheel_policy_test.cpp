@@ -68,8 +68,7 @@ TEST_CASE("catalog: wheel policies as compiled in", "[rules][catalog-wheel]") {
     CHECK(catalog.apt_binding("python3-libnvinfer-dev"));
     CHECK_FALSE(catalog.apt_binding("libnvinfer10"));
     const auto variables = catalog.build_variables();
-    CHECK(std::find(variables.begin(), variables.end(), "TORCH_CUDA_ARCH_LIST") !=
-          variables.end());
+    CHECK(std::find(variables.begin(), variables.end(), "TORCH_CUDA_ARCH_LIST") != variables.end());
     const auto* ort = catalog.find("onnxruntime");
     REQUIRE(ort);
     CHECK(ort->exclusive_pip == std::vector<std::string>{"onnxruntime", "onnxruntime-gpu"});

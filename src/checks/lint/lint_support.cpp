@@ -482,12 +482,33 @@ std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules:
     return out;
 }
 
+namespace {
+
+// The newest release of a package that the rules' build rows pin a framework for.
+std::optional<rules::Version> newest_release_pinning(const std::string& name,
+                                                     const rules::Database& db) {
+    std::optional<rules::Version> newest;
+    for (const auto& build : db.framework_builds()) {
+        if (build.package != name || build.requirements.empty()) continue;
+        const auto& last = build.until ? build.until : build.version;
+        if (last && (!newest || *last > *newest)) newest = last;
+    }
+    return newest;
+}
+
+}  // namespace
+
 std::optional<dockerfile::Package> pulled_framework(const dockerfile::Package& p,
                                                     const dockerfile::StageFacts& stage,
                                                     const rules::Database& db) {
     if (p.manager != dockerfile::Manager::pip || is_framework(p) || is_nvidia_library_wheel(p))
         return std::nullopt;
-    const auto v = public_version(p.version);
+    auto v = public_version(p.version);
+    // Unpinned from PyPI, pip takes the newest release: past the newest the rules know, whose
+    // pin the releases after it keep or raise (an unpinned vllm brings a CUDA 12/13 torch).
+    const bool unpinned =
+        !v && p.spec.empty() && p.index_url.empty() && p.word.find('/') == std::string::npos;
+    if (unpinned) v = newest_release_pinning(p.name, db);
     if (!v) return std::nullopt;
     const rules::FrameworkBuild* build = db.build_for_package(p.name, *v);
     if (!build || build->package != p.name) return std::nullopt;
@@ -502,7 +523,11 @@ std::optional<dockerfile::Package> pulled_framework(const dockerfile::Package& p
         pulled.cuda.clear();
         pulled.cuda_evidence.clear();
         pulled.pypi_also = false;
-        pulled.word = p.word + " (requires " + requirement.name + requirement.spec + ")";
+        pulled.word =
+            p.word +
+            (unpinned ? " (unpinned: its newest release the rules know, " + v->str() + ", requires "
+                      : " (requires ") +
+            requirement.name + requirement.spec + ")";
         const auto framework = framework_wheel(pulled);
         if (!framework) continue;
         const bool installed_here =
