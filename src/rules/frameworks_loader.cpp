@@ -68,7 +68,8 @@ std::vector<Requirement> read_requirements(const JsonNode& array) {
 std::size_t load_frameworks(const JsonNode& root, const ProvenanceReader& provenance,
                             std::vector<FrameworkBuild>& builds,
                             std::vector<CudnnLoadRule>& load_rules,
-                            std::vector<FrameworkErrorText>& error_texts) {
+                            std::vector<FrameworkErrorText>& error_texts,
+                            FrameworkCatalog& catalog_out) {
     root.expect_object({"table", "data_version", "description", "sources", "catalog", "builds",
                         "cudnn_load_rules", "error_texts"});
     const auto catalog = read_framework_catalog(root.at("catalog"), provenance);
@@ -112,7 +113,10 @@ std::size_t load_frameworks(const JsonNode& root, const ProvenanceReader& proven
             error_texts.push_back(std::move(text));
         }
     }
-    return catalog.records().size() + builds.size() + load_rules.size() + error_texts.size();
+    const std::size_t facts =
+        catalog.records().size() + builds.size() + load_rules.size() + error_texts.size();
+    catalog_out = catalog;
+    return facts;
 }
 
 }  // namespace cuvet::rules::detail

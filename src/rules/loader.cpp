@@ -203,7 +203,7 @@ private:
     std::size_t frameworks() {
         detail::ProvenanceReader reader = [this](const JsonNode& fact) { return provenance(fact); };
         return detail::load_frameworks(root_, reader, db_.frameworks_, db_.cudnn_load_rules_,
-                                       db_.framework_errors_);
+                                       db_.framework_errors_, db_.framework_catalog_);
     }
 
     std::size_t gpus() {

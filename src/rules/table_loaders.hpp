@@ -15,7 +15,8 @@ using ProvenanceReader = std::function<Provenance(const JsonNode&)>;
 std::size_t load_frameworks(const JsonNode& root, const ProvenanceReader& provenance,
                             std::vector<FrameworkBuild>& builds,
                             std::vector<CudnnLoadRule>& load_rules,
-                            std::vector<FrameworkErrorText>& error_texts);
+                            std::vector<FrameworkErrorText>& error_texts,
+                            FrameworkCatalog& catalog_out);
 
 std::size_t load_python_packages(const JsonNode& root, const ProvenanceReader& provenance,
                                  std::vector<PythonPackage>& packages);

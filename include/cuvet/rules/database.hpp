@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "cuvet/rules/framework_catalog.hpp"
 #include "cuvet/rules/packages.hpp"
 #include "cuvet/rules/provenance.hpp"
 #include "cuvet/rules/version.hpp"
@@ -292,6 +293,9 @@ public:
                                           std::string_view variant) const;
     const CudnnLoadRule* cudnn_load_rule(std::string_view framework) const;
     const std::vector<FrameworkBuild>& framework_builds() const { return frameworks_; }
+    // The catalog of the frameworks.json this database loaded (a --rules-dir or pulled bundle
+    // may bring its own); the scan and the inventory read the built-in one.
+    const FrameworkCatalog& framework_catalog() const { return framework_catalog_; }
     // The framework's own text for `kind` as printed by `version` (nullopt: the newest wording).
     const FrameworkErrorText* framework_error_text(std::string_view framework,
                                                    std::string_view kind,
@@ -363,6 +367,7 @@ private:
     std::vector<CudnnSonames> cudnn_sonames_;
     std::vector<CudnnRelease> cudnn_releases_;
     std::vector<FrameworkBuild> frameworks_;
+    FrameworkCatalog framework_catalog_;
     std::vector<CudnnLoadRule> cudnn_load_rules_;
     std::vector<GpuArch> gpus_;
     std::vector<SonameFact> sonames_;

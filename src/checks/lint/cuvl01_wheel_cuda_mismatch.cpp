@@ -24,8 +24,8 @@ std::string cudart_soname(const rules::Version& cuda) {
 std::string describe(const dockerfile::Package& p) { return p.word.empty() ? p.name : p.word; }
 
 // What the user's code imports of the framework ("torch"); its catalog name without one.
-std::string importer(const lint::WheelStack& wheel) {
-    const auto* record = rules::builtin_framework_catalog().find(wheel.framework);
+std::string importer(const lint::WheelStack& wheel, const rules::Database& db) {
+    const auto* record = db.framework_catalog().find(wheel.framework);
     return record && !record->import_names.empty() ? record->import_names.front() : wheel.framework;
 }
 
@@ -68,7 +68,7 @@ std::string existing_build(const rules::Database& db, const std::string& framewo
     // A retired name (tensorflow-gpu) is not the GPU build's name from its successor's first
     // release on.
     std::string name = display;
-    if (const auto match = rules::builtin_framework_catalog().wheel(display);
+    if (const auto match = db.framework_catalog().wheel(display);
         match && !match->policy->retired_for.empty() &&
         *best->version >= *match->policy->retired_since)
         name = match->policy->retired_for;
@@ -94,7 +94,7 @@ std::optional<report::Finding> unpublished_build(const dockerfile::Facts& facts,
                                                  const dockerfile::Package& p,
                                                  const lint::WheelStack& wheel,
                                                  const rules::Database& db) {
-    const auto match = lint::framework_wheel(p);
+    const auto match = lint::framework_wheel(p, db);
     if (!match || match->kind != rules::WheelMatch::Kind::spelling ||
         !match->policy->complete_builds || !wheel.cuda)
         return std::nullopt;
@@ -194,12 +194,13 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
                         : nullptr;
                 if (refusal && lint::stage_builds_code(facts, stage.stage, db)) {
                     f.severity = report::Severity::error;
-                    f.message =
-                        what + ", but this stage compiles extensions with the base's nvcc " +
-                        base.cuda->truncated(2).str() + ": " + importer(*wheel) + " refuses ('" +
-                        fill_versions(refusal->message, base.cuda->truncated(2).str(),
-                                      wheel->cuda->truncated(2).str()) +
-                        "').";
+                    f.message = what +
+                                ", but this stage compiles extensions with the base's nvcc " +
+                                base.cuda->truncated(2).str() + ": " + importer(*wheel, db) +
+                                " refuses ('" +
+                                fill_versions(refusal->message, base.cuda->truncated(2).str(),
+                                              wheel->cuda->truncated(2).str()) +
+                                "').";
                 } else {
                     f.severity = report::Severity::warning;
                     f.message = what + "; the base image has CUDA " + base.cuda->str() +

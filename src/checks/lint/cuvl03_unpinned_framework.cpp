@@ -55,7 +55,7 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
             if (std::find(g.words.begin(), g.words.end(), p.word) != g.words.end()) continue;
             g.words.push_back(p.word);
             g.pins.push_back(pin_hint(p));
-            g.framework = g.framework || lint::is_framework(p);
+            g.framework = g.framework || lint::is_framework(p, db);
             if (p.pypi_also && !g.extra_index) g.extra_index = &p;
         }
     }

@@ -19,7 +19,8 @@ std::optional<rules::Version> pinned_release(const dockerfile::Package& p) {
 // that release the name *was* the GPU build, and replacing it would drop the GPU.
 std::optional<report::Finding> retired_name(const dockerfile::Facts& facts,
                                             const dockerfile::Package& p,
-                                            const rules::WheelPolicy& policy) {
+                                            const rules::WheelPolicy& policy,
+                                            const rules::Database& db) {
     const auto version = pinned_release(p);
     if (version && *version < *policy.retired_since) return std::nullopt;
     const std::string since = policy.retired_since->str();
@@ -36,7 +37,7 @@ std::optional<report::Finding> retired_name(const dockerfile::Facts& facts,
                          "; " + successor + " " + since + " and later is the GPU build");
     f.fix = "Install " + successor +
             (version ? "==" + version->str() : std::string("==<version>")) + " instead.";
-    if (const auto bundled = rules::builtin_framework_catalog().wheel(successor);
+    if (const auto bundled = db.framework_catalog().wheel(successor);
         bundled && !bundled->policy->bundled_with_extras.empty())
         f.fix = "Install " + successor +
                 (version ? "==" + version->str() : std::string("==<version>")) +
@@ -95,9 +96,9 @@ std::optional<report::Finding> exclusive_packages(const dockerfile::Facts& facts
     return f;
 }
 
-std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database&) {
+std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
     std::vector<report::Finding> out;
-    const auto& catalog = rules::builtin_framework_catalog();
+    const auto& catalog = db.framework_catalog();
     for (const auto& stage : facts.stages) {
         for (const auto& p : stage.packages) {
             if (p.manager != dockerfile::Manager::pip || p.inherited) continue;
@@ -107,7 +108,8 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
                 out.push_back(placeholder(facts, p, *match));
             } else if (match->kind == rules::WheelMatch::Kind::spelling &&
                        !match->policy->retired_for.empty()) {
-                if (auto f = retired_name(facts, p, *match->policy)) out.push_back(std::move(*f));
+                if (auto f = retired_name(facts, p, *match->policy, db))
+                    out.push_back(std::move(*f));
             }
         }
         for (const auto& record : catalog.records()) {

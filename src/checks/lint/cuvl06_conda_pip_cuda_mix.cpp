@@ -7,13 +7,13 @@ namespace cuvl06 {
 
 // CUDA's own conda packages, a framework's CUDA selector (rules/frameworks.json
 // conda_cuda_selectors) and conda spellings that pull CUDA in (cuda_libraries "bundled").
-bool conda_brings_cuda(const dockerfile::Package& p) {
+bool conda_brings_cuda(const dockerfile::Package& p, const rules::Database& db) {
     if (p.manager != dockerfile::Manager::conda) return false;
     const std::string& n = p.name;
     if (!p.cuda.empty() || n == "cudnn" || n == "cudatoolkit" || n == "nccl" ||
         n.starts_with("cuda-"))
         return true;
-    const auto& catalog = rules::builtin_framework_catalog();
+    const auto& catalog = db.framework_catalog();
     const auto spelled = catalog.conda(n);
     return catalog.is_conda_cuda_selector(n) ||
            (spelled && spelled->spelling->cuda_libraries == "bundled");
@@ -25,7 +25,7 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
         const dockerfile::Package* conda = nullptr;
         const dockerfile::Package* pip = nullptr;
         for (const auto& p : stage.packages) {
-            if (!conda && conda_brings_cuda(p)) conda = &p;
+            if (!conda && conda_brings_cuda(p, db)) conda = &p;
             if (!pip) {
                 auto wheel = lint::wheel_stack(p, db);
                 if (wheel && wheel->bundles_libraries && !wheel->cpu_only) pip = &p;

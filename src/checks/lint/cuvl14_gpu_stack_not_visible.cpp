@@ -44,7 +44,7 @@ bool base_names_framework(const dockerfile::BaseFacts& base) {
 // frameworks and plugins (mxnet-cu112). An extension named for its CUDA build
 // (bagua-cuda113) is not one: the framework under it may still be hidden.
 bool shows_gpu_framework(const dockerfile::Package& p, const rules::Database& db) {
-    if (lint::is_framework(p)) return true;
+    if (lint::is_framework(p, db)) return true;
     if (p.manager != dockerfile::Manager::pip && p.manager != dockerfile::Manager::conda)
         return false;
     const auto* row = db.python_package(p.name, "pypi");
@@ -95,7 +95,7 @@ bool unknown_local_wheel(const dockerfile::Package& p, const rules::Database& db
         return false;
     // An extension the rules know (sglang) still requires a framework its metadata names.
     const auto* row = db.python_package(p.name, "pypi");
-    return !lint::is_framework(p) && !lint::is_nvidia_library_wheel(p) &&
+    return !lint::is_framework(p, db) && !lint::is_nvidia_library_wheel(p) &&
            (!row || (row->role != "framework" && row->role != "gpu_plugin"));
 }
 
@@ -143,8 +143,7 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
         // some framework may load, not the framework the hidden installs bring (libnvinfer7 beside
         // an environment.yml, the h08 class of bench/lint_corpus/unseen).
         if (shows_gpu_framework(p, db) ||
-            (p.manager == dockerfile::Manager::apt &&
-             rules::builtin_framework_catalog().apt_binding(p.name))) {
+            (p.manager == dockerfile::Manager::apt && db.framework_catalog().apt_binding(p.name))) {
             return out;
         }
     }

@@ -88,11 +88,14 @@ BaseStack base_stack(const dockerfile::BaseFacts& base, const rules::Database& d
 
 // By name for every manager, as conda-forge and apt reuse the pip names (conda's
 // tensorflow-gpu and cupy, apt's tensorrt).
-std::optional<rules::WheelMatch> framework_wheel(const dockerfile::Package& p) {
-    return rules::builtin_framework_catalog().wheel(p.name);
+std::optional<rules::WheelMatch> framework_wheel(const dockerfile::Package& p,
+                                                 const rules::Database& db) {
+    return db.framework_catalog().wheel(p.name);
 }
 
-bool is_framework(const dockerfile::Package& p) { return framework_wheel(p).has_value(); }
+bool is_framework(const dockerfile::Package& p, const rules::Database& db) {
+    return framework_wheel(p, db).has_value();
+}
 
 bool is_nvidia_library_wheel(const dockerfile::Package& p) {
     const std::string& n = p.name;
@@ -204,7 +207,7 @@ bool needs_cuda(const dockerfile::Package& p, const rules::Database& db) {
         // llama-cpp-python's CUDA builds come only from its own index; PyPI's is a source build.
         if (!row->cuda_wheel_index.empty()) return p.index_url.starts_with(row->cuda_wheel_index);
         // A framework whose plain package is CPU-only: its extras select the GPU build.
-        const auto match = framework_wheel(p);
+        const auto match = framework_wheel(p, db);
         if (row->role == "framework" && match && match->policy->gpu == "extras")
             return any_extra_starts_with(p.extras, match->policy->gpu_extras) || !p.cuda.empty();
         return true;
@@ -212,8 +215,7 @@ bool needs_cuda(const dockerfile::Package& p, const rules::Database& db) {
     if (names_cuda_build(p.name)) return true;
     // Extensions the CUDA indexes serve per CUDA build (torch-scatter, fbgemm-gpu).
     return !p.cuda.empty() && p.cuda != "cpu" &&
-           (rules::builtin_framework_catalog().is_extension_name(p.name) ||
-            p.name.ends_with("-gpu"));
+           (db.framework_catalog().is_extension_name(p.name) || p.name.ends_with("-gpu"));
 }
 
 std::string cuda_digits(const std::string& cuda) {
@@ -233,7 +235,7 @@ bool same_cuda(const rules::Version& a, const rules::Version& b) {
 namespace {
 
 // Hosts that serve a framework's own builds; a wheel URL elsewhere is somebody's rebuild.
-bool third_party_wheel(const dockerfile::Package& p, bool known) {
+bool third_party_wheel(const dockerfile::Package& p, bool known, const rules::Database& db) {
     const std::string& url = p.word;
     const auto scheme = url.find("://");
     if (scheme == std::string::npos || !url.ends_with(".whl") || !known) return false;
@@ -246,7 +248,7 @@ bool third_party_wheel(const dockerfile::Package& p, bool known) {
                                       "pypi.nvidia.com", "developer.download.nvidia.com"}) {
         if (host == official) return false;
     }
-    if (rules::builtin_framework_catalog().official_wheel_host(host)) return false;
+    if (db.framework_catalog().official_wheel_host(host)) return false;
     if (host == "github.com") {
         // github.com/<owner>/<repo>/releases/…: the project's own releases name it.
         const std::string path = ascii_lower(rest.substr(rest.find('/') + 1));
@@ -281,7 +283,7 @@ std::optional<rules::Version> cuda_named_in_url(const std::string& url) {
 // that states its CUDA build (mxnet-cu112) and a spelling that says whose libraries it loads.
 std::optional<WheelStack> catalog_stack(const dockerfile::Package& p, const rules::Database& db,
                                         WheelStack out) {
-    const auto match = rules::builtin_framework_catalog().pip(p.name);
+    const auto match = db.framework_catalog().pip(p.name);
     if (!match || match->cuda.empty() || match->spelling->cuda_libraries.empty() || out.cpu_only)
         return std::nullopt;
     out.framework = match->framework->framework;
@@ -327,8 +329,8 @@ std::string fill_variant(std::string variant, const std::optional<rules::Version
 
 // A build row's package and variant as people write them: a local version where the package's
 // builds are named by one (jaxlib+cuda11.cudnn86), else "jax-cuda12-plugin (cuda12)".
-std::string row_build(const rules::FrameworkBuild& build) {
-    const auto spelled = rules::builtin_framework_catalog().pip(build.package);
+std::string row_build(const rules::FrameworkBuild& build, const rules::Database& db) {
+    const auto spelled = db.framework_catalog().pip(build.package);
     if (spelled && !spelled->spelling->local_versions.empty())
         return build.package + "+" + build.variant;
     return build.package + " (" + build.variant + ")";
@@ -336,13 +338,14 @@ std::string row_build(const rules::FrameworkBuild& build) {
 
 // The policy's evidence with its placeholders filled from the package and the build row.
 std::string fill_evidence(std::string text, const dockerfile::Package& p,
-                          const rules::Version& release, const rules::FrameworkBuild& build) {
+                          const rules::Version& release, const rules::FrameworkBuild& build,
+                          const rules::Database& db) {
     const std::string values[][2] = {
         {"{package}", p.name},
         {"{version}", release.str()},
         {"{variant}", build.variant.empty() ? std::string("default") : build.variant},
         {"{cuda}", build.cuda ? build.cuda->str() : std::string("?")},
-        {"{row_build}", row_build(build)}};
+        {"{row_build}", row_build(build, db)}};
     for (const auto& [placeholder, value] : values) {
         for (auto at = text.find(placeholder); at != std::string::npos;
              at = text.find(placeholder, at + value.size()))
@@ -411,7 +414,7 @@ const rules::FrameworkBuild* build_row(const dockerfile::Package& p,
 std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules::Database& db) {
     if (p.manager != dockerfile::Manager::pip) return std::nullopt;
     WheelStack out;
-    const auto match = framework_wheel(p);
+    const auto match = framework_wheel(p, db);
     if (p.cuda == "cpu") {
         out.cpu_only = true;
         out.evidence = p.cuda_evidence;
@@ -424,7 +427,7 @@ std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules:
     // The release tables describe the official builds; a rebuild hosted elsewhere
     // (github.com/mind/wheels/…/tf1.4.1-gpu-cuda9/tensorflow-1.4.1-….whl) is its own build,
     // known only by what its URL says.
-    const bool rebuild = third_party_wheel(p, match || is_nvidia_library_wheel(p));
+    const bool rebuild = third_party_wheel(p, match || is_nvidia_library_wheel(p), db);
     if (rebuild && !out.cuda) {
         out.cuda = cuda_named_in_url(p.word);
         if (out.cuda) out.evidence = "the wheel's URL names CUDA " + out.cuda->str();
@@ -467,14 +470,14 @@ std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules:
         const bool decides = policy.build_decides_cuda || !policy.selected_by.empty();
         if (decides || (!out.cuda && build->cuda)) {
             out.cuda = build->cuda;
-            out.evidence = fill_evidence(policy.evidence, p, *release, *build);
+            out.evidence = fill_evidence(policy.evidence, p, *release, *build, db);
         }
         out.cudnn = build->cudnn;
         out.cudnn_major = build->cudnn_major;
         out.cudnn_optional = build->cudnn_optional;
         if (!policy.selected_by.empty()) {
             // The row's package decides whose libraries it loads (jaxlib+cuda: the system's).
-            if (auto row = rules::builtin_framework_catalog().wheel(build->package))
+            if (auto row = db.framework_catalog().wheel(build->package))
                 out.bundles_libraries = row->policy->libraries == "bundled";
         }
     }
@@ -501,7 +504,7 @@ std::optional<rules::Version> newest_release_pinning(const std::string& name,
 std::optional<dockerfile::Package> pulled_framework(const dockerfile::Package& p,
                                                     const dockerfile::StageFacts& stage,
                                                     const rules::Database& db) {
-    if (p.manager != dockerfile::Manager::pip || is_framework(p) || is_nvidia_library_wheel(p))
+    if (p.manager != dockerfile::Manager::pip || is_framework(p, db) || is_nvidia_library_wheel(p))
         return std::nullopt;
     auto v = public_version(p.version);
     // Unpinned from PyPI, pip takes the newest release: past the newest the rules know, whose
@@ -528,11 +531,11 @@ std::optional<dockerfile::Package> pulled_framework(const dockerfile::Package& p
             (unpinned ? " (unpinned: its newest release the rules know, " + v->str() + ", requires "
                       : " (requires ") +
             requirement.name + requirement.spec + ")";
-        const auto framework = framework_wheel(pulled);
+        const auto framework = framework_wheel(pulled, db);
         if (!framework) continue;
         const bool installed_here =
             std::any_of(stage.packages.begin(), stage.packages.end(), [&](const auto& q) {
-                const auto other = framework_wheel(q);
+                const auto other = framework_wheel(q, db);
                 return other && other->framework == framework->framework;
             });
         if (installed_here) return std::nullopt;
@@ -600,8 +603,8 @@ bool binary_installer(const std::string& path) {
     return false;
 }
 
-bool local_build_needs_toolkit(const dockerfile::Package& p) {
-    const auto match = framework_wheel(p);
+bool local_build_needs_toolkit(const dockerfile::Package& p, const rules::Database& db) {
+    const auto match = framework_wheel(p, db);
     if (!match || match->kind != rules::WheelMatch::Kind::spelling ||
         !match->policy->local_build_needs_toolkit)
         return false;
@@ -617,8 +620,7 @@ bool builds_in(const dockerfile::Facts& facts, std::size_t index, const rules::D
     }
     // The frameworks' extension builders' variables (rules/frameworks.json build_variables)
     // and CUDA's and CMake's own.
-    const std::vector<std::string> framework_variables =
-        rules::builtin_framework_catalog().build_variables();
+    const std::vector<std::string> framework_variables = db.framework_catalog().build_variables();
     auto is_framework_variable = [&](const std::string& name) {
         return std::find(framework_variables.begin(), framework_variables.end(), name) !=
                framework_variables.end();
@@ -679,7 +681,7 @@ bool builds_in(const dockerfile::Facts& facts, std::size_t index, const rules::D
         // A build on the system CUDA that runs ptxas/nvlink from the toolkit (the policy's
         // local_build_needs_toolkit, jax[cudaNN_local]); source-only packages and JIT-compiled
         // ops (pycuda, flash-attn, DeepSpeed, CuPy from source) need nvcc.
-        if (local_build_needs_toolkit(p) || p.extras.find("_local") != std::string::npos) {
+        if (local_build_needs_toolkit(p, db) || p.extras.find("_local") != std::string::npos) {
             return true;
         }
         if (p.manager == dockerfile::Manager::apt) continue;

@@ -26,11 +26,13 @@ struct BaseStack {
 // Unknown parts stay nullopt; an image we know nothing about yields no CUDA.
 BaseStack base_stack(const dockerfile::BaseFacts& base, const rules::Database& db);
 
-// The framework a pip package installs, by the catalog's wheel policies (rules/frameworks.json,
+// The framework a pip package installs, by the wheel policies of the database's catalog
+// (rules/frameworks.json as loaded: built in, --rules-dir or a pulled bundle;
 // a pip spelling's "wheel"): its spelling, a companion (torchvision) or a placeholder name.
 // nullopt when no framework's policy names it.
-std::optional<rules::WheelMatch> framework_wheel(const dockerfile::Package& package);
-bool is_framework(const dockerfile::Package& package);
+std::optional<rules::WheelMatch> framework_wheel(const dockerfile::Package& package,
+                                                 const rules::Database& db);
+bool is_framework(const dockerfile::Package& package, const rules::Database& db);
 // NVIDIA's CUDA library wheels, named for their CUDA major: nvidia-cublas-cu12.
 bool is_nvidia_library_wheel(const dockerfile::Package& package);
 bool is_cudnn_package(const dockerfile::Package& package);
