@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "checks/lint/extension_framework_build.hpp"
 #include "checks/lint/lint_support.hpp"
 #include "cuvet/checks/registry.hpp"
 #include "cuvet/frameworks/framework.hpp"
@@ -130,7 +131,7 @@ std::optional<report::Finding> unpublished_build(const dockerfile::Facts& facts,
 }
 
 std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
-    std::vector<report::Finding> out;
+    std::vector<report::Finding> out = lint::extension_framework_mismatches(facts, db);
     std::set<std::pair<int, std::string>> reported;  // torch, torchvision, torchaudio: once per RUN
     for (const auto& stage : facts.stages) {
         const lint::BaseStack base = lint::base_stack(stage.base, db);

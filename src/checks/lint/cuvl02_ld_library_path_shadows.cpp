@@ -77,6 +77,19 @@ std::optional<int> wheel_cuda_major(const dockerfile::Package& p, const lint::Wh
     return newest->cuda->major();
 }
 
+// CUDA 13's NVIDIA wheels install every CUDA library into one dir,
+// site-packages/nvidia/cu13/lib (cuDNN's wheels into nvidia/cudnn/lib, which holds only it).
+bool holds_all_wheel_libraries(const std::string& dir) {
+    const auto at = dir.find("-packages/nvidia/cu");
+    if (at == std::string::npos) return false;
+    std::string rest = dir.substr(at + std::string("-packages/nvidia/cu").size());
+    while (!rest.empty() && rest.back() == '/') rest.pop_back();
+    const auto slash = rest.find('/');
+    const std::string major = rest.substr(0, slash);
+    return !major.empty() && major.find_first_not_of("0123456789") == std::string::npos &&
+           slash != std::string::npos && rest.substr(slash) == "/lib";
+}
+
 // Whether a system directory of kind `what` can hold a library the wheel also brings.
 // A base of the very CUDA release the wheel was built for (cu121 on 12.1.x) holds the
 // same libraries up to a patch level: loading them first changes nothing that matters.
@@ -114,6 +127,9 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
         std::size_t colon = value.find(':', start);
         std::string dir =
             value.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+        // The NVIDIA wheels' own library dir ahead of the system's: the loader finds the
+        // wheel's libraries there first, so nothing after it shadows them.
+        if (holds_all_wheel_libraries(dir)) break;
         if (auto what = system_cuda_dir(dir, stage, base); !what.empty())
             candidates.emplace_back(dir, what);
         if (colon == std::string::npos) break;

@@ -50,6 +50,10 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
                 p.cuda == "cpu")
                 continue;
             if (!lint::needs_cuda(p, db) && !lint::is_cudnn_package(p)) continue;
+            // A CUDA library wheel's name fixes its CUDA major (nvidia-nccl-cu13): a newer
+            // release is still that CUDA's. cuDNN is the exception CUVL03 keeps (its releases
+            // change what a framework accepts).
+            if (lint::is_nvidia_library_wheel(p) && !lint::is_cudnn_package(p)) continue;
             Group& g = groups[{stage.stage, p.line}];
             if (!g.first) g.first = &p;
             if (std::find(g.words.begin(), g.words.end(), p.word) != g.words.end()) continue;

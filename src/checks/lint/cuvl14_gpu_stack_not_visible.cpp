@@ -48,7 +48,11 @@ bool shows_gpu_framework(const dockerfile::Package& p, const rules::Database& db
     if (p.manager != dockerfile::Manager::pip && p.manager != dockerfile::Manager::conda)
         return false;
     const auto* row = db.python_package(p.name, "pypi");
-    return row && (row->role == "framework" || row->role == "gpu_plugin");
+    if (!row) return false;
+    // A package that is its own GPU runtime (its row says whose CUDA libraries it loads:
+    // llama-cpp-python's CUDA wheels), installed as a CUDA build, is the visible stack.
+    return row->role == "framework" || row->role == "gpu_plugin" ||
+           (!row->cuda_libraries.empty() && lint::needs_cuda(p, db));
 }
 
 // A wheel the Dockerfile builds itself and installs by glob (TensorFlow's

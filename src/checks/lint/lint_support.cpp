@@ -119,8 +119,10 @@ std::optional<int> cudnn_major(const dockerfile::Package& p) {
 }
 
 bool is_cudnn_package(const dockerfile::Package& p) {
+    // NVIDIA's pip wheels are nvidia-cudnn-cuNN; nvidia-cudnn-frontend is the front-end API's
+    // Python binding, which loads whatever cuDNN is installed.
     return p.name.starts_with("libcudnn") || p.name.starts_with("cudnn") ||
-           p.name.starts_with("nvidia-cudnn");
+           p.name == "nvidia-cudnn" || p.name.starts_with("nvidia-cudnn-cu");
 }
 
 namespace {
