@@ -54,7 +54,7 @@ TEST_CASE("cudnn_optional must be a boolean", "[rules][rules37]") {
                Catch::Contains("/builds/0/cudnn_optional"));
 }
 
-TEST_CASE("vLLM 0.28.0 to 0.31.0 pin torch 2.13.0; 0.30.0's default wheel is CUDA 13.0",
+TEST_CASE("vLLM 0.28.0 to 0.31.0 pin torch 2.13.0, and 0.30.0's default wheel is CUDA 13.0",
           "[rules][rules37]") {
     for (const char* release : {"0.28.0", "0.29.0", "0.30.0", "0.31.0"}) {
         INFO(release);
@@ -83,7 +83,7 @@ TEST_CASE("PaddlePaddle 3.2 cu129 is a CUDA 12.9 build with its cuDNN unknown",
     CHECK_FALSE(paddle->is_default);
 }
 
-TEST_CASE("PaddlePaddle 3.4 has cu129 and cu130 builds; its cu126 build stays unknown",
+TEST_CASE("PaddlePaddle 3.4 has cu129 and cu130 builds, and its cu126 build stays unknown",
           "[rules][rules37]") {
     const auto* cu129 = db().framework_build("paddlepaddle", v("3.4.0"), "cu129");
     const auto* cu130 = db().framework_build("paddlepaddle", v("3.4.0"), "cu130");

@@ -89,10 +89,11 @@ std::vector<report::Finding> extension_framework_mismatches(const dockerfile::Fa
             f.severity = report::Severity::error;
             f.message = (p.word.empty() ? p.name : p.word) + " is built for " + module + " " +
                         built->release.str() + ", but the stage runs " + module + " " +
-                        installed->str() + ": its C++ extension is linked against the other "
+                        installed->str() +
+                        ": its C++ extension is linked against the other "
                         "release's symbols and fails to import (undefined symbol).";
-            f.evidence.push_back(p.name + " " + p.version + ": the local version names " +
-                                 module + " " + built->release.str());
+            f.evidence.push_back(p.name + " " + p.version + ": the local version names " + module +
+                                 " " + built->release.str());
             f.evidence.push_back(module + " " + installed->str() + " from " + from);
             f.fix = "Install the " + p.name + " wheel built for " + module + " " +
                     installed->truncated(2).str() + ", or build it from source in this stage.";
