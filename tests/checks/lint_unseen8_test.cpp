@@ -94,3 +94,12 @@ TEST_CASE("auto-gptq builds CUDA extensions at install; autoawq is CUDA-dependen
     CHECK(lint_ids(base + " autoawq\n", "CUVL03").size() == 1);
     CHECK(lint_ids(base + " autoawq==0.2.6\n", "CUVL03").empty());
 }
+
+TEST_CASE("CUVL07 is silent beside exllamav2, whose PyPI package compiles on first use",
+          "[lint][lint-corpus8][CUVL07]") {
+    const std::string base =
+        "FROM nvidia/cuda:12.1.1-devel-ubuntu22.04\n"
+        "RUN pip install torch==2.3.1";
+    CHECK(lint_ids(base + " exllamav2==0.1.8\n", "CUVL07").empty());
+    CHECK(lint_ids(base + "\n", "CUVL07").size() == 1);
+}
