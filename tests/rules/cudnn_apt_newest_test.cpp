@@ -16,8 +16,8 @@ TEST_CASE("cudnn apt_newest: libcudnn8 on Ubuntu 20.04/22.04 resolves to a CUDA 
             REQUIRE(row);
             CHECK(row->cuda_major == 12);
             CHECK(row->version == "8.9.7.29-1+cuda12.2");
-            CHECK(row->provenance.source_key.starts_with("nvidia-repo-") ||
-                  row->provenance.source_key.starts_with("cudnn-local-repo-"));
+            const std::string& key = row->provenance.source_key;
+            CHECK((key.starts_with("nvidia-repo-") || key.starts_with("cudnn-local-repo-")));
         }
     }
     // No row: the rules do not say (Ubuntu 18.04's repository was not read).
