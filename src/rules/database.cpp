@@ -113,6 +113,16 @@ const CudnnRelease* Database::cudnn_release(const Version& version) const {
     return nullptr;
 }
 
+const CudnnAptNewest* Database::cudnn_apt_newest(std::string_view package,
+                                                 std::string_view distro) const {
+    for (const auto& row : cudnn_apt_newest_) {
+        if (row.package != package) continue;
+        if (std::find(row.distros.begin(), row.distros.end(), distro) != row.distros.end())
+            return &row;
+    }
+    return nullptr;
+}
+
 std::vector<const FrameworkBuild*> Database::framework_builds(std::string_view framework,
                                                               const Version& version) const {
     // A more specific row ("1.18.1") wins over a general one ("1.18") for the same variant.

@@ -134,7 +134,7 @@ private:
 
     std::size_t cudnn() {
         root_.expect_object({"table", "data_version", "description", "sources", "version_encoding",
-                             "sonames", "releases", "notes"});
+                             "sonames", "releases", "apt_newest", "notes"});
         std::size_t facts = 0;
         for (const auto& e : root_.at("version_encoding").array()) {
             e.expect_object({"majors", "formula", "example", "source", "confidence", "note"});
@@ -168,6 +168,23 @@ private:
             for (const auto& b : r.at("builds").array()) release.builds.push_back(cudnn_build(b));
             facts += release.builds.size();
             db_.cudnn_releases_.push_back(std::move(release));
+        }
+        if (auto apt = root_.get("apt_newest")) {
+            for (const auto& e : apt->array()) {
+                e.expect_object({"package", "distros", "version", "cuda_major", "source",
+                                 "confidence", "note"});
+                CudnnAptNewest row{e.at("package").string(), e.at("distros").string_array(),
+                                   e.at("version").string(), e.at("cuda_major").integer(),
+                                   provenance(e)};
+                // The Debian version states the build's CUDA (+cuda12.2): it must agree.
+                const auto plus = row.version.find("+cuda");
+                if (plus == std::string::npos ||
+                    !row.version.substr(plus + 5).starts_with(std::to_string(row.cuda_major) + "."))
+                    e.at("version").fail("'" + row.version + "' does not name a CUDA " +
+                                         std::to_string(row.cuda_major) + " build (+cudaN.M)");
+                db_.cudnn_apt_newest_.push_back(std::move(row));
+                ++facts;
+            }
         }
         if (auto notes = root_.get("notes")) {
             for (const auto& n : notes->array()) {

@@ -79,3 +79,27 @@ TEST_CASE("CUVL01 reads an unpinned package that pins a framework by its newest 
                    "CUVL01")
               .empty());
 }
+
+TEST_CASE("auto-gptq builds CUDA extensions at install; autoawq is CUDA-dependent",
+          "[lint][lint-corpus8][CUVL07][CUVL03]") {
+    // unseen8 h03: a -devel base beside auto-gptq and autoawq. auto-gptq compiles its CUDA
+    // extensions against the installed torch unless BUILD_CUDA_EXT=0 (its README).
+    const std::string base =
+        "FROM nvidia/cuda:12.1.1-devel-ubuntu22.04\n"
+        "RUN pip install torch==2.3.1 vllm==0.5.0";
+    CHECK(lint_ids(base + " auto-gptq\n", "CUVL07").empty());
+    // autoawq's kernels come prebuilt (autoawq-kernels): by itself it leaves the devel base
+    // unjustified, but unpinned it is a CUDA-dependent package.
+    CHECK(lint_ids(base + " autoawq\n", "CUVL07").size() == 1);
+    CHECK(lint_ids(base + " autoawq\n", "CUVL03").size() == 1);
+    CHECK(lint_ids(base + " autoawq==0.2.6\n", "CUVL03").empty());
+}
+
+TEST_CASE("CUVL07 is silent beside exllamav2, whose PyPI package compiles on first use",
+          "[lint][lint-corpus8][CUVL07]") {
+    const std::string base =
+        "FROM nvidia/cuda:12.1.1-devel-ubuntu22.04\n"
+        "RUN pip install torch==2.3.1";
+    CHECK(lint_ids(base + " exllamav2==0.1.8\n", "CUVL07").empty());
+    CHECK(lint_ids(base + "\n", "CUVL07").size() == 1);
+}

@@ -59,6 +59,16 @@ struct CudnnRelease {
     Provenance provenance;
 };
 
+// What apt installs for a cuDNN package named without a version from NVIDIA's CUDA repository of
+// a distro: the highest version the index holds, whatever CUDA it was built for.
+struct CudnnAptNewest {
+    std::string package;               // "libcudnn8"
+    std::vector<std::string> distros;  // as nvidia/cuda tags spell them: "ubuntu22.04"
+    std::string version;               // "8.9.7.29-1+cuda12.2"
+    int cuda_major = 0;
+    Provenance provenance;
+};
+
 struct CudnnSonames {
     int major = 0;
     std::string main;                    // "libcudnn.so.9"
@@ -279,6 +289,8 @@ public:
     // The release row whose version covers `version` ("9.5.1.17" → the 9.5.1 row).
     const CudnnRelease* cudnn_release(const Version& version) const;
     const std::vector<CudnnRelease>& cudnn_releases() const { return cudnn_releases_; }
+    // The build apt picks for an unpinned `package` on `distro`; nullptr when the rules do not say.
+    const CudnnAptNewest* cudnn_apt_newest(std::string_view package, std::string_view distro) const;
     const std::vector<CudnnVersionEncoding>& cudnn_version_encodings() const {
         return cudnn_encodings_;
     }
@@ -366,6 +378,7 @@ private:
     std::vector<CudnnVersionEncoding> cudnn_encodings_;
     std::vector<CudnnSonames> cudnn_sonames_;
     std::vector<CudnnRelease> cudnn_releases_;
+    std::vector<CudnnAptNewest> cudnn_apt_newest_;
     std::vector<FrameworkBuild> frameworks_;
     FrameworkCatalog framework_catalog_;
     std::vector<CudnnLoadRule> cudnn_load_rules_;

@@ -62,27 +62,17 @@ std::set<int> published_cuda_majors(const dockerfile::Package& p, int major,
     return majors;
 }
 
-// The CUDA major apt takes for an unpinned cuDNN 8 package on an nvidia/cuda Ubuntu 20.04 or
-// 22.04 image without cuDNN: NVIDIA's repository there carries every CUDA build of every cuDNN 8
-// release under one name (libcudnn8 8.9.7.29-1+cuda11.8 and -1+cuda12.2), and apt installs the
-// highest version string, the newest release's build for the newest CUDA. cuDNN 9 packages name
-// their CUDA major (libcudnn9-cuda-12). nullopt: not that case, or the rules do not say.
-std::optional<int> unpinned_resolves_to(const dockerfile::Package& p, int major,
-                                        const dockerfile::BaseFacts& base,
-                                        const rules::Database& db) {
-    if (p.manager != Manager::apt || !p.version.empty() || major != 8) return std::nullopt;
-    if (base.kind != dockerfile::BaseKind::nvidia_cuda || base.cudnn_major != 0)
-        return std::nullopt;
-    if (base.distro != "ubuntu20.04" && base.distro != "ubuntu22.04") return std::nullopt;
-    const rules::CudnnRelease* newest = nullptr;
-    for (const auto& release : db.cudnn_releases()) {
-        if (release.version.major() == major && (!newest || release.version > newest->version))
-            newest = &release;
-    }
-    if (!newest || newest->builds.empty()) return std::nullopt;
-    int cuda_major = 0;
-    for (const auto& b : newest->builds) cuda_major = std::max(cuda_major, b.cuda_major);
-    return cuda_major;
+// The CUDA major apt takes for a cuDNN package named without a version on an nvidia/cuda image
+// without cuDNN: NVIDIA's repository may carry every CUDA build of a release line under one name
+// (libcudnn8 on Ubuntu 20.04/22.04), and apt installs the highest version. Which build that is,
+// per package and distro, is a rules fact (cudnn.json apt_newest). nullptr: not that case, or
+// the rules do not say.
+const rules::CudnnAptNewest* unpinned_resolves_to(const dockerfile::Package& p,
+                                                  const dockerfile::BaseFacts& base,
+                                                  const rules::Database& db) {
+    if (p.manager != Manager::apt || !p.version.empty()) return nullptr;
+    if (base.kind != dockerfile::BaseKind::nvidia_cuda || base.cudnn_major != 0) return nullptr;
+    return db.cudnn_apt_newest(p.name, base.distro);
 }
 
 std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
@@ -102,12 +92,13 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
                 if (cuda->major() == target->cuda.major()) continue;
                 built_for = "CUDA " + std::to_string(cuda->major());
                 evidence = p.word + ": built for CUDA " + p.cuda + " (" + p.cuda_evidence + ")";
-            } else if (auto resolved = unpinned_resolves_to(p, *major, stage.base, db)) {
-                if (*resolved == target->cuda.major()) continue;
-                built_for = "CUDA " + std::to_string(*resolved) + " (what apt picks)";
-                evidence = p.word + " without a version: apt takes the highest, the newest cuDNN " +
-                           std::to_string(*major) + " release's build for CUDA " +
-                           std::to_string(*resolved) + " (rules: cuDNN releases)";
+            } else if (const auto* newest = unpinned_resolves_to(p, stage.base, db)) {
+                if (newest->cuda_major == target->cuda.major()) continue;
+                built_for = "CUDA " + std::to_string(newest->cuda_major) + " (what apt picks)";
+                evidence = p.word + " without a version: apt takes the highest in NVIDIA's " +
+                           stage.base.distro + " repository, " + newest->version +
+                           ", built for CUDA " + std::to_string(newest->cuda_major) +
+                           " (rules: cuDNN apt_newest)";
             } else {
                 const auto majors = published_cuda_majors(p, *major, db);
                 if (majors.empty() || majors.count(target->cuda.major())) continue;
