@@ -80,7 +80,7 @@ TEST_CASE("CUVL01 reads an unpinned package that pins a framework by its newest 
               .empty());
 }
 
-TEST_CASE("auto-gptq builds CUDA extensions at install; autoawq is CUDA-dependent",
+TEST_CASE("auto-gptq builds CUDA extensions at install, and autoawq is CUDA-dependent",
           "[lint][lint-corpus8][CUVL07][CUVL03]") {
     // unseen8 h03: a -devel base beside auto-gptq and autoawq. auto-gptq compiles its CUDA
     // extensions against the installed torch unless BUILD_CUDA_EXT=0 (its README).
