@@ -189,6 +189,16 @@ std::vector<PackageSpelling> read_spellings(const JsonNode& array, bool pep503,
     return out;
 }
 
+// An optional {names, source, …} field of a record: the names and their provenance.
+void read_named_list(const JsonNode& record, const char* key, const ProvenanceReader& provenance,
+                     std::vector<std::string>& names, Provenance& names_provenance) {
+    auto node = record.get(key);
+    if (!node) return;
+    node->expect_object({"names", "source", "confidence", "note"});
+    names = node->at("names").string_array();
+    names_provenance = provenance(*node);
+}
+
 VersionFile read_version_file(const JsonNode& v, const ProvenanceReader& provenance) {
     v.expect_object({"path", "component", "version", "attributes", "source", "confidence", "note"});
     VersionFile file;
@@ -329,16 +339,10 @@ FrameworkCatalog read_framework_catalog(const JsonNode& catalog,
                     index.at("url").fail("expected a {cuda_major} or {cuda_nodot} placeholder");
                 record.pip_indexes.push_back(std::move(url));
             }
-        if (auto selectors = r.get("conda_cuda_selectors")) {
-            selectors->expect_object({"names", "source", "confidence", "note"});
-            record.conda_cuda_selectors = selectors->at("names").string_array();
-            record.conda_cuda_provenance = provenance(*selectors);
-        }
-        if (auto variables = r.get("build_variables")) {
-            variables->expect_object({"names", "source", "confidence", "note"});
-            record.build_variables = variables->at("names").string_array();
-            record.build_variables_provenance = provenance(*variables);
-        }
+        read_named_list(r, "conda_cuda_selectors", provenance, record.conda_cuda_selectors,
+                        record.conda_cuda_provenance);
+        read_named_list(r, "build_variables", provenance, record.build_variables,
+                        record.build_variables_provenance);
         if (auto hosts = r.get("wheel_hosts")) {
             hosts->expect_object({"hosts", "source", "confidence", "note"});
             record.wheel_hosts = hosts->at("hosts").string_array();
@@ -353,11 +357,7 @@ FrameworkCatalog read_framework_catalog(const JsonNode& catalog,
             record.exclusive_loses = exclusive->at("loses").string();
             record.exclusive_provenance = provenance(*exclusive);
         }
-        if (auto apt = r.get("apt_bindings")) {
-            apt->expect_object({"names", "source", "confidence", "note"});
-            record.apt_bindings = apt->at("names").string_array();
-            record.apt_provenance = provenance(*apt);
-        }
+        read_named_list(r, "apt_bindings", provenance, record.apt_bindings, record.apt_provenance);
         record.provenance = provenance(r);
         records.push_back(std::move(record));
     }
