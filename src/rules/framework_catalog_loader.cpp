@@ -69,6 +69,7 @@ WheelPolicy read_wheel_policy(const JsonNode& w, const ProvenanceReader& provena
                      "cpu_before",
                      "unpinned_default",
                      "local_build_needs_toolkit",
+                     "file_wheel_loads_system",
                      "deps_bring_libraries_from",
                      "companions",
                      "extension_prefixes",
@@ -125,6 +126,7 @@ WheelPolicy read_wheel_policy(const JsonNode& w, const ProvenanceReader& provena
     if (auto before = w.get("cpu_before")) out.cpu_before = read_release(*before);
     out.unpinned_default = flag("unpinned_default");
     out.local_build_needs_toolkit = flag("local_build_needs_toolkit");
+    out.file_wheel_loads_system = flag("file_wheel_loads_system");
     if (auto from = w.get("deps_bring_libraries_from")) {
         out.deps_bring_libraries_from = static_cast<int>(from->integer());
         if (*out.deps_bring_libraries_from < 0)

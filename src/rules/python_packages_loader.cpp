@@ -12,10 +12,12 @@ std::size_t load_python_packages(const JsonNode& root, const ProvenanceReader& p
     root.expect_object({"table", "data_version", "description", "sources", "packages"});
     static const std::vector<std::string> roles = {"framework", "gpu_plugin", "cuda_library",
                                                    "cpu_only", "extension"};
+    std::vector<std::pair<JsonNode, std::string>> required;  // checked once all rows are read
     for (const auto& p : root.at("packages").array()) {
         p.expect_object({"name", "ecosystem", "role", "framework", "variant", "cuda_major",
                          "cudnn_major", "provides", "index", "needs_toolkit", "cuda_extras",
-                         "cuda_wheel_index", "cuda_libraries", "source", "confidence", "note"});
+                         "cuda_wheel_index", "cuda_libraries", "requires", "source", "confidence",
+                         "note"});
         PythonPackage package;
         package.name = p.at("name").string();
         if (package.name != normalize_package_name(package.name)) {
@@ -52,6 +54,22 @@ std::size_t load_python_packages(const JsonNode& root, const ProvenanceReader& p
             package.cuda_libraries != "bundled") {
             p.at("cuda_libraries").fail("expected \"system\" or \"bundled\"");
         }
+        if (auto required_list = p.get("requires")) {
+            for (const auto& r : required_list->array()) {
+                r.expect_object({"package", "extras", "source", "confidence", "note"});
+                PackageRequirement requirement;
+                requirement.package = r.at("package").string();
+                if (requirement.package != normalize_package_name(requirement.package))
+                    r.at("package").fail("expected a PEP 503 normalized name");
+                if (auto extras = r.get("extras")) {
+                    for (const auto& extra : extras->array())
+                        requirement.extras.push_back(extra.string());
+                }
+                requirement.provenance = provenance(r);
+                required.emplace_back(r.at("package"), requirement.package);
+                package.requires_packages.push_back(std::move(requirement));
+            }
+        }
         package.provenance = provenance(p);
         for (const auto& earlier : packages) {
             if (earlier.name == package.name && earlier.ecosystem == package.ecosystem) {
@@ -59,6 +77,12 @@ std::size_t load_python_packages(const JsonNode& root, const ProvenanceReader& p
             }
         }
         packages.push_back(std::move(package));
+    }
+    for (const auto& [node, name] : required) {
+        const bool known = std::any_of(packages.begin(), packages.end(), [&](const auto& row) {
+            return row.name == name && row.ecosystem == "pypi";
+        });
+        if (!known) node.fail("'" + name + "' has no pypi row: its facts are unknown");
     }
     return packages.size();
 }

@@ -30,7 +30,10 @@ struct WheelPolicy {
     std::string libraries = "system";
     std::vector<std::string> bundled_with_extras;  // an extra that bundles them: "and-cuda"
     std::vector<std::string> system_extras;        // part of an extra that does not: "local"
-    std::optional<Version> bundled_from;           // the first release that bundles them
+    // Only the index's package brings them: a wheel file installed from a path in the image
+    // (TensorRT's tar ships python/tensorrt-*.whl, bindings for the tar's lib/) loads the system's.
+    bool file_wheel_loads_system = false;
+    std::optional<Version> bundled_from;  // the first release that bundles them
     // The release's row among the record's builds (frameworks.json "builds").
     std::vector<std::string> variants;  // for a stated CUDA: "cu{cuda_nodot}", "cuda{cuda_major}"
     bool default_build = false;         // no CUDA stated: the release's default (PyPI's) build

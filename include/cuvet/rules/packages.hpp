@@ -27,6 +27,13 @@ struct Requirement {
     bool upper_inclusive() const;
 };
 
+// A package another one's release pulls in, with the extras that do (none: always).
+struct PackageRequirement {
+    std::string package;  // PEP 503 name: "flashinfer-python"
+    std::vector<std::string> extras;
+    Provenance provenance;
+};
+
 // A package name a user writes in `pip install` / `conda install` and what it means.
 struct PythonPackage {
     std::string name;       // PEP 503 normalized: "jax-cuda12-plugin", "cupy-cuda12x"
@@ -51,6 +58,9 @@ struct PythonPackage {
     // Whose CUDA libraries its CUDA build loads: "system" (the image's) or "bundled" (its own
     // or nvidia-* wheels); "" not stated.
     std::string cuda_libraries;
+    // Packages it requires that the rules say something of (sglang[srt] pulls
+    // flashinfer-python, which compiles with nvcc): their facts hold for it too.
+    std::vector<PackageRequirement> requires_packages;
     Provenance provenance;
 };
 

@@ -42,6 +42,7 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
         std::vector<std::string> pins;
         bool framework = false;
         const dockerfile::Package* extra_index = nullptr;  // unpinned with --extra-index-url cuXXX
+        bool source_build = false;  // compiled here with CUDA on (llama-cpp-python's CMAKE_ARGS)
     };
     std::map<std::pair<std::size_t, int>, Group> groups;
     for (const auto& stage : facts.stages) {
@@ -49,11 +50,17 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
             if (p.inherited || p.manager == dockerfile::Manager::apt || pinned_enough(p, db) ||
                 p.cuda == "cpu")
                 continue;
-            if (!lint::needs_cuda(p, db) && !lint::is_cudnn_package(p)) continue;
+            const bool source_build = lint::builds_cuda_from_source(facts, stage.stage, p, db);
+            if (!lint::needs_cuda(p, db) && !lint::is_cudnn_package(p) && !source_build) continue;
             // A CUDA library wheel's name fixes its CUDA major (nvidia-nccl-cu13): a newer
             // release is still that CUDA's. cuDNN is the exception CUVL03 keeps (its releases
             // change what a framework accepts).
             if (lint::is_nvidia_library_wheel(p) && !lint::is_cudnn_package(p)) continue;
+            // So does any other non-framework package named for its build (magma-cuda118):
+            // every release of it is that CUDA's.
+            if (!lint::is_framework(p, db) && lint::names_cuda_build(p.name) &&
+                !lint::is_cudnn_package(p))
+                continue;
             Group& g = groups[{stage.stage, p.line}];
             if (!g.first) g.first = &p;
             if (std::find(g.words.begin(), g.words.end(), p.word) != g.words.end()) continue;
@@ -61,6 +68,7 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
             g.pins.push_back(pin_hint(p));
             g.framework = g.framework || lint::is_framework(p, db);
             if (p.pypi_also && !g.extra_index) g.extra_index = &p;
+            g.source_build = g.source_build || source_build;
         }
     }
     std::vector<report::Finding> out;
@@ -70,8 +78,10 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
         f.severity = report::Severity::warning;
         f.message =
             std::string(dockerfile::to_string(p.manager)) + " installs " + lint::join(g.words) +
-            " without a version: each rebuild takes the newest release, built for whatever CUDA "
-            "that release targets.";
+            " without a version: each rebuild takes the newest release, " +
+            (g.source_build ? "compiled here with CUDA on against the base's CUDA, whatever that "
+                              "release's build expects."
+                            : "built for whatever CUDA that release targets.");
         if (g.extra_index) {
             f.message += " With --extra-index-url, pip picks the newest of PyPI and " +
                          g.extra_index->index_url + ", often PyPI's default build, not the cu" +

@@ -112,26 +112,6 @@ std::vector<report::Finding> without_cudnn(const dockerfile::Facts& facts,
     return out;
 }
 
-// A CMake definition whose name ends in cuda or cublas, set on: -DLLAMA_CUBLAS=on,
-// -DGGML_CUDA=ON, -DWITH_CUDA=1. A shell variable such as USE_CUDA=1 is no build switch.
-bool cmake_turns_cuda_on(const std::string& text) {
-    for (std::size_t at = text.find("-d"); at != std::string::npos; at = text.find("-d", at + 2)) {
-        std::size_t end = at + 2;
-        while (end < text.size() &&
-               (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_'))
-            ++end;
-        const std::string name = text.substr(at + 2, end - at - 2);
-        if (!name.ends_with("cuda") && !name.ends_with("cublas")) continue;
-        if (end >= text.size() || text[end] != '=') continue;
-        std::size_t value_end = end + 1;
-        while (value_end < text.size() && std::isalnum(static_cast<unsigned char>(text[value_end])))
-            ++value_end;
-        const std::string value = text.substr(end + 1, value_end - end - 1);
-        if (value == "on" || value == "1" || value == "true" || value == "yes") return true;
-    }
-    return false;
-}
-
 // A RUN that compiles CUDA code: nvcc itself, or a build switch that turns the CUDA
 // backend on (CMAKE_ARGS="-DLLAMA_CUBLAS=on" / -DGGML_CUDA=on for llama-cpp-python,
 // FORCE_CUDA=1 for torch extensions, DS_BUILD_OPS=1 for DeepSpeed's ops at install).
@@ -145,7 +125,7 @@ bool compiles_cuda(const std::string& text, const dockerfile::RunStep& run) {
     if (text.find("force_cuda=1") != std::string::npos ||
         text.find("ds_build_ops=1") != std::string::npos)
         return true;
-    return cmake_turns_cuda_on(text);
+    return lint::cmake_turns_cuda_on(text);
 }
 
 // The stage installs a CUDA compiler itself (apt cuda-nvcc-X-Y / cuda-toolkit-X-Y,

@@ -65,12 +65,14 @@ bool framework_wheel_built_here(const dockerfile::RequirementsFile& r) {
     return names_framework(file.substr(0, file.find_first_of("-_")));  // the project name
 }
 
-// A wheel installed by a glob (dist/*.whl) after the stage clones a framework's own
-// repository (git clone …/pytorch/pytorch) and builds it: the framework is visible,
-// built in this Dockerfile, not an unreadable install.
+// A wheel installed by a glob (dist/*.whl), or a local project (`pip install -e .` in
+// incubator-mxnet/python), after the stage clones a framework's own repository
+// (git clone …/pytorch/pytorch) and builds it: the framework is visible, built in this
+// Dockerfile, not an unreadable install.
 bool framework_source_built_here(const dockerfile::Facts& facts, std::size_t stage,
                                  const dockerfile::RequirementsFile& r) {
-    if (r.kind != "local wheel" || r.path.find('*') == std::string::npos) return false;
+    const bool built_wheel = r.kind == "local wheel" && r.path.find('*') != std::string::npos;
+    if (!built_wheel && r.kind != "local project") return false;
     for (const auto& run : facts.build.stages.at(stage).runs) {
         for (const auto& command : run.commands) {
             const auto& w = command.words;

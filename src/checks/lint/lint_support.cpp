@@ -125,10 +125,6 @@ bool is_cudnn_package(const dockerfile::Package& p) {
            p.name == "nvidia-cudnn" || p.name.starts_with("nvidia-cudnn-cu");
 }
 
-namespace {
-
-// NVIDIA's and the frameworks' naming convention: a name ending in -cuNN/-cuNNN or
-// -cudaNN[x] states the CUDA build (nvidia-cublas-cu12, mxnet-cu112, cupy-cuda12x).
 bool names_cuda_build(std::string_view n) {
     const std::size_t dash = n.rfind('-');
     if (dash == std::string_view::npos) return false;
@@ -146,8 +142,6 @@ bool names_cuda_build(std::string_view n) {
     return std::all_of(tail.begin(), tail.end(),
                        [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
-
-}  // namespace
 
 namespace {
 
@@ -458,6 +452,9 @@ std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules:
         (policy.bundled_from && (!release || *release >= *policy.bundled_from)))
         out.bundles_libraries = true;
     if (any_extra_contains(p.extras, policy.system_extras)) out.bundles_libraries = false;
+    if (policy.file_wheel_loads_system && p.word.ends_with(".whl") &&
+        p.word.find("://") == std::string::npos)
+        out.bundles_libraries = false;
     out.system_cudnn =
         policy.system_cudnn && !(policy.cpu_before && release && *release < *policy.cpu_before);
     // A local version that states the cuDNN too (jaxlib 0.4.20+cuda11.cudnn86).
@@ -563,6 +560,44 @@ std::string run_text(const dockerfile::Facts& facts, const dockerfile::RunStep& 
     return text;
 }
 
+// A CMake definition whose name ends in cuda or cublas, set on: -DLLAMA_CUBLAS=on,
+// -DGGML_CUDA=ON, -DWITH_CUDA=1. A shell variable such as USE_CUDA=1 is no build switch.
+bool cmake_turns_cuda_on(const std::string& text) {
+    for (std::size_t at = text.find("-d"); at != std::string::npos; at = text.find("-d", at + 2)) {
+        std::size_t end = at + 2;
+        while (end < text.size() &&
+               (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_'))
+            ++end;
+        const std::string name = text.substr(at + 2, end - at - 2);
+        if (!name.ends_with("cuda") && !name.ends_with("cublas")) continue;
+        if (end >= text.size() || text[end] != '=') continue;
+        std::size_t value_end = end + 1;
+        while (value_end < text.size() && std::isalnum(static_cast<unsigned char>(text[value_end])))
+            ++value_end;
+        const std::string value = text.substr(end + 1, value_end - end - 1);
+        if (value == "on" || value == "1" || value == "true" || value == "yes") return true;
+    }
+    return false;
+}
+
+bool builds_cuda_from_source(const dockerfile::Facts& facts, std::size_t stage,
+                             const dockerfile::Package& p, const rules::Database& db) {
+    if (p.manager != dockerfile::Manager::pip) return false;
+    const auto* row = db.python_package(p.name, "pypi");
+    if (!row || row->cuda_wheel_index.empty() || p.index_url.starts_with(row->cuda_wheel_index))
+        return false;
+    const auto& built = facts.build.stages.at(stage);
+    for (const auto& v : built.env) {
+        if (v.name == "CMAKE_ARGS" && v.line < p.line && cmake_turns_cuda_on(ascii_lower(v.value)))
+            return true;
+    }
+    for (const auto& run : built.runs) {
+        if (run.start_line <= p.line && p.line <= run.end_line)
+            return cmake_turns_cuda_on(ascii_lower(run_text(facts, run)));
+    }
+    return false;
+}
+
 std::string join(const std::vector<std::string>& items, const std::string& separator) {
     std::string text;
     for (const auto& item : items) text += (text.empty() ? "" : separator) + item;
@@ -612,6 +647,19 @@ bool local_build_needs_toolkit(const dockerfile::Package& p, const rules::Databa
         return false;
     const rules::PackageMatch spelled{match->framework, match->spelling, "", ""};
     return rules::FrameworkCatalog::local_version_cuda(spelled, p.version).has_value();
+}
+
+// A package the row's release requires, with the extras installed, compiles with nvcc.
+bool pulls_toolkit_user(const rules::PythonPackage& row, const dockerfile::Package& p,
+                        const rules::Database& db) {
+    for (const auto& r : row.requires_packages) {
+        const auto* required = db.python_package(r.package, "pypi");
+        if (!required || !required->needs_toolkit) continue;
+        if (r.extras.empty() || std::any_of(r.extras.begin(), r.extras.end(),
+                                            [&](const auto& extra) { return has_extra(p, extra); }))
+            return true;
+    }
+    return false;
 }
 
 bool builds_in(const dockerfile::Facts& facts, std::size_t index, const rules::Database& db) {
@@ -690,6 +738,8 @@ bool builds_in(const dockerfile::Facts& facts, std::size_t index, const rules::D
         const auto* row =
             db.python_package(p.name, p.manager == dockerfile::Manager::conda ? "conda" : "pypi");
         if (row && row->needs_toolkit) return true;
+        // A requirement that compiles with nvcc (sglang[srt] pulls flashinfer-python).
+        if (row && pulls_toolkit_user(*row, p, db)) return true;
     }
     return false;
 }

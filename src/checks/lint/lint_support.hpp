@@ -4,6 +4,7 @@
 // wheel was built for, and how a finding points at Dockerfile lines.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cuvet/dockerfile/facts.hpp"
@@ -92,6 +93,19 @@ bool stage_builds_code(const dockerfile::Facts& facts, std::size_t stage,
 
 // The RUN text of one instruction with its heredoc bodies, for keyword searches.
 std::string run_text(const dockerfile::Facts& facts, const dockerfile::RunStep& run);
+
+// NVIDIA's and the frameworks' naming convention: a name ending in -cuNN/-cuNNN or
+// -cudaNN[x] states the CUDA build (nvidia-cublas-cu12, mxnet-cu112, cupy-cuda12x).
+bool names_cuda_build(std::string_view name);
+
+// A CMake definition whose name ends in cuda or cublas, set on, in lower-cased text:
+// -DLLAMA_CUBLAS=on, -DGGML_CUDA=ON, -DWITH_CUDA=1.
+bool cmake_turns_cuda_on(const std::string& text);
+
+// pip builds a package whose CUDA builds come only from its own index (llama-cpp-python) from
+// its source release, with CMake's CUDA switch on (CMAKE_ARGS in the RUN or an earlier ENV).
+bool builds_cuda_from_source(const dockerfile::Facts& facts, std::size_t stage,
+                             const dockerfile::Package& p, const rules::Database& db);
 
 std::string join(const std::vector<std::string>& items, const std::string& separator = " ");
 
