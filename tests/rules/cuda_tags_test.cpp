@@ -121,6 +121,17 @@ TEST_CASE("nvidia/cuda: beyond the table stays unknown", "[rules][cuda_tags]") {
     // 12.9.2 and 13.3.0: the cudnn-devel tags a 2026 Docker Hub scrape saw.
     CHECK(db().nvidia_cuda_tag("12.9.2-cudnn-devel-ubuntu20.04").status ==
           CudaTagStatus::published);
+    // 12.8.2 and 12.9.2: the flavours NVIDIA's dist/ tree builds; a tag it has no Dockerfile
+    // for stays unknown (the tree is not a list of tags on Docker Hub).
+    CHECK(db().nvidia_cuda_tag("12.9.2-runtime-rockylinux9").status == CudaTagStatus::published);
+    CHECK(db().nvidia_cuda_tag("12.9.2-devel-azl3").status == CudaTagStatus::published);
+    CHECK(db().nvidia_cuda_tag("12.9.2-runtime-ubi10").status == CudaTagStatus::unknown);
+    CHECK(db().nvidia_cuda_tag("12.8.2-devel-ubuntu22.04").status == CudaTagStatus::published);
+    CHECK(db().nvidia_cuda_tag("12.8.2-base-amzn2023").status == CudaTagStatus::published);
+    // Public projects pull 12.8.2 -cudnn tags the mirrored tree has no Dockerfile for.
+    CHECK(db().nvidia_cuda_tag("12.8.2-cudnn-devel-ubuntu24.04").status ==
+          CudaTagStatus::published);
+    CHECK(db().nvidia_cuda_tag("12.8.2-cudnn-runtime-ubi9").status == CudaTagStatus::unknown);
     CHECK(db().nvidia_cuda_tag("13.3.0-cudnn-devel-ubuntu24.04").status ==
           CudaTagStatus::published);
     CHECK(db().nvidia_cuda_tag("13.3.0-runtime-ubuntu24.04").status == CudaTagStatus::unknown);
