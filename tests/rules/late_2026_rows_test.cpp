@@ -54,8 +54,9 @@ TEST_CASE("cudnn_optional must be a boolean", "[rules][rules37]") {
                Catch::Contains("/builds/0/cudnn_optional"));
 }
 
-TEST_CASE("vLLM 0.28.0 to 0.31.0 pin torch 2.13.0, and 0.30.0's default wheel is CUDA 13.0",
-          "[rules][rules37]") {
+TEST_CASE(
+    "vLLM 0.28.0 to 0.31.0 pin torch 2.13.0; 0.30.0's and 0.31.0's default wheels are CUDA 13",
+    "[rules][rules37]") {
     for (const char* release : {"0.28.0", "0.29.0", "0.30.0", "0.31.0"}) {
         INFO(release);
         const auto* vllm = db().framework_build("vllm", v(release), "");
@@ -63,14 +64,17 @@ TEST_CASE("vLLM 0.28.0 to 0.31.0 pin torch 2.13.0, and 0.30.0's default wheel is
         REQUIRE(vllm->requirement("torch"));
         CHECK(vllm->requirement("torch")->spec == "==2.13.0");
     }
-    // The 0.28.0 and 0.31.0 sources name the torch pin, not the wheel's CUDA.
+    // The 0.28.0 sources name the torch pin, not the wheel's CUDA.
     CHECK_FALSE(db().framework_build("vllm", v("0.28.0"), "")->cuda);
-    CHECK_FALSE(db().framework_build("vllm", v("0.31.0"), "")->cuda);
-    CHECK(db().framework_build("vllm", v("0.30.0"), "")->cuda->str() == "13.0");
-    const auto* cu129 = db().framework_build("vllm", v("0.30.0"), "cu129");
-    REQUIRE(cu129);
-    CHECK(cu129->cuda->str() == "12.9");
-    CHECK_FALSE(cu129->is_default);
+    for (const char* release : {"0.30.0", "0.31.0"}) {
+        INFO(release);
+        CHECK(db().framework_build("vllm", v(release), "")->cuda->str() == "13.0");
+        // The CUDA 12.9 build is a separate +cu129 wheel on the GitHub release.
+        const auto* cu129 = db().framework_build("vllm", v(release), "cu129");
+        REQUIRE(cu129);
+        CHECK(cu129->cuda->str() == "12.9");
+        CHECK_FALSE(cu129->is_default);
+    }
     CHECK(db().framework_build("vllm", v("0.32.0"), "") == nullptr);
 }
 
