@@ -114,10 +114,13 @@ TEST_CASE("nvidia/cuda: tags that never existed, and what to use", "[rules][cuda
 }
 
 TEST_CASE("nvidia/cuda: beyond the table stays unknown", "[rules][cuda_tags]") {
-    // 13.2.1 is known only by its cudnn-devel tags: other flavours are unknown, not absent.
+    // A partial release: what its sources list is published, the rest unknown, not absent.
     CHECK(db().nvidia_cuda_tag("13.2.1-cudnn-devel-ubuntu24.04").status ==
           CudaTagStatus::published);
-    CHECK(db().nvidia_cuda_tag("13.2.1-runtime-ubuntu24.04").status == CudaTagStatus::unknown);
+    CHECK(db().nvidia_cuda_tag("13.2.1-runtime-ubuntu24.04").status == CudaTagStatus::published);
+    CHECK(db().nvidia_cuda_tag("13.2.1-runtime-opensuse15").status == CudaTagStatus::unknown);
+    CHECK(db().nvidia_cuda_tag("13.1.1-devel-ubuntu24.04").status == CudaTagStatus::unknown);
+    CHECK(db().nvidia_cuda_tag("13.0.3-runtime-rockylinux9").status == CudaTagStatus::published);
     // 12.9.2 and 13.3.0: the cudnn-devel tags a 2026 Docker Hub scrape saw.
     CHECK(db().nvidia_cuda_tag("12.9.2-cudnn-devel-ubuntu20.04").status ==
           CudaTagStatus::published);
