@@ -114,13 +114,27 @@ TEST_CASE("nvidia/cuda: tags that never existed, and what to use", "[rules][cuda
 }
 
 TEST_CASE("nvidia/cuda: beyond the table stays unknown", "[rules][cuda_tags]") {
-    // 13.2.1 is known only by its cudnn-devel tags: other flavours are unknown, not absent.
+    // A partial release: what its sources list is published, the rest unknown, not absent.
     CHECK(db().nvidia_cuda_tag("13.2.1-cudnn-devel-ubuntu24.04").status ==
           CudaTagStatus::published);
-    CHECK(db().nvidia_cuda_tag("13.2.1-runtime-ubuntu24.04").status == CudaTagStatus::unknown);
+    CHECK(db().nvidia_cuda_tag("13.2.1-runtime-ubuntu24.04").status == CudaTagStatus::published);
+    CHECK(db().nvidia_cuda_tag("13.2.1-runtime-opensuse15").status == CudaTagStatus::unknown);
+    CHECK(db().nvidia_cuda_tag("13.1.1-devel-ubuntu24.04").status == CudaTagStatus::unknown);
+    CHECK(db().nvidia_cuda_tag("13.0.3-runtime-rockylinux9").status == CudaTagStatus::published);
     // 12.9.2 and 13.3.0: the cudnn-devel tags a 2026 Docker Hub scrape saw.
     CHECK(db().nvidia_cuda_tag("12.9.2-cudnn-devel-ubuntu20.04").status ==
           CudaTagStatus::published);
+    // 12.8.2 and 12.9.2: the flavours NVIDIA's dist/ tree builds; a tag it has no Dockerfile
+    // for stays unknown (the tree is not a list of tags on Docker Hub).
+    CHECK(db().nvidia_cuda_tag("12.9.2-runtime-rockylinux9").status == CudaTagStatus::published);
+    CHECK(db().nvidia_cuda_tag("12.9.2-devel-azl3").status == CudaTagStatus::published);
+    CHECK(db().nvidia_cuda_tag("12.9.2-runtime-ubi10").status == CudaTagStatus::unknown);
+    CHECK(db().nvidia_cuda_tag("12.8.2-devel-ubuntu22.04").status == CudaTagStatus::published);
+    CHECK(db().nvidia_cuda_tag("12.8.2-base-amzn2023").status == CudaTagStatus::published);
+    // Public projects pull 12.8.2 -cudnn tags the mirrored tree has no Dockerfile for.
+    CHECK(db().nvidia_cuda_tag("12.8.2-cudnn-devel-ubuntu24.04").status ==
+          CudaTagStatus::published);
+    CHECK(db().nvidia_cuda_tag("12.8.2-cudnn-runtime-ubi9").status == CudaTagStatus::unknown);
     CHECK(db().nvidia_cuda_tag("13.3.0-cudnn-devel-ubuntu24.04").status ==
           CudaTagStatus::published);
     CHECK(db().nvidia_cuda_tag("13.3.0-runtime-ubuntu24.04").status == CudaTagStatus::unknown);

@@ -205,7 +205,7 @@ TEST_CASE("each table names its newest entry and the day its facts were checked"
     CHECK(db().newest_entry("frameworks").find("jax 0.11.2") != std::string::npos);
     // NGC: the newest monthly release per image ("26.06" beats "19.03", not by text order alone).
     CHECK(db().newest_entry("ngc_containers") ==
-          "jax 26.07, pytorch 26.09, tensorflow 25.02, tensorrt 23.04, tritonserver 26.10");
+          "jax 26.07, pytorch 26.09, tensorflow 25.02, tensorrt 25.10, tritonserver 26.10");
     CHECK(db().newest_entry("no_such_table").empty());
 }
 

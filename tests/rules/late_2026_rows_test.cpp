@@ -54,8 +54,9 @@ TEST_CASE("cudnn_optional must be a boolean", "[rules][rules37]") {
                Catch::Contains("/builds/0/cudnn_optional"));
 }
 
-TEST_CASE("vLLM 0.28.0 to 0.31.0 pin torch 2.13.0, and 0.30.0's default wheel is CUDA 13.0",
-          "[rules][rules37]") {
+TEST_CASE(
+    "vLLM 0.28.0 to 0.31.0 pin torch 2.13.0; 0.30.0's and 0.31.0's default wheels are CUDA 13",
+    "[rules][rules37]") {
     for (const char* release : {"0.28.0", "0.29.0", "0.30.0", "0.31.0"}) {
         INFO(release);
         const auto* vllm = db().framework_build("vllm", v(release), "");
@@ -63,14 +64,17 @@ TEST_CASE("vLLM 0.28.0 to 0.31.0 pin torch 2.13.0, and 0.30.0's default wheel is
         REQUIRE(vllm->requirement("torch"));
         CHECK(vllm->requirement("torch")->spec == "==2.13.0");
     }
-    // The 0.28.0 and 0.31.0 sources name the torch pin, not the wheel's CUDA.
+    // The 0.28.0 sources name the torch pin, not the wheel's CUDA.
     CHECK_FALSE(db().framework_build("vllm", v("0.28.0"), "")->cuda);
-    CHECK_FALSE(db().framework_build("vllm", v("0.31.0"), "")->cuda);
-    CHECK(db().framework_build("vllm", v("0.30.0"), "")->cuda->str() == "13.0");
-    const auto* cu129 = db().framework_build("vllm", v("0.30.0"), "cu129");
-    REQUIRE(cu129);
-    CHECK(cu129->cuda->str() == "12.9");
-    CHECK_FALSE(cu129->is_default);
+    for (const char* release : {"0.30.0", "0.31.0"}) {
+        INFO(release);
+        CHECK(db().framework_build("vllm", v(release), "")->cuda->str() == "13.0");
+        // The CUDA 12.9 build is a separate +cu129 wheel on the GitHub release.
+        const auto* cu129 = db().framework_build("vllm", v(release), "cu129");
+        REQUIRE(cu129);
+        CHECK(cu129->cuda->str() == "12.9");
+        CHECK_FALSE(cu129->is_default);
+    }
     CHECK(db().framework_build("vllm", v("0.32.0"), "") == nullptr);
 }
 
@@ -134,7 +138,47 @@ TEST_CASE("NGC PyTorch 26.01-26.03 and 26.07-26.09, JAX 26.04, TensorFlow 25.02 
     const auto* tf2502 = db().ngc_container("nvcr.io/nvidia/tensorflow", "25.02-tf2-py3");
     REQUIRE(tf2502);
     CHECK(tf2502->framework_version == "2.17.0");
-    CHECK_FALSE(tf2502->cuda);  // the sources disagree (12.8, 12.6): unknown
-    // 23.02 to 25.01: no release notes were read, so no rows.
-    CHECK_FALSE(db().ngc_container("tensorflow", "24.06"));
+    // Two projects quote "CUDA 12.8.0, cuDNN 9.7.1" (a third comment's 12.6 is outvoted).
+    CHECK(tf2502->cuda->str() == "12.8.0");
+    CHECK(tf2502->cudnn->str() == "9.7.1");
+}
+
+TEST_CASE("NGC TensorFlow 23.12-24.12 and TensorRT 25.03-25.10 rows hold what their sources say",
+          "[rules][rules37]") {
+    // 24.02: a copy of the release notes' contents list.
+    const auto* tf2402 = db().ngc_container("tensorflow", "24.02-tf2-py3");
+    REQUIRE(tf2402);
+    CHECK(tf2402->framework_version == "2.15.0");
+    CHECK(tf2402->cuda->str() == "12.3.2");
+    CHECK(tf2402->cudnn->str() == "9.0.0.306");
+    CHECK(tf2402->ships.at("tensorrt")->str() == "8.6.3");
+    CHECK(tf2402->min_driver_branch->str() == "545");
+    // The others name only the TensorFlow release; a CUDA without its update stays unknown.
+    const std::pair<const char*, const char*> tf_only[] = {
+        {"23.12", "2.14.0"}, {"24.03", "2.15"}, {"24.06", "2.16"}, {"24.12", "2.17"}};
+    for (const auto& [release, framework] : tf_only) {
+        INFO(release);
+        const auto* tf = db().ngc_container("tensorflow", release);
+        REQUIRE(tf);
+        CHECK(tf->framework_version == framework);
+        CHECK_FALSE(tf->cuda);
+        CHECK_FALSE(tf->cudnn);
+    }
+    // No source read for these months: no row.
+    CHECK_FALSE(db().ngc_container("tensorflow", "24.01"));
+    CHECK_FALSE(db().ngc_container("tensorflow", "25.01"));
+
+    const auto* trt2503 = db().ngc_container("nvcr.io/nvidia/tensorrt", "25.03-py3");
+    REQUIRE(trt2503);
+    CHECK(trt2503->cuda->str() == "12.8.1");
+    CHECK(trt2503->ships.at("tensorrt")->str() == "10.9");
+    const auto* trt2506 = db().ngc_container("tensorrt", "25.06");
+    REQUIRE(trt2506);
+    CHECK(trt2506->ships.at("tensorrt")->str() == "10.11.0");
+    CHECK_FALSE(trt2506->cuda);  // "CUDA 12.9" without the update
+    const auto* trt2510 = db().ngc_container("tensorrt", "25.10");
+    REQUIRE(trt2510);
+    CHECK(trt2510->framework_version == "10.13.3");
+    CHECK_FALSE(trt2510->cuda);  // the sources disagree (13.0, 12.6)
+    CHECK_FALSE(db().ngc_container("tensorrt", "25.08"));
 }

@@ -16,7 +16,7 @@ constexpr long kMaxDataAgeDays = 120;
 // were checked (the month of data_version).
 constexpr int kMaxNewestLagMonths = 6;
 // The NGC images NVIDIA still publishes every month. TensorFlow's last NGC release is 25.02;
-// TensorRT rows stop at 23.04 by choice (the linter reads the framework images).
+// TensorRT is read from secondary sources only, a few releases a year (rules/ngc_containers.json).
 inline const std::vector<std::string> kMonthlyNgcImages = {"jax", "pytorch", "tritonserver"};
 
 inline int digits(std::string_view text) {
