@@ -277,6 +277,17 @@ TEST_CASE("the new tables reject bad rows with a pointer to them", "[rules]") {
         load_error_with("python_packages.json", packages),
         Catch::Contains("/packages/0/name: expected the PEP 503 normalized name 'jax-cuda12'"));
 
+    // A requirement must name a row: its facts (needs_toolkit) are what lint reads.
+    std::string unknown_requirement = R"({"table": "python_packages", "data_version": "x",
+        "description": "d", "sources": {"s": {"url": "https://x", "title": "t"}},
+        "packages": [{"name": "sglang", "ecosystem": "pypi", "role": "extension", "framework": null,
+                      "variant": null, "cuda_major": null, "cudnn_major": null, "index": "pypi",
+                      "requires": [{"package": "flashinfer-python", "extras": ["srt"], "source": "s"}],
+                      "source": "s"}]})";
+    CHECK_THAT(
+        load_error_with("python_packages.json", unknown_requirement),
+        Catch::Contains("/packages/0/requires/0/package: 'flashinfer-python' has no pypi row"));
+
     std::string ngc = R"({"table": "ngc_containers", "data_version": "x", "description": "d",
         "sources": {"s": {"url": "https://x", "title": "t"}}, "images": ["pytorch"],
         "releases": [{"image": "pytorch", "release": "2405", "framework_version": null, "cuda": null,

@@ -56,10 +56,11 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
             // release is still that CUDA's. cuDNN is the exception CUVL03 keeps (its releases
             // change what a framework accepts).
             if (lint::is_nvidia_library_wheel(p) && !lint::is_cudnn_package(p)) continue;
-            // So does any other non-framework package named for its build (magma-cuda118):
-            // every release of it is that CUDA's.
-            if (!lint::is_framework(p, db) && lint::names_cuda_build(p.name) &&
-                !lint::is_cudnn_package(p))
+            // So does a conda library named for its build (the pytorch channel's magma-cuda118):
+            // every release of it is that CUDA's. pip's CUDA-named frameworks and extensions
+            // (mxnet-cu112, faiss-gpu-cu12) still change their API between releases.
+            if (p.manager == dockerfile::Manager::conda && !lint::is_framework(p, db) &&
+                lint::names_cuda_build(p.name))
                 continue;
             Group& g = groups[{stage.stage, p.line}];
             if (!g.first) g.first = &p;
