@@ -73,7 +73,8 @@ std::string normalise_pip_name(std::string name) {
 void pip_cuda(Package& p) {
     if (auto plus = p.version.find('+'); plus != std::string::npos) {
         std::string local = p.version.substr(plus + 1);
-        if (std::string cuda = cuda_from_tag(local); !cuda.empty()) {
+        // The local version's first segment (0.3.24+cu124.basic: a fork's CUDA 12.4 wheel).
+        if (std::string cuda = cuda_from_tag(local.substr(0, local.find('.'))); !cuda.empty()) {
             p.cuda = cuda;
             p.cuda_evidence = "local version +" + local;
             return;

@@ -49,6 +49,24 @@ std::map<std::string, std::string> platform_args(const std::string& platform) {
     return out;
 }
 
+// `python3 - << 'EOF'`: bash reads a heredoc, BuildKit does not (its marker is one word,
+// <<EOF or <<'EOF'), so the body's first line becomes the next instruction. Say so when
+// that line is the unknown instruction.
+std::string spaced_heredoc_hint(const Instruction& previous) {
+    const std::string& text = previous.original;
+    for (std::size_t at = text.find("<<"); at != std::string::npos; at = text.find("<<", at + 2)) {
+        std::size_t next = at + 2;
+        if (next < text.size() && text[next] == '-') ++next;
+        if (next < text.size() && (text[next] == ' ' || text[next] == '\t') &&
+            previous.heredocs.empty()) {
+            return " (line " + std::to_string(previous.start_line) +
+                   " writes a heredoc as '<< WORD'; BuildKit reads a heredoc only from '<<WORD', "
+                   "with no space, so its body is read as instructions)";
+        }
+    }
+    return "";
+}
+
 class Analyzer {
 public:
     Analyzer(const Dockerfile& df, const AnalyzeOptions& options)
@@ -60,7 +78,8 @@ public:
             current_ = &ins;
             if (std::find(known_instructions.begin(), known_instructions.end(), ins.keyword) ==
                 known_instructions.end()) {
-                fail("unknown instruction '" + first_word(ins.original) + "'");
+                fail("unknown instruction '" + first_word(ins.original) + "'" +
+                     (i > 0 ? spaced_heredoc_hint(df_.instructions[i - 1]) : ""));
             }
             if (ins.keyword == "from") {
                 start_stage(ins, i);

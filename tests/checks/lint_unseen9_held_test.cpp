@@ -47,8 +47,9 @@ TEST_CASE("CUVL02 reads TensorRT's tar wheel as bindings for the system's librar
         "FROM nvidia/cuda:10.1-cudnn7-runtime-ubuntu18.04\n"
         "ENV LD_LIBRARY_PATH=/usr/local/cuda/lib64:/opt/TensorRT-6.0.1.5/lib\n"
         "ADD ./TensorRT-6.0.1.5 /opt/TensorRT-6.0.1.5\n";
-    CHECK(lint_ids(base + "RUN pip3 install "
-                          "/opt/TensorRT-6.0.1.5/python/tensorrt-6.0.1.5-cp36-none-linux_x86_64.whl\n",
+    CHECK(lint_ids(base +
+                       "RUN pip3 install "
+                       "/opt/TensorRT-6.0.1.5/python/tensorrt-6.0.1.5-cp36-none-linux_x86_64.whl\n",
                    "CUVL02")
               .empty());
     // From the index, the pip packages bring TensorRT's libraries: the system dir shadows them.
@@ -60,7 +61,8 @@ TEST_CASE("CUVL03 reports llama-cpp-python compiled with CUDA on and no version"
     // unseen9 h07: CMAKE_ARGS in the RUN; the same through an earlier ENV.
     const std::string base = "FROM nvidia/cuda:12.1.1-devel-ubuntu22.04\n";
     auto found = lint_ids(
-        base + "RUN CMAKE_ARGS=\"-DLLAMA_CUDA=on\" pip3 install --upgrade llama-cpp-python[server]\n",
+        base +
+            "RUN CMAKE_ARGS=\"-DLLAMA_CUDA=on\" pip3 install --upgrade llama-cpp-python[server]\n",
         "CUVL03");
     REQUIRE(found.size() == 1);
     CHECK(found[0].message.find("compiled here with CUDA on") != std::string::npos);
@@ -68,9 +70,10 @@ TEST_CASE("CUVL03 reports llama-cpp-python compiled with CUDA on and no version"
                    "CUVL03")
               .size() == 1);
     // A pinned release, or a CPU build (OpenBLAS), stays silent.
-    CHECK(lint_ids(base + "RUN CMAKE_ARGS=\"-DGGML_CUDA=on\" pip install llama-cpp-python==0.3.16\n",
-                   "CUVL03")
-              .empty());
+    CHECK(
+        lint_ids(base + "RUN CMAKE_ARGS=\"-DGGML_CUDA=on\" pip install llama-cpp-python==0.3.16\n",
+                 "CUVL03")
+            .empty());
     CHECK(lint_ids(base + "ENV CMAKE_ARGS=\"-DLLAMA_BLAS=ON\"\nRUN pip install llama-cpp-python\n",
                    "CUVL03")
               .empty());

@@ -1,6 +1,7 @@
 // CUVL03: a framework or cuDNN installed through pip/conda without an exact version.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include "checks/lint/lint_support.hpp"
@@ -9,8 +10,34 @@
 namespace cuvet::checks {
 namespace cuvl03 {
 
+// A range `>=X.Y[…],<X.(Y+1)` (or `<=X.Y.Z`) keeps one release line; `>=1.21,<2` spans every
+// 1.x release, and ONNX Runtime's default CUDA changed within 1.x.
+bool range_keeps_release_line(const std::string& spec) {
+    std::optional<rules::Version> lower;
+    std::optional<rules::Version> upper;
+    bool inclusive = false;
+    std::size_t start = 0;
+    while (start <= spec.size()) {
+        const std::size_t comma = std::min(spec.find(',', start), spec.size());
+        const std::string part = spec.substr(start, comma - start);
+        start = comma + 1;
+        const std::size_t digits = part.find_first_of("0123456789");
+        if (digits == std::string::npos) continue;
+        const std::string op = part.substr(0, digits);
+        const auto version = rules::Version::parse(part.substr(digits));
+        if (!version) continue;
+        if (op.starts_with(">")) lower = version;
+        if (op.starts_with("<")) upper = version, inclusive = op == "<=";
+    }
+    if (!lower || !upper) return false;
+    if (inclusive) return upper->major() == lower->major() && upper->minor() == lower->minor();
+    return upper->major() == lower->major() &&
+           (upper->minor() == lower->minor() + 1 ||
+            (upper->minor() == lower->minor() && upper->size() > 2));
+}
+
 // A rebuild cannot move to another release line: ==X (also ==X.*), ~=X.Y, a conda
-// pin (=X means X.*), or a version left to a build argument.
+// pin (=X means X.*), a range inside one release line, or a version left to a build argument.
 bool pinned_enough(const dockerfile::Package& p, const rules::Database& db) {
     if (p.pinned) return true;
     const std::string& spec = p.spec;
@@ -23,7 +50,7 @@ bool pinned_enough(const dockerfile::Package& p, const rules::Database& db) {
     if (spec.find('$') != std::string::npos) return true;
     if (spec.starts_with("~=") || spec.starts_with("==")) return true;
     if (p.manager == dockerfile::Manager::conda && spec.starts_with("=")) return true;
-    return spec.find('<') != std::string::npos && spec.find(">=") != std::string::npos;
+    return range_keeps_release_line(spec);
 }
 
 std::string pin_hint(const dockerfile::Package& p) {
