@@ -22,8 +22,7 @@ TEST_CASE("CUVL03 reports a version range that spans release lines",
     CHECK(lint_ids(base + "RUN pip install \"jax[cuda12]>=0.4.20,<0.5\"\n", "CUVL03").empty());
 }
 
-TEST_CASE("a local version's first segment names the CUDA build",
-          "[lint][lint-corpus10][CUVL14]") {
+TEST_CASE("a local version's first segment names the CUDA build", "[lint][lint-corpus10][CUVL14]") {
     // unseen10 h17: llama-cpp-python's CUDA wheel from a fork's release, 0.3.24+cu124.basic,
     // beside a requirements file: the GPU stack is visible.
     const std::string base =
@@ -33,8 +32,9 @@ TEST_CASE("a local version's first segment names the CUDA build",
     const std::string wheel =
         "https://github.com/JamePeng/llama-cpp-python/releases/download/"
         "v0.3.24-cu124-Basic-linux-20260208/llama_cpp_python-0.3.24+";
-    CHECK(lint_ids(base + "RUN pip install \"" + wheel + "cu124.basic-cp311-cp311-linux_x86_64.whl\"\n",
-                   "CUVL14")
+    CHECK(lint_ids(
+              base + "RUN pip install \"" + wheel + "cu124.basic-cp311-cp311-linux_x86_64.whl\"\n",
+              "CUVL14")
               .empty());
     // A local version that names no CUDA build leaves the stack hidden.
     CHECK(lint_ids(base + "RUN pip install \"" + wheel + "basic-cp311-cp311-linux_x86_64.whl\"\n",
@@ -61,7 +61,8 @@ TEST_CASE("an unknown instruction after a spaced heredoc marker says why",
                                  Catch::Contains("line 2 writes a heredoc as '<< WORD'"));
     }
     // Written as one word, it is a heredoc and the file lints.
-    CHECK_NOTHROW(lint_ids("FROM ubuntu:24.04\nRUN echo a && \\\n    python3 - <<'EOF'\n"
-                           "import pathlib\nEOF\n",
-                           "CUVL03"));
+    CHECK_NOTHROW(
+        lint_ids("FROM ubuntu:24.04\nRUN echo a && \\\n    python3 - <<'EOF'\n"
+                 "import pathlib\nEOF\n",
+                 "CUVL03"));
 }
