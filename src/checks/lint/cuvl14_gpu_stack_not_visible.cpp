@@ -15,9 +15,9 @@ using dockerfile::BaseKind;
 
 // The words that say a GPU framework is inside (the catalog's name_words): an image
 // (paddlepaddle/paddle:2.5.1-gpu, …:v1.19.0-torch-cuda) or a wheel file built here.
-bool names_framework(const std::string& name) {
+bool names_framework(const std::string& name, const rules::Database& db) {
     const std::string text = ascii_lower(name);
-    for (const auto& record : rules::builtin_framework_catalog().records()) {
+    for (const auto& record : db.framework_catalog().records()) {
         for (const auto& word : record.name_words) {
             if (text.find(word) != std::string::npos) return true;
         }
@@ -34,10 +34,10 @@ bool mentions_gpu(const std::string& name) {
 // A base image we have no table for but whose name says it carries a GPU framework
 // (paddlepaddle/paddle:2.5.1-gpu-…, someorg/pytorch-cuda): the framework is in the base,
 // not in an unreadable install.
-bool base_names_framework(const dockerfile::BaseFacts& base) {
+bool base_names_framework(const dockerfile::BaseFacts& base, const rules::Database& db) {
     if (base.kind != BaseKind::other) return false;
     // The tag counts too: kernai/refinery-parent-images:v1.19.0-torch-cuda.
-    return names_framework(base.image.repository + ":" + base.image.tag);
+    return names_framework(base.image.repository + ":" + base.image.tag, db);
 }
 
 // A framework named outright: the families lint models and the rules' other GPU
@@ -58,11 +58,11 @@ bool shows_gpu_framework(const dockerfile::Package& p, const rules::Database& db
 // A wheel the Dockerfile builds itself and installs by glob (TensorFlow's
 // build_pip_package writes /opt/tensorflow/pip_pkg/tensorflow_*.whl): its file name says
 // which framework it is, so the framework is visible, built here.
-bool framework_wheel_built_here(const dockerfile::RequirementsFile& r) {
+bool framework_wheel_built_here(const dockerfile::RequirementsFile& r, const rules::Database& db) {
     if (r.kind != "local wheel") return false;
     const auto slash = r.path.rfind('/');
     const std::string file = r.path.substr(slash == std::string::npos ? 0 : slash + 1);
-    return names_framework(file.substr(0, file.find_first_of("-_")));  // the project name
+    return names_framework(file.substr(0, file.find_first_of("-_")), db);  // the project name
 }
 
 // A wheel installed by a glob (dist/*.whl), or a local project (`pip install -e .` in
@@ -70,7 +70,7 @@ bool framework_wheel_built_here(const dockerfile::RequirementsFile& r) {
 // (git clone …/pytorch/pytorch) and builds it: the framework is visible, built in this
 // Dockerfile, not an unreadable install.
 bool framework_source_built_here(const dockerfile::Facts& facts, std::size_t stage,
-                                 const dockerfile::RequirementsFile& r) {
+                                 const dockerfile::RequirementsFile& r, const rules::Database& db) {
     const bool built_wheel = r.kind == "local wheel" && r.path.find('*') != std::string::npos;
     if (!built_wheel && r.kind != "local project") return false;
     for (const auto& run : facts.build.stages.at(stage).runs) {
@@ -82,7 +82,7 @@ bool framework_source_built_here(const dockerfile::Facts& facts, std::size_t sta
                 std::string repo = w[i];
                 if (repo.ends_with(".git")) repo.resize(repo.size() - 4);
                 const auto slash = repo.rfind('/');
-                if (names_framework(repo.substr(slash == std::string::npos ? 0 : slash + 1)))
+                if (names_framework(repo.substr(slash == std::string::npos ? 0 : slash + 1), db))
                     return true;
             }
         }
@@ -128,7 +128,7 @@ bool gpu_image(const dockerfile::Facts& facts, const dockerfile::StageFacts& sta
 // is CUDA, cuDNN and NCCL only, so the framework comes from the Dockerfile's installs.
 bool ngc_carries_framework(const dockerfile::BaseFacts& base, const rules::Database& db) {
     const auto& rows = db.ngc_containers();
-    return names_framework(base.framework) ||
+    return names_framework(base.framework, db) ||
            std::any_of(rows.begin(), rows.end(), [&](const rules::NgcContainerRelease& row) {
                return row.image == base.framework;
            });
@@ -140,7 +140,7 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     const BaseKind kind = stage.base.kind;
     if (kind == BaseKind::framework_cuda_tag || kind == BaseKind::framework_release ||
         (kind == BaseKind::ngc && ngc_carries_framework(stage.base, db)) ||
-        base_names_framework(stage.base))
+        base_names_framework(stage.base, db))
         return out;
     for (const auto& p : stage.packages) {
         // The stack is (partly) visible and judged by the other checks: a framework from apt
@@ -155,8 +155,8 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     }
     if (std::any_of(stage.requirements.begin(), stage.requirements.end(),
                     [&](const dockerfile::RequirementsFile& r) {
-                        return framework_wheel_built_here(r) ||
-                               framework_source_built_here(facts, stage.stage, r);
+                        return framework_wheel_built_here(r, db) ||
+                               framework_source_built_here(facts, stage.stage, r, db);
                     }))
         return out;
     std::vector<dockerfile::RequirementsFile> wheels;
