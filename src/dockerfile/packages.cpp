@@ -649,7 +649,8 @@ void read_conda_run(const std::vector<std::string>& words, std::size_t start, co
 void read_command(const std::vector<std::string>& words, const Package& tmpl, CommandFacts& out) {
     if (words.empty()) return;
     const std::string program = base_name(words[0]);
-    if (is_pip(program)) {
+    // OpenMMLab's `mim install` hands its arguments to pip (adding its wheel index).
+    if (is_pip(program) || (program == "mim" && words.size() > 1 && words[1] == "install")) {
         read_pip(words, 1, tmpl, out);
     } else if (is_python(program)) {
         read_python(words, tmpl, out);

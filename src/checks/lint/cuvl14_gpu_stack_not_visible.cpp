@@ -2,6 +2,7 @@
 // linter cannot read (requirements/lock/environment files, git or URL
 // requirements, local projects and wheels): say so instead of staying silent.
 #include <algorithm>
+#include <cctype>
 
 #include "checks/lint/lint_support.hpp"
 #include "cuvet/checks/registry.hpp"
@@ -25,10 +26,21 @@ bool names_framework(const std::string& name, const rules::Database& db) {
     return false;
 }
 
+// "cuda", "gpu", "nvidia", or a CUDA build tag standing as a word of its own
+// (requirements-pyg-pt28-cu129.txt).
 bool mentions_gpu(const std::string& name) {
     const std::string text = ascii_lower(name);
-    return text.find("cuda") != std::string::npos || text.find("gpu") != std::string::npos ||
-           text.find("nvidia") != std::string::npos;
+    if (text.find("cuda") != std::string::npos || text.find("gpu") != std::string::npos ||
+        text.find("nvidia") != std::string::npos)
+        return true;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = start;
+        while (end < text.size() && std::isalnum(static_cast<unsigned char>(text[end]))) ++end;
+        if (!dockerfile::cuda_from_tag(text.substr(start, end - start)).empty()) return true;
+        start = end + 1;
+    }
+    return false;
 }
 
 // A base image we have no table for but whose name says it carries a GPU framework
@@ -110,8 +122,11 @@ bool gpu_image(const dockerfile::Facts& facts, const dockerfile::StageFacts& sta
                const rules::Database& db) {
     if (lint::base_stack(stage.base, db).cuda || mentions_gpu(stage.base.reference)) return true;
     for (const auto& p : stage.packages) {
-        if (p.manager == dockerfile::Manager::apt &&
-            (p.name.starts_with("cuda") || lint::is_cudnn_package(p)))
+        // CUDA or cuDNN from apt, or conda's (cuda-toolkit, cudnn from the nvidia channel).
+        const bool system_or_conda =
+            p.manager == dockerfile::Manager::apt || p.manager == dockerfile::Manager::conda;
+        if (system_or_conda &&
+            (p.name.starts_with("cuda") || p.name == "cudnn" || lint::is_cudnn_package(p)))
             return true;
     }
     for (const auto& r : stage.requirements) {
