@@ -7,7 +7,8 @@
 using namespace cuvet;
 using cuvet::test::lint_ids;
 
-TEST_CASE("CUVL03 reports MMCV installed with a lower bound only", "[lint][lint-corpus11][CUVL03]") {
+TEST_CASE("CUVL03 reports MMCV installed with a lower bound only",
+          "[lint][lint-corpus11][CUVL03]") {
     // unseen11 t03 (cornball-ai/MuseTalk) installs "mmcv>=2.0.1" beside a pinned cu128 torch.
     const std::string base =
         "FROM nvidia/cuda:12.8.1-cudnn-devel-ubuntu22.04\n"
