@@ -55,7 +55,7 @@ TEST_CASE("cudnn_optional must be a boolean", "[rules][rules37]") {
 }
 
 TEST_CASE(
-    "vLLM 0.28.0 to 0.31.0 pin torch 2.13.0; 0.30.0's and 0.31.0's default wheels are CUDA 13",
+    "vLLM 0.28.0 to 0.31.0 pin torch 2.13.0, and 0.30.0's and 0.31.0's default wheels are CUDA 13",
     "[rules][rules37]") {
     for (const char* release : {"0.28.0", "0.29.0", "0.30.0", "0.31.0"}) {
         INFO(release);
