@@ -78,11 +78,13 @@ std::size_t load_python_packages(const JsonNode& root, const ProvenanceReader& p
         }
         packages.push_back(std::move(package));
     }
-    for (const auto& [node, name] : required) {
+    for (const auto& requirement : required) {
+        // Named, not a structured binding: clang 14 cannot capture one in the lambda.
+        const std::string& name = requirement.second;
         const bool known = std::any_of(packages.begin(), packages.end(), [&](const auto& row) {
             return row.name == name && row.ecosystem == "pypi";
         });
-        if (!known) node.fail("'" + name + "' has no pypi row: its facts are unknown");
+        if (!known) requirement.first.fail("'" + name + "' has no pypi row: its facts are unknown");
     }
     return packages.size();
 }
