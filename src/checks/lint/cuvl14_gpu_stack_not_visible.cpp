@@ -108,9 +108,7 @@ bool framework_source_built_here(const dockerfile::Facts& facts, std::size_t sta
 // know (torch, onnxruntime-gpu, …) or one fetched by URL under its release name is judged as a
 // package.
 bool unknown_local_wheel(const dockerfile::Package& p, const rules::Database& db) {
-    if (p.manager != dockerfile::Manager::pip || !p.word.ends_with(".whl") ||
-        p.word.find("://") != std::string::npos)
-        return false;
+    if (!lint::is_wheel_file(p)) return false;
     // An extension the rules know (sglang) still requires a framework its metadata names.
     const auto* row = db.python_package(p.name, "pypi");
     return !lint::is_framework(p, db) && !lint::is_nvidia_library_wheel(p) &&

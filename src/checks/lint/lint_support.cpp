@@ -452,9 +452,7 @@ std::optional<WheelStack> wheel_stack(const dockerfile::Package& p, const rules:
         (policy.bundled_from && (!release || *release >= *policy.bundled_from)))
         out.bundles_libraries = true;
     if (any_extra_contains(p.extras, policy.system_extras)) out.bundles_libraries = false;
-    if (policy.file_wheel_loads_system && p.word.ends_with(".whl") &&
-        p.word.find("://") == std::string::npos)
-        out.bundles_libraries = false;
+    if (policy.file_wheel_loads_system && is_wheel_file(p)) out.bundles_libraries = false;
     out.system_cudnn =
         policy.system_cudnn && !(policy.cpu_before && release && *release < *policy.cpu_before);
     // A local version that states the cuDNN too (jaxlib 0.4.20+cuda11.cudnn86).
@@ -578,6 +576,11 @@ bool cmake_turns_cuda_on(const std::string& text) {
         if (value == "on" || value == "1" || value == "true" || value == "yes") return true;
     }
     return false;
+}
+
+bool is_wheel_file(const dockerfile::Package& p) {
+    return p.manager == dockerfile::Manager::pip && p.word.ends_with(".whl") &&
+           p.word.find("://") == std::string::npos;
 }
 
 bool builds_cuda_from_source(const dockerfile::Facts& facts, std::size_t stage,

@@ -98,6 +98,9 @@ std::string run_text(const dockerfile::Facts& facts, const dockerfile::RunStep& 
 // -cudaNN[x] states the CUDA build (nvidia-cublas-cu12, mxnet-cu112, cupy-cuda12x).
 bool names_cuda_build(std::string_view name);
 
+// pip installs a wheel file from a path in the image (dist/x.whl), not from an index or URL.
+bool is_wheel_file(const dockerfile::Package& p);
+
 // A CMake definition whose name ends in cuda or cublas, set on, in lower-cased text:
 // -DLLAMA_CUBLAS=on, -DGGML_CUDA=ON, -DWITH_CUDA=1.
 bool cmake_turns_cuda_on(const std::string& text);
