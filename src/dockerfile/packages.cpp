@@ -192,6 +192,37 @@ std::string join_words(const std::vector<std::string>& words, std::size_t from) 
     return text;
 }
 
+// `$(find /tmp/tensorflow-wheel -name '*.whl' -print -quit)[and-cuda]`, a wheel a find picks
+// from a directory (often one a build stage filled): read it as the glob it stands for,
+// /tmp/tensorflow-wheel/*.whl, so the directory's name can say which framework it is. Its
+// extras are dropped: on a file the linter cannot read they select nothing it could check.
+std::string wheel_found_by_find(const std::string& word) {
+    if (!word.starts_with("$(find ")) return word;
+    const auto close = word.find(')');
+    if (close == std::string::npos) return word;
+    std::vector<std::string> args;
+    std::size_t start = 7;
+    while (start < close) {
+        auto end = word.find(' ', start);
+        if (end == std::string::npos || end > close) end = close;
+        std::string arg = word.substr(start, end - start);
+        if (arg.size() >= 2 && (arg.front() == '\'' || arg.front() == '"') &&
+            arg.back() == arg.front())
+            arg = arg.substr(1, arg.size() - 2);
+        if (!arg.empty()) args.push_back(arg);
+        start = end + 1;
+    }
+    if (args.empty() || args[0].starts_with("-")) return word;
+    for (std::size_t i = 1; i + 1 < args.size(); ++i) {
+        if ((args[i] == "-name" || args[i] == "-iname") && args[i + 1].ends_with(".whl")) {
+            std::string dir = args[0];
+            while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+            return dir + "/" + args[i + 1];
+        }
+    }
+    return word;
+}
+
 // What an install argument the linter cannot look into is, for the report.
 std::string opaque_kind(const std::string& word) {
     // `for req in …; do pip install $req`: a loop variable, not a project directory.
@@ -314,7 +345,8 @@ void read_pip(const std::vector<std::string>& args, std::size_t start, const Pac
             index_url = url;
         }
     }
-    for (const auto& spec : specs) {
+    for (const auto& written : specs) {
+        const std::string spec = wheel_found_by_find(written);
         Package p = tmpl;
         p.manager = Manager::pip;
         p.word = spec;

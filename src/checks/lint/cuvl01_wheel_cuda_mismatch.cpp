@@ -5,6 +5,7 @@
 
 #include "checks/lint/extension_framework_build.hpp"
 #include "checks/lint/lint_support.hpp"
+#include "checks/lint/stage_built_wheel.hpp"
 #include "cuvet/checks/registry.hpp"
 #include "cuvet/frameworks/framework.hpp"
 #include "cuvet/rules/framework_catalog.hpp"
@@ -132,6 +133,7 @@ std::optional<report::Finding> unpublished_build(const dockerfile::Facts& facts,
 
 std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
     std::vector<report::Finding> out = lint::extension_framework_mismatches(facts, db);
+    for (auto& f : lint::stage_built_wheel_mismatches(facts, db)) out.push_back(std::move(f));
     std::set<std::pair<int, std::string>> reported;  // torch, torchvision, torchaudio: once per RUN
     for (const auto& stage : facts.stages) {
         const lint::BaseStack base = lint::base_stack(stage.base, db);

@@ -69,12 +69,17 @@ bool shows_gpu_framework(const dockerfile::Package& p, const rules::Database& db
 
 // A wheel the Dockerfile builds itself and installs by glob (TensorFlow's
 // build_pip_package writes /opt/tensorflow/pip_pkg/tensorflow_*.whl): its file name says
-// which framework it is, so the framework is visible, built here.
+// which framework it is, so the framework is visible, built here. A glob that names no
+// project (/tmp/tensorflow-wheel/*.whl, a builder stage's output) lets its directory say.
 bool framework_wheel_built_here(const dockerfile::RequirementsFile& r, const rules::Database& db) {
     if (r.kind != "local wheel") return false;
     const auto slash = r.path.rfind('/');
     const std::string file = r.path.substr(slash == std::string::npos ? 0 : slash + 1);
-    return names_framework(file.substr(0, file.find_first_of("-_")), db);  // the project name
+    const std::string project = file.substr(0, file.find_first_of("-_"));
+    if (project.find('*') == std::string::npos || slash == std::string::npos || slash == 0)
+        return names_framework(project, db);
+    const auto parent = r.path.rfind('/', slash - 1);
+    return names_framework(r.path.substr(parent + 1, slash - parent - 1), db);
 }
 
 // A wheel installed by a glob (dist/*.whl), or a local project (`pip install -e .` in
@@ -130,8 +135,21 @@ bool gpu_image(const dockerfile::Facts& facts, const dockerfile::StageFacts& sta
     for (const auto& r : stage.requirements) {
         if (mentions_gpu(r.path)) return true;
     }
-    const auto& env = facts.build.stages.at(stage.stage).env;
-    return std::any_of(env.begin(), env.end(), [](const dockerfile::Variable& v) {
+    const auto& built = facts.build.stages.at(stage.stage);
+    // A program run at build time that asks for the GPU (`python -c "…torch.version.cuda ==
+    // '13.0'"`, nvidia-smi) says the hidden installs are meant to bring a CUDA build. Text
+    // merely written somewhere (`echo "…torch.cuda.is_available()…" > get-models.py`) does not.
+    for (const auto& run : built.runs) {
+        for (const auto& command : run.commands) {
+            const auto& w = command.words;
+            if (w.empty()) continue;
+            const std::string program = w[0].substr(w[0].rfind('/') + 1);
+            if ((program.starts_with("python") || program == "nvidia-smi") &&
+                std::any_of(w.begin(), w.end(), mentions_gpu))
+                return true;
+        }
+    }
+    return std::any_of(built.env.begin(), built.env.end(), [](const dockerfile::Variable& v) {
         return v.name == "NVIDIA_VISIBLE_DEVICES" || v.name == "NVIDIA_DRIVER_CAPABILITIES";
     });
 }

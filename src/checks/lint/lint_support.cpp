@@ -173,6 +173,19 @@ bool any_extra_starts_with(const std::string& extras, const std::vector<std::str
     return false;
 }
 
+// An extra that selects a CUDA build by name: mlx[cuda], flash-attn-4[cu13], foo[cuda12x].
+bool extra_names_cuda(const std::string& extra) {
+    std::string_view tail = extra;
+    if (tail.starts_with("cuda")) {
+        tail.remove_prefix(4);
+        return tail.empty() || std::isdigit(static_cast<unsigned char>(tail.front()));
+    }
+    if (!tail.starts_with("cu")) return false;
+    tail.remove_prefix(2);
+    return tail.size() >= 2 && std::isdigit(static_cast<unsigned char>(tail[0])) &&
+           std::isdigit(static_cast<unsigned char>(tail[1]));
+}
+
 bool any_extra_contains(const std::string& extras, const std::vector<std::string>& parts) {
     for (const auto& extra : extras_of(extras))
         for (const auto& part : parts)
@@ -209,6 +222,10 @@ bool needs_cuda(const dockerfile::Package& p, const rules::Database& db) {
         return true;
     }
     if (names_cuda_build(p.name)) return true;
+    // A package the rules do not know whose extra asks for its CUDA build (mlx[cuda]): the
+    // project says itself that the install depends on a CUDA release.
+    const auto extras = extras_of(p.extras);
+    if (std::any_of(extras.begin(), extras.end(), extra_names_cuda)) return true;
     // Extensions the CUDA indexes serve per CUDA build (torch-scatter, fbgemm-gpu).
     return !p.cuda.empty() && p.cuda != "cpu" &&
            (db.framework_catalog().is_extension_name(p.name) || p.name.ends_with("-gpu"));
