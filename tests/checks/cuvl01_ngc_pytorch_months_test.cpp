@@ -8,8 +8,7 @@
 using namespace cuvet;
 using cuvet::test::lint_ids;
 
-TEST_CASE("CUVL01: a CUDA 13 torch wheel on NGC PyTorch 25.04 (CUDA 12.9)",
-          "[lint][CUVL01][ngc]") {
+TEST_CASE("CUVL01: a CUDA 13 torch wheel on NGC PyTorch 25.04 (CUDA 12.9)", "[lint][CUVL01][ngc]") {
     const std::string install =
         "RUN pip install torch==2.9.0+cu130 --index-url https://download.pytorch.org/whl/cu130\n";
     auto found = lint_ids("FROM nvcr.io/nvidia/pytorch:25.04-py3\n" + install, "CUVL01");

@@ -27,7 +27,8 @@ TEST_CASE("NGC PyTorch 24.07-25.10 rows hold what their sources say", "[rules][n
     };
     for (const auto& e : rows) {
         INFO(e.release);
-        const auto* pt = db().ngc_container("nvcr.io/nvidia/pytorch", std::string(e.release) + "-py3");
+        const auto* pt =
+            db().ngc_container("nvcr.io/nvidia/pytorch", std::string(e.release) + "-py3");
         REQUIRE(pt);
         REQUIRE(pt->cuda);
         CHECK(pt->cuda->str() == e.cuda);
@@ -48,7 +49,8 @@ TEST_CASE("NGC PyTorch 24.07-25.10 rows hold what their sources say", "[rules][n
 
 TEST_CASE("NGC PyTorch 26.x rows: torch builds and cuDNN from the later sources", "[rules][ngc]") {
     CHECK(db().ngc_container("pytorch", "26.01")->framework_version == "2.10.0a0+a36e1d39eb");
-    CHECK(db().ngc_container("pytorch", "26.03")->cudnn->str() == "9.20.0");  // cudnn.version() 92000
+    CHECK(db().ngc_container("pytorch", "26.03")->cudnn->str() ==
+          "9.20.0");  // cudnn.version() 92000
     CHECK(db().ngc_container("pytorch", "26.06")->cudnn->str() == "9.23.0.39");
     CHECK(db().ngc_container("pytorch", "26.07")->framework_version == "2.13.0a0+9186a08b2c");
     const auto* pt2608 = db().ngc_container("pytorch", "26.08");
