@@ -60,3 +60,17 @@ TEST_CASE("NGC PyTorch 26.x rows: torch builds and cuDNN from the later sources"
     // 25.12's row is the release notes (primary); its cuDNN stays unread there.
     CHECK_FALSE(db().ngc_container("pytorch", "25.12")->cudnn);
 }
+
+TEST_CASE("NGC PyTorch 23.12 and JAX 25.10 from projects that name their contents",
+          "[rules][ngc]") {
+    const auto* pt2312 = db().ngc_container("pytorch", "23.12-py3");
+    REQUIRE(pt2312);
+    CHECK(pt2312->cuda->str() == "12.3.2");
+    CHECK(pt2312->framework_version.empty());  // named only as "pytroch 2.2"
+    const auto* jax2510 = db().ngc_container("nvcr.io/nvidia/jax", "25.10-py3");
+    REQUIRE(jax2510);
+    CHECK(jax2510->cuda->str() == "13.0.2");
+    CHECK(jax2510->framework_version == "0.7.2");
+    // A neighbouring month keeps its unknowns: nothing is carried over.
+    CHECK_FALSE(db().ngc_container("jax", "25.09")->cuda);
+}
