@@ -15,6 +15,9 @@ TEST_CASE("NGC PyTorch 24.07-25.10 rows hold what their sources say", "[rules][n
     };
     const Expected rows[] = {
         {"24.07", "12.5.1", "9.2.1.18"},   // TensorRT-LLM install script (rel-24-07)
+        {"24.10", "12.6", ""},             // projects that ran it
+        {"24.11", "12.6", "9.5.1"},        // projects that ran it
+        {"24.12", "12.6", ""},             // the 24.12-py3-igpu tag of the release
         {"25.01", "12.8.0", "9.7.0.66"},   // TensorRT-LLM install script (rel-25-01)
         {"25.02", "12.8", ""},             // torch.version.cuda in four projects
         {"25.03", "12.8.1", "9.8"},        // TensorRT-LLM#3216; a README quoting the notes
