@@ -7,13 +7,14 @@
 
 using namespace cuvet::test;
 
-TEST_CASE("NGC PyTorch 24.07-25.10 rows hold what their sources say", "[rules][ngc]") {
+TEST_CASE("NGC PyTorch 24.02-25.10 rows hold what their sources say", "[rules][ngc]") {
     struct Expected {
         const char* release;
         const char* cuda;
         const char* cudnn;  // "" = unknown
     };
     const Expected rows[] = {
+        {"24.02", "12.3", "9.0"},          // two projects that ran it (minors only)
         {"24.07", "12.5.1", "9.2.1.18"},   // TensorRT-LLM install script (rel-24-07)
         {"24.10", "12.6", ""},             // projects that ran it
         {"24.11", "12.6", "9.5.1"},        // projects that ran it
