@@ -13,7 +13,7 @@ TEST_CASE("CUVL01: a CUDA 13 torch wheel on NGC PyTorch 25.04 (CUDA 12.9)", "[li
         "RUN pip install torch==2.9.0+cu130 --index-url https://download.pytorch.org/whl/cu130\n";
     auto found = lint_ids("FROM nvcr.io/nvidia/pytorch:25.04-py3\n" + install, "CUVL01");
     REQUIRE(found.size() == 1);
-    CHECK(found[0].severity == report::Severity::error);
+    CHECK(found[0].severity == report::Severity::warning);  // the wheel brings its own CUDA
     CHECK(found[0].message.find("13.0") != std::string::npos);
     std::string said = found[0].message;
     for (const auto& line : found[0].evidence) said += "\n" + line;
