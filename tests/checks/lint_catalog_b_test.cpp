@@ -1,0 +1,54 @@
+// GPU Python packages of the LLM and inference stack that rules/python_packages.json had no
+// row for (issue 37's catalog drive, slice B): each row turns an unpinned install into
+// CUVL03, or a package that compiles with nvcc into a reason for a -devel base (CUVL07).
+#include <catch2/catch.hpp>
+
+#include "checks/lint_test_support.hpp"
+
+using namespace cuvet;
+using cuvet::test::lint_ids;
+
+namespace {
+
+const std::string runtime_base = "FROM nvidia/cuda:12.8.1-cudnn-runtime-ubuntu24.04\n";
+// A devel final stage with torch from its CUDA index: CUVL07 unless something compiles.
+const std::string devel_base =
+    "FROM nvidia/cuda:12.8.1-cudnn-devel-ubuntu22.04\n"
+    "RUN pip install torch==2.7.0 --index-url https://download.pytorch.org/whl/cu128\n";
+
+std::size_t unpinned(const std::string& install) {
+    return lint_ids(runtime_base + "RUN " + install + "\n", "CUVL03").size();
+}
+
+std::size_t devel_warnings(const std::string& install) {
+    return lint_ids(devel_base + "RUN " + install + "\n", "CUVL07").size();
+}
+
+}  // namespace
+
+TEST_CASE("CUVL03 reports MLX's CUDA backend installed without a version",
+          "[lint][lint-catalog-b][CUVL03]") {
+    // mlx[cuda] pulls mlx-cuda (v0.26.5..v0.30.0) or mlx-cuda-12, pinned to mlx's release.
+    auto found = lint_ids(runtime_base + "RUN pip install \"mlx[cuda]\"\n", "CUVL03");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].message.find("mlx") != std::string::npos);
+    CHECK(unpinned("pip install \"mlx[cuda13]\"") == 1);
+    CHECK(unpinned("pip install mlx-cuda-12") == 1);
+    CHECK(unpinned("pip install mlx-cuda") == 1);
+    CHECK(unpinned("pip install \"mlx[cuda12]==0.32.1\"") == 0);
+    // The frontend alone, or its CPU backend, carries no CUDA.
+    CHECK(unpinned("pip install mlx") == 0);
+    CHECK(unpinned("pip install \"mlx[cpu]\"") == 0);
+}
+
+TEST_CASE("FlashAttention 3 compiles with nvcc, FlashAttention 4 does not",
+          "[lint][lint-catalog-b][CUVL07][CUVL03]") {
+    // hopper/setup.py builds flash_attn_3 with the toolkit (CUDA 12.3 or newer).
+    CHECK(devel_warnings("pip install flash-attn-3==3.0.0") == 0);
+    // flash-attn-4 is Python: CuTe DSL compiles its kernels at run time without nvcc.
+    CHECK(devel_warnings("pip install flash-attn-4==4.0.0b27") == 1);
+    CHECK(unpinned("pip install \"flash-attn-4[cu13]\"") == 1);
+    CHECK(unpinned("pip install flash-attn-4==4.0.0b27") == 0);
+    // Nothing else compiles here either.
+    CHECK(devel_warnings("pip install numpy==1.26.4") == 1);
+}
