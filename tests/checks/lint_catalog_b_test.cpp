@@ -52,3 +52,24 @@ TEST_CASE("FlashAttention 3 compiles with nvcc, FlashAttention 4 does not",
     // Nothing else compiles here either.
     CHECK(devel_warnings("pip install numpy==1.26.4") == 1);
 }
+
+TEST_CASE("CUVL03 reports LMDeploy, Triton, Torch-TensorRT and torchao without a version",
+          "[lint][lint-catalog-b][CUVL03]") {
+    // Each is compiled for one CUDA (and torch) release: a rebuild moves them.
+    CHECK(unpinned("pip install lmdeploy") == 1);
+    CHECK(unpinned("pip install lmdeploy==0.16.0") == 0);
+    // Triton bundles the ptxas of one CUDA release; torch pins the triton it needs.
+    CHECK(unpinned("pip install triton") == 1);
+    CHECK(unpinned("pip install triton==3.4.0") == 0);
+    CHECK(unpinned("pip install torch-tensorrt") == 1);
+    CHECK(unpinned("pip install torchao") == 1);
+    CHECK(unpinned("pip install torchao==0.13.0") == 0);
+}
+
+TEST_CASE("CUVL03 reports Unsloth only with a CUDA extra", "[lint][lint-catalog-b][CUVL03]") {
+    // unsloth[cu121-torch240] pulls bitsandbytes and cu121 xformers wheels by URL.
+    CHECK(unpinned("pip install \"unsloth[cu121-torch240]\"") == 1);
+    CHECK(unpinned("pip install \"unsloth[cu128-ampere-torch280]\"") == 1);
+    // Plain unsloth is its CLI.
+    CHECK(unpinned("pip install unsloth") == 0);
+}
