@@ -73,3 +73,39 @@ TEST_CASE("CUVL03 reports Unsloth only with a CUDA extra", "[lint][lint-catalog-
     // Plain unsloth is its CLI.
     CHECK(unpinned("pip install unsloth") == 0);
 }
+
+TEST_CASE("CUVL07 counts SageAttention, GPTQModel and ExLlamaV3 installs as compiling",
+          "[lint][lint-catalog-b][CUVL07]") {
+    // SageAttention 2.x builds its kernels with nvcc; GPTQModel JIT-compiles them from 6.1.0;
+    // PyPI's exllamav3 has no prebuilt extension.
+    CHECK(devel_warnings("pip install sageattention==2.2.0") == 0);
+    CHECK(devel_warnings("pip install gptqmodel==7.3.4") == 0);
+    CHECK(devel_warnings("pip install exllamav3==0.0.6") == 0);
+    CHECK(unpinned("pip install gptqmodel") == 1);
+}
+
+TEST_CASE("Model Optimizer and Megatron Core bring CUDA packages only through extras",
+          "[lint][lint-catalog-b][CUVL03][CUVL07]") {
+    // nvidia-modelopt[onnx] pins onnxruntime-gpu~=1.22.0 and cupy-cuda12x; [all] includes it.
+    CHECK(unpinned("pip install -U \"nvidia-modelopt[all]\"") == 1);
+    CHECK(unpinned("pip install nvidia-modelopt") == 0);
+    // Its hf extra pulls DeepSpeed, whose ops compile with nvcc.
+    CHECK(devel_warnings("pip install \"nvidia-modelopt[hf]==0.39.0\"") == 0);
+    // megatron-core[dev] pulls mamba-ssm, causal-conv1d and flashinfer-python.
+    CHECK(devel_warnings("pip install \"megatron-core[dev]==0.14.0\"") == 0);
+    CHECK(devel_warnings("pip install megatron-core==0.14.0") == 1);
+    CHECK(unpinned("pip install \"megatron-core[lts]\"") == 1);
+    CHECK(unpinned("pip install megatron-core") == 0);
+}
+
+TEST_CASE("CUVL03 reports vLLM's and SGLang's kernel packages, ORT training and WhisperX",
+          "[lint][lint-catalog-b][CUVL03]") {
+    // vllm-flash-attn and sgl-kernel are compiled for one torch release and CUDA.
+    CHECK(unpinned("pip install vllm-flash-attn") == 1);
+    CHECK(unpinned("pip install sgl-kernel") == 1);
+    CHECK(unpinned("pip install sgl-kernel==0.3.9.post2") == 0);
+    CHECK(unpinned("pip install onnxruntime-training") == 1);
+    // WhisperX leaves ctranslate2 and faster-whisper, and so their CUDA, to pip.
+    CHECK(unpinned("pip install whisperx") == 1);
+    CHECK(unpinned("pip install whisperx==3.8.6") == 0);
+}
