@@ -367,6 +367,8 @@ void read_pip(const std::vector<std::string>& args, std::size_t start, const Pac
         }
         out.packages.push_back(std::move(p));
     }
+    for (std::size_t r = first_requirement; r < out.requirements.size(); ++r)
+        out.requirements[r].no_deps = no_deps;
 }
 
 const std::set<std::string> conda_valued_options = {

@@ -89,6 +89,8 @@ struct RequirementsFile {
     // The indexes the same pip command names (--index-url, --extra-index-url, -f): pip
     // searches them for the file's requirements too.
     std::vector<std::string> index_urls = {};
+    // pip --no-deps: a local project installs its own code, none of its requirements.
+    bool no_deps = false;
 };
 
 struct Hold {

@@ -198,7 +198,10 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     }
     std::vector<const dockerfile::RequirementsFile*> hidden;
     for (const auto& r : stage.requirements) {
-        if (!r.constraints) hidden.push_back(&r);
+        // `pip install --no-deps -e .` adds the project's own code: the stack comes from
+        // elsewhere. (A requirements file with --no-deps still installs every line of it.)
+        const bool own_code_only = r.no_deps && r.kind == "local project";
+        if (!r.constraints && !own_code_only) hidden.push_back(&r);
     }
     for (const auto& w : wheels) hidden.push_back(&w);
     if (hidden.empty() || !gpu_image(facts, stage, db)) return out;
