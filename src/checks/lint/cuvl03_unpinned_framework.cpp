@@ -60,16 +60,8 @@ bool pinned_enough(const dockerfile::Package& p, const rules::Database& db) {
 // (…/detectron2/wheels/cu110/torch1.7/index.html, data.pyg.org/whl/torch-2.1.0+cu121.html):
 // every release there targets that stack, so the framework's own pin decides.
 bool index_fixes_stack(const dockerfile::Package& p, const rules::Database& db) {
-    if (lint::is_framework(p, db) || p.index_url.empty()) return false;
+    if (lint::is_framework(p, db) || !p.cuda_evidence.starts_with("index URL")) return false;
     const std::string url = ascii_lower(p.index_url);
-    bool names_cuda = false;
-    for (std::size_t start = 0; start < url.size() && !names_cuda;) {
-        std::size_t end = start;
-        while (end < url.size() && std::isalnum(static_cast<unsigned char>(url[end]))) ++end;
-        names_cuda = !dockerfile::cuda_from_tag(url.substr(start, end - start)).empty();
-        start = end + 1;
-    }
-    if (!names_cuda) return false;
     for (const auto& record : db.framework_catalog().records()) {
         for (const auto& name : record.import_names) {
             for (auto at = url.find(name); at != std::string::npos; at = url.find(name, at + 1)) {
