@@ -134,7 +134,18 @@ CudaTagAnswer Database::nvidia_cuda_tag(std::string_view tag) const {
     }
 
     auto dash = tag.find('-');
-    if (dash == std::string_view::npos || !Version::parse(tag.substr(0, dash))) return answer;
+    if (dash == std::string_view::npos) {
+        // "7.5", "10.0": the oldest tags' spelling, a bare major.minor, has no OS suffix either.
+        // A longer bare version ("12.4.1") is no spelling NVIDIA used: unknown, as before.
+        const auto* p = form("without_os");
+        const auto bare = Version::parse(tag);
+        if (!bare || bare->size() != 2 || !p) return answer;
+        answer.cuda = std::string(tag);
+        answer.status = CudaTagStatus::deleted;
+        answer.provenance = *p;
+        return answer;
+    }
+    if (!Version::parse(tag.substr(0, dash))) return answer;
     answer.cuda = std::string(tag.substr(0, dash));
     std::string_view rest = tag.substr(dash + 1);
     auto last = rest.rfind('-');

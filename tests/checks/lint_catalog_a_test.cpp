@@ -109,19 +109,3 @@ TEST_CASE("Rows for CUDA-named RAPIDS, NVIDIA and graph packages state their CUD
     CHECK(db().python_package("spconv")->role == "cpu_only");
     CHECK(db().python_package("open3d-cpu")->role == "cpu_only");
 }
-
-TEST_CASE("CUVL03 leaves an extension from a page built for one torch and CUDA",
-          "[lint][lint-catalog-a][CUVL03]") {
-    // unseen5 h01: detectron2's page for torch 1.7 and CUDA 11.0 serves builds of that stack
-    // only, so the torch pin decides; a plain CUDA index (PyTorch's cu121) fixes no release.
-    const std::string base = "FROM nvidia/cuda:11.0.3-cudnn8-devel-ubuntu20.04\n";
-    CHECK(lint_ids(
-              base + "RUN pip install detectron2 -f "
-                     "https://dl.fbaipublicfiles.com/detectron2/wheels/cu110/torch1.7/index.html\n",
-              "CUVL03")
-              .empty());
-    CHECK(lint_ids(base + "RUN pip install detectron2 -f "
-                          "https://dl.fbaipublicfiles.com/detectron2/wheels/cu110/index.html\n",
-                   "CUVL03")
-              .size() == 1);
-}

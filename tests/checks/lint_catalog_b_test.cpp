@@ -10,18 +10,18 @@ using cuvet::test::lint_ids;
 
 namespace {
 
-const std::string runtime_base = "FROM nvidia/cuda:12.8.1-cudnn-runtime-ubuntu24.04\n";
+const std::string cuda128_runtime = "FROM nvidia/cuda:12.8.1-cudnn-runtime-ubuntu24.04\n";
 // A devel final stage with torch from its CUDA index: CUVL07 unless something compiles.
-const std::string devel_base =
+const std::string cuda128_devel =
     "FROM nvidia/cuda:12.8.1-cudnn-devel-ubuntu22.04\n"
     "RUN pip install torch==2.7.0 --index-url https://download.pytorch.org/whl/cu128\n";
 
 std::size_t unpinned(const std::string& install) {
-    return lint_ids(runtime_base + "RUN " + install + "\n", "CUVL03").size();
+    return lint_ids(cuda128_runtime + "RUN " + install + "\n", "CUVL03").size();
 }
 
 std::size_t devel_warnings(const std::string& install) {
-    return lint_ids(devel_base + "RUN " + install + "\n", "CUVL07").size();
+    return lint_ids(cuda128_devel + "RUN " + install + "\n", "CUVL07").size();
 }
 
 }  // namespace
@@ -29,7 +29,7 @@ std::size_t devel_warnings(const std::string& install) {
 TEST_CASE("CUVL03 reports MLX's CUDA backend installed without a version",
           "[lint][lint-catalog-b][CUVL03]") {
     // mlx[cuda] pulls mlx-cuda (v0.26.5..v0.30.0) or mlx-cuda-12, pinned to mlx's release.
-    auto found = lint_ids(runtime_base + "RUN pip install \"mlx[cuda]\"\n", "CUVL03");
+    auto found = lint_ids(cuda128_runtime + "RUN pip install \"mlx[cuda]\"\n", "CUVL03");
     REQUIRE(found.size() == 1);
     CHECK(found[0].message.find("mlx") != std::string::npos);
     CHECK(unpinned("pip install \"mlx[cuda13]\"") == 1);

@@ -9,8 +9,8 @@ using cuvet::test::lint_ids;
 
 namespace {
 
-const std::string runtime_base = "FROM nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04\n";
-const std::string devel_base = "FROM nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04\n";
+const std::string cuda124_runtime = "FROM nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04\n";
+const std::string cuda124_devel = "FROM nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04\n";
 
 }  // namespace
 
@@ -18,25 +18,25 @@ TEST_CASE("CUVL03 reports XGBoost without a version, not its CPU package",
           "[lint][lint-catalog-c][CUVL03]") {
     // PyPI's xgboost carries the GPU algorithms; from 3.4.0 its default wheel is a CUDA 13
     // build, so an unpinned install changed CUDA major.
-    auto found = lint_ids(runtime_base + "RUN pip install xgboost\n", "CUVL03");
+    auto found = lint_ids(cuda124_runtime + "RUN pip install xgboost\n", "CUVL03");
     REQUIRE(found.size() == 1);
     CHECK(found[0].message.find("xgboost") != std::string::npos);
-    CHECK(lint_ids(runtime_base + "RUN pip install \"xgboost>=2.0\"\n", "CUVL03").size() == 1);
-    CHECK(lint_ids(runtime_base + "RUN pip install xgboost==3.3.0\n", "CUVL03").empty());
+    CHECK(lint_ids(cuda124_runtime + "RUN pip install \"xgboost>=2.0\"\n", "CUVL03").size() == 1);
+    CHECK(lint_ids(cuda124_runtime + "RUN pip install xgboost==3.3.0\n", "CUVL03").empty());
     // xgboost-cpu has no GPU algorithms.
-    CHECK(lint_ids(runtime_base + "RUN pip install xgboost-cpu\n", "CUVL03").empty());
+    CHECK(lint_ids(cuda124_runtime + "RUN pip install xgboost-cpu\n", "CUVL03").empty());
 }
 
 TEST_CASE("CUVL03 reports CatBoost without a version", "[lint][lint-catalog-c][CUVL03]") {
     // Its Linux wheel trains on the GPU with CUDA linked in.
-    CHECK(lint_ids(runtime_base + "RUN pip install catboost pandas\n", "CUVL03").size() == 1);
-    CHECK(lint_ids(runtime_base + "RUN pip install catboost==1.2.8 pandas\n", "CUVL03").empty());
+    CHECK(lint_ids(cuda124_runtime + "RUN pip install catboost pandas\n", "CUVL03").size() == 1);
+    CHECK(lint_ids(cuda124_runtime + "RUN pip install catboost==1.2.8 pandas\n", "CUVL03").empty());
 }
 
 TEST_CASE("CUVL03 reports k2 without a version", "[lint][lint-catalog-c][CUVL03]") {
     // k2's CUDA wheels are one per torch release and CUDA (+cuda12.1.torch2.2.1).
     const std::string torch =
-        runtime_base +
+        cuda124_runtime +
         "RUN pip install torch==2.2.1 --index-url https://download.pytorch.org/whl/cu121\n";
     CHECK(
         lint_ids(torch + "RUN pip install k2 -f https://k2-fsa.github.io/k2/cuda.html\n", "CUVL03")
@@ -50,11 +50,11 @@ TEST_CASE("CUVL03 reports k2 without a version", "[lint][lint-catalog-c][CUVL03]
 TEST_CASE("CUVL07 counts a dlib install as compiling CUDA code", "[lint][lint-catalog-c][CUVL07]") {
     // dlib is an sdist whose CMake build compiles CUDA code when nvcc and cuDNN are there: a
     // -devel final stage is deliberate.
-    CHECK(lint_ids(devel_base + "RUN pip install dlib==19.24.6\n", "CUVL07").empty());
+    CHECK(lint_ids(cuda124_devel + "RUN pip install dlib==19.24.6\n", "CUVL07").empty());
     // Without it the devel stage compiles nothing.
-    CHECK(lint_ids(devel_base + "RUN pip install numpy==1.26.4\n", "CUVL07").size() == 1);
+    CHECK(lint_ids(cuda124_devel + "RUN pip install numpy==1.26.4\n", "CUVL07").size() == 1);
     // Unpinned, each rebuild compiles the newest release.
-    CHECK(lint_ids(devel_base + "RUN pip install dlib\n", "CUVL03").size() == 1);
+    CHECK(lint_ids(cuda124_devel + "RUN pip install dlib\n", "CUVL03").size() == 1);
 }
 
 TEST_CASE("CUVL03 reports CUDA bindings and CUDA 13's unsuffixed NVIDIA wheels without a version",

@@ -148,6 +148,8 @@ TEST_CASE("nvidia/cuda: beyond the table stays unknown", "[rules][cuda_tags]") {
     CHECK(db().nvidia_cuda_tag("not-a-tag").status == CudaTagStatus::unknown);
     CHECK(db().nvidia_cuda_tag("12.4.1-").status == CudaTagStatus::unknown);
     CHECK(db().nvidia_cuda_tag("12.4.1").status == CudaTagStatus::unknown);
+    // The oldest spelling, a bare major.minor (nvidia/cuda:7.5), went with the OS-less tags.
+    CHECK(db().nvidia_cuda_tag("7.5").status == CudaTagStatus::deleted);
 }
 
 TEST_CASE("nvidia/cuda: every suggestion is itself published", "[rules][cuda_tags]") {

@@ -131,6 +131,17 @@ std::optional<report::Finding> unpublished_build(const dockerfile::Facts& facts,
     return f;
 }
 
+// pip keeps what is installed when the pin names its release: torch==2.1.0 on
+// runpod/pytorch:2.1.0-py3.10-cuda11.8.0-… is "already satisfied" by the base's cu118 build (a
+// pin without a local version matches any), so the wheel the pin would pick never comes.
+bool base_already_has(const dockerfile::BaseFacts& base, const dockerfile::Package& p,
+                      const lint::WheelStack& wheel) {
+    return (base.kind == dockerfile::BaseKind::framework_cuda_tag ||
+            base.kind == dockerfile::BaseKind::framework_release) &&
+           p.pinned && !base.framework_version.empty() && p.version == base.framework_version &&
+           wheel.framework == base.framework;
+}
+
 std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
     std::vector<report::Finding> out = lint::extension_framework_mismatches(facts, db);
     for (auto& f : lint::stage_built_wheel_mismatches(facts, db)) out.push_back(std::move(f));
@@ -165,6 +176,7 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
             if (!wheel && (pulled = lint::pulled_framework(p, stage, db)))
                 wheel = lint::wheel_stack(*pulled, db);
             if (!wheel || wheel->cpu_only || !wheel->cuda) continue;
+            if (base_already_has(stage.base, p, *wheel)) continue;
             if (!pulled) {
                 if (auto missing = unpublished_build(facts, p, *wheel, db)) {
                     if (reported.insert({p.line, "unpublished"}).second)

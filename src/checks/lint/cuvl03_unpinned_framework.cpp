@@ -1,14 +1,11 @@
 // CUVL03: a framework or cuDNN installed through pip/conda without an exact version.
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <optional>
 #include <tuple>
 
 #include "checks/lint/lint_support.hpp"
 #include "cuvet/checks/registry.hpp"
-#include "cuvet/core/ascii.hpp"
-#include "cuvet/rules/framework_catalog.hpp"
 
 namespace cuvet::checks {
 namespace cuvl03 {
@@ -56,25 +53,6 @@ bool pinned_enough(const dockerfile::Package& p, const rules::Database& db) {
     return range_keeps_release_line(spec);
 }
 
-// An extension from a page built for one framework release and one CUDA build
-// (…/detectron2/wheels/cu110/torch1.7/index.html, data.pyg.org/whl/torch-2.1.0+cu121.html):
-// every release there targets that stack, so the framework's own pin decides.
-bool index_fixes_stack(const dockerfile::Package& p, const rules::Database& db) {
-    if (lint::is_framework(p, db) || !p.cuda_evidence.starts_with("index URL")) return false;
-    const std::string url = ascii_lower(p.index_url);
-    for (const auto& record : db.framework_catalog().records()) {
-        for (const auto& name : record.import_names) {
-            for (auto at = url.find(name); at != std::string::npos; at = url.find(name, at + 1)) {
-                std::size_t digit = at + name.size();
-                if (digit < url.size() && (url[digit] == '-' || url[digit] == '_')) ++digit;
-                if (digit < url.size() && std::isdigit(static_cast<unsigned char>(url[digit])))
-                    return true;
-            }
-        }
-    }
-    return false;
-}
-
 std::string pin_hint(const dockerfile::Package& p) {
     if (p.manager == dockerfile::Manager::pip) {
         return p.name + (p.extras.empty() ? "" : "[" + p.extras + "]") + "==<version>";
@@ -97,7 +75,7 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     for (const auto& stage : facts.stages) {
         for (const auto& p : stage.packages) {
             if (p.inherited || p.manager == dockerfile::Manager::apt || pinned_enough(p, db) ||
-                p.cuda == "cpu" || index_fixes_stack(p, db))
+                p.cuda == "cpu")
                 continue;
             const bool source_build = lint::builds_cuda_from_source(facts, stage.stage, p, db);
             if (!lint::needs_cuda(p, db) && !lint::is_cudnn_package(p) && !source_build) continue;
