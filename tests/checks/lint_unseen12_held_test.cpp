@@ -33,3 +33,21 @@ TEST_CASE("CUVL01 leaves a pin that the base's framework release already satisfi
                    "CUVL01")
               .size() == 1);
 }
+
+TEST_CASE("CUVL03 leaves triton beside the torch that pins it",
+          "[lint][lint-corpus12-held][CUVL03]") {
+    // unseen12 h28 (NGC PyTorch base) and unseen13 h18 (torch installed first): torch's wheels
+    // pin their triton (rules/kernel_compilers.json), so `pip install triton` is already
+    // satisfied.
+    const std::string cuda = "FROM nvidia/cuda:12.8.1-cudnn-devel-ubuntu24.04\n";
+    CHECK(lint_ids(cuda + "RUN pip install torch==2.7.0 --index-url "
+                          "https://download.pytorch.org/whl/cu128\n"
+                          "RUN pip install pyyaml triton\n",
+                   "CUVL03")
+              .empty());
+    CHECK(lint_ids("FROM nvcr.io/nvidia/pytorch:24.07-py3\nRUN pip install \"triton>=3.0.0\"\n",
+                   "CUVL03")
+              .empty());
+    // Without torch nothing pins it.
+    CHECK(lint_ids(cuda + "RUN pip install pyyaml triton\n", "CUVL03").size() == 1);
+}

@@ -6,6 +6,7 @@
 
 #include "checks/lint/lint_support.hpp"
 #include "cuvet/checks/registry.hpp"
+#include "cuvet/rules/framework_catalog.hpp"
 
 namespace cuvet::checks {
 namespace cuvl03 {
@@ -53,6 +54,25 @@ bool pinned_enough(const dockerfile::Package& p, const rules::Database& db) {
     return range_keeps_release_line(spec);
 }
 
+// A kernel compiler its framework's wheels pin (rules/kernel_compilers.json: torch pins triton)
+// is already in the stage once that framework is, from an earlier install or the base image:
+// `pip install triton` after torch is "already satisfied" and changes nothing.
+bool pinned_by_installed_framework(const dockerfile::StageFacts& stage,
+                                   const dockerfile::Package& p, const rules::Database& db) {
+    const auto* row = db.python_package(p.name, "pypi");
+    const auto* compiler =
+        row && !row->framework.empty() ? db.kernel_compiler(row->framework) : nullptr;
+    if (!compiler) return false;
+    if (stage.base.framework == compiler->pinned_by) return true;
+    return std::any_of(stage.packages.begin(), stage.packages.end(),
+                       [&](const dockerfile::Package& q) {
+                           const auto match = lint::framework_wheel(q, db);
+                           return (q.inherited || q.line <= p.line) && match &&
+                                  match->kind == rules::WheelMatch::Kind::spelling &&
+                                  match->framework->framework == compiler->pinned_by;
+                       });
+}
+
 std::string pin_hint(const dockerfile::Package& p) {
     if (p.manager == dockerfile::Manager::pip) {
         return p.name + (p.extras.empty() ? "" : "[" + p.extras + "]") + "==<version>";
@@ -75,7 +95,7 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     for (const auto& stage : facts.stages) {
         for (const auto& p : stage.packages) {
             if (p.inherited || p.manager == dockerfile::Manager::apt || pinned_enough(p, db) ||
-                p.cuda == "cpu")
+                p.cuda == "cpu" || pinned_by_installed_framework(stage, p, db))
                 continue;
             const bool source_build = lint::builds_cuda_from_source(facts, stage.stage, p, db);
             if (!lint::needs_cuda(p, db) && !lint::is_cudnn_package(p) && !source_build) continue;
