@@ -11,13 +11,13 @@ std::size_t load_python_packages(const JsonNode& root, const ProvenanceReader& p
                                  std::vector<PythonPackage>& packages) {
     root.expect_object({"table", "data_version", "description", "sources", "packages"});
     static const std::vector<std::string> roles = {"framework", "gpu_plugin", "cuda_library",
-                                                   "cpu_only", "extension"};
+                                                   "cpu_only",  "extension",  "triton_kernels"};
     std::vector<std::pair<JsonNode, std::string>> required;  // checked once all rows are read
     for (const auto& p : root.at("packages").array()) {
         p.expect_object({"name", "ecosystem", "role", "framework", "variant", "cuda_major",
                          "cudnn_major", "provides", "index", "needs_toolkit", "cuda_extras",
-                         "cuda_wheel_index", "cuda_libraries", "requires", "source", "confidence",
-                         "note"});
+                         "cuda_wheel_index", "cuda_libraries", "requires", "gpu_optional",
+                         "frozen_wheel_indexes", "source", "confidence", "note"});
         PythonPackage package;
         package.name = p.at("name").string();
         if (package.name != normalize_package_name(package.name)) {
@@ -31,7 +31,8 @@ std::size_t load_python_packages(const JsonNode& root, const ProvenanceReader& p
         package.role = p.at("role").string();
         if (std::find(roles.begin(), roles.end(), package.role) == roles.end()) {
             p.at("role").fail(
-                "expected one of framework, gpu_plugin, cuda_library, cpu_only, extension");
+                "expected one of framework, gpu_plugin, cuda_library, cpu_only, extension, "
+                "triton_kernels");
         }
         JsonNode framework = p.at("framework");
         if (!framework.is_null()) package.framework = framework.string();
@@ -68,6 +69,22 @@ std::size_t load_python_packages(const JsonNode& root, const ProvenanceReader& p
                 requirement.provenance = provenance(r);
                 required.emplace_back(r.at("package"), requirement.package);
                 package.requires_packages.push_back(std::move(requirement));
+            }
+        }
+        if (auto gpu_optional = p.get("gpu_optional")) {
+            gpu_optional->expect_object({"source", "confidence", "note"});
+            package.gpu_optional = provenance(*gpu_optional);
+        }
+        if (auto frozen = p.get("frozen_wheel_indexes")) {
+            for (const auto& f : frozen->array()) {
+                f.expect_object({"url", "last_release", "source", "confidence", "note"});
+                FrozenWheelIndex index;
+                index.url = f.at("url").string();
+                if (!index.url.starts_with("https://") || !index.url.ends_with("/"))
+                    f.at("url").fail("expected an https:// prefix ending in '/'");
+                index.last_release = f.at("last_release").version();
+                index.provenance = provenance(f);
+                package.frozen_wheel_indexes.push_back(std::move(index));
             }
         }
         package.provenance = provenance(p);

@@ -14,23 +14,19 @@ const std::string cuda124_devel = "FROM nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.
 
 }  // namespace
 
-TEST_CASE("CUVL03 reports XGBoost without a version, not its CPU package",
+TEST_CASE("CUVL03 leaves XGBoost and CatBoost unpinned: their GPU use is opt-in",
           "[lint][lint-catalog-c][CUVL03]") {
-    // PyPI's xgboost carries the GPU algorithms; from 3.4.0 its default wheel is a CUDA 13
-    // build, so an unpinned install changed CUDA major.
-    auto found = lint_ids(cuda124_runtime + "RUN pip install xgboost\n", "CUVL03");
-    REQUIRE(found.size() == 1);
-    CHECK(found[0].message.find("xgboost") != std::string::npos);
-    CHECK(lint_ids(cuda124_runtime + "RUN pip install \"xgboost>=2.0\"\n", "CUVL03").size() == 1);
-    CHECK(lint_ids(cuda124_runtime + "RUN pip install xgboost==3.3.0\n", "CUVL03").empty());
-    // xgboost-cpu has no GPU algorithms.
-    CHECK(lint_ids(cuda124_runtime + "RUN pip install xgboost-cpu\n", "CUVL03").empty());
-}
-
-TEST_CASE("CUVL03 reports CatBoost without a version", "[lint][lint-catalog-c][CUVL03]") {
-    // Its Linux wheel trains on the GPU with CUDA linked in.
-    CHECK(lint_ids(cuda124_runtime + "RUN pip install catboost pandas\n", "CUVL03").size() == 1);
-    CHECK(lint_ids(cuda124_runtime + "RUN pip install catboost==1.2.8 pandas\n", "CUVL03").empty());
+    // PyPI's xgboost and catboost carry CUDA builds (xgboost's default wheel moved to CUDA 13 in
+    // 3.4.0), but both run on the CPU unless the code sets device="cuda" / task_type="GPU": the
+    // rows' gpu_optional. A rebuild that moves their CUDA leaves CPU use as it was.
+    for (const char* install : {"xgboost", "\"xgboost>=2.0\"", "xgboost-cu12", "catboost pandas",
+                                "xgboost==3.3.0", "xgboost-cpu"}) {
+        CAPTURE(install);
+        CHECK(lint_ids(cuda124_runtime + "RUN pip install " + install + "\n", "CUVL03").empty());
+    }
+    // The field, not the role, decides: an extension without it is still reported.
+    CHECK(lint_ids(cuda124_runtime + "RUN pip install catboost cupy-cuda12x\n", "CUVL03").size() ==
+          1);
 }
 
 TEST_CASE("CUVL03 reports k2 without a version", "[lint][lint-catalog-c][CUVL03]") {

@@ -34,11 +34,22 @@ struct PackageRequirement {
     Provenance provenance;
 };
 
+// A wheel index the project no longer publishes to (detectron2's find-links pages stopped at
+// 0.6): an unpinned install from it gets the same last release on every rebuild.
+struct FrozenWheelIndex {
+    std::string url;  // prefix of every page: "https://dl.fbaipublicfiles.com/detectron2/wheels/"
+    Version last_release;
+    Provenance provenance;
+};
+
 // A package name a user writes in `pip install` / `conda install` and what it means.
 struct PythonPackage {
     std::string name;       // PEP 503 normalized: "jax-cuda12-plugin", "cupy-cuda12x"
     std::string ecosystem;  // "pypi" or "conda"
-    std::string role;       // "framework", "gpu_plugin", "cuda_library", "cpu_only", "extension"
+    // "framework", "gpu_plugin", "cuda_library", "cpu_only", "extension", or "triton_kernels"
+    // (pure Python whose GPU code is Triton kernels the framework's Triton compiles at run
+    // time: no CUDA build of its own)
+    std::string role;
     std::string framework;  // frameworks.json framework it installs or extends; "" none
     std::string variant;    // frameworks.json variant it selects; "" = decided by version/index
     std::optional<int> cuda_major;   // nullopt: depends on the release or index, or none
@@ -61,6 +72,10 @@ struct PythonPackage {
     // Packages it requires that the rules say something of (sglang[srt] pulls
     // flashinfer-python, which compiles with nvcc): their facts hold for it too.
     std::vector<PackageRequirement> requires_packages;
+    // Set when the package works on the CPU and uses its CUDA build only when the code asks for
+    // the GPU (xgboost's device="cuda"): with its source, else nullopt.
+    std::optional<Provenance> gpu_optional;
+    std::vector<FrozenWheelIndex> frozen_wheel_indexes;
     Provenance provenance;
 };
 

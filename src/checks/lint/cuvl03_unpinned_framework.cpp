@@ -73,6 +73,24 @@ bool pinned_by_installed_framework(const dockerfile::StageFacts& stage,
                        });
 }
 
+// What the rules say of the package makes an unpinned install harmless to the GPU stack:
+// - it uses its CUDA build only when the code asks for the GPU (xgboost, catboost), so a
+//   rebuild that moves its CUDA leaves CPU use as it was;
+// - it comes from a wheel index its project stopped publishing to (detectron2's find-links
+//   pages end at 0.6), so every rebuild gets the same release;
+// - the rules do not know it and its extra names the CUDA release (nvidia-cutlass-dsl[cu13]):
+//   each release it can take is that CUDA's build, as with nvidia-*-cu13 wheels.
+bool stable_for_gpu_stack(const dockerfile::Package& p, const rules::Database& db) {
+    const bool conda = p.manager == dockerfile::Manager::conda;
+    const auto* row = db.python_package(p.name, conda ? "conda" : "pypi");
+    if (!row) return !conda && lint::extra_fixes_cuda_major(p);
+    if (row->gpu_optional) return true;
+    return std::any_of(row->frozen_wheel_indexes.begin(), row->frozen_wheel_indexes.end(),
+                       [&](const rules::FrozenWheelIndex& frozen) {
+                           return !p.index_url.empty() && p.index_url.starts_with(frozen.url);
+                       });
+}
+
 std::string pin_hint(const dockerfile::Package& p) {
     if (p.manager == dockerfile::Manager::pip) {
         return p.name + (p.extras.empty() ? "" : "[" + p.extras + "]") + "==<version>";
@@ -95,7 +113,8 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
     for (const auto& stage : facts.stages) {
         for (const auto& p : stage.packages) {
             if (p.inherited || p.manager == dockerfile::Manager::apt || pinned_enough(p, db) ||
-                p.cuda == "cpu" || pinned_by_installed_framework(stage, p, db))
+                p.cuda == "cpu" || pinned_by_installed_framework(stage, p, db) ||
+                stable_for_gpu_stack(p, db))
                 continue;
             const bool source_build = lint::builds_cuda_from_source(facts, stage.stage, p, db);
             if (!lint::needs_cuda(p, db) && !lint::is_cudnn_package(p) && !source_build) continue;

@@ -207,7 +207,8 @@ bool needs_cuda(const dockerfile::Package& p, const rules::Database& db) {
     if (!p.cuda.empty() && p.cuda != "cpu" && !p.cuda_evidence.starts_with("index URL"))
         return true;
     if (row) {
-        if (row->role == "cpu_only") return false;
+        // cpu_only: no GPU code; triton_kernels: GPU code, but compiled by the framework's Triton.
+        if (row->role == "cpu_only" || row->role == "triton_kernels") return false;
         // rembg[gpu] pulls onnxruntime-gpu; rembg alone the CPU onnxruntime.
         if (!row->cuda_extras.empty()) {
             return std::any_of(row->cuda_extras.begin(), row->cuda_extras.end(),
@@ -229,6 +230,13 @@ bool needs_cuda(const dockerfile::Package& p, const rules::Database& db) {
     // Extensions the CUDA indexes serve per CUDA build (torch-scatter, fbgemm-gpu).
     return !p.cuda.empty() && p.cuda != "cpu" &&
            (db.framework_catalog().is_extension_name(p.name) || p.name.ends_with("-gpu"));
+}
+
+bool extra_fixes_cuda_major(const dockerfile::Package& p) {
+    const auto extras = extras_of(p.extras);
+    return std::any_of(extras.begin(), extras.end(), [](const std::string& extra) {
+        return extra != "cuda" && extra_names_cuda(extra);
+    });
 }
 
 std::string cuda_digits(const std::string& cuda) {

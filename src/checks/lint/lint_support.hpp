@@ -42,6 +42,9 @@ std::optional<int> cudnn_major(const dockerfile::Package& package);
 // A pip/conda package whose build depends on a CUDA release: a framework, a GPU plugin
 // or extension (xformers, flash-attn, bitsandbytes, …), a CUDA library wheel.
 bool needs_cuda(const dockerfile::Package& package, const rules::Database& db);
+// An extra that names a CUDA release (foo[cu13], foo[cuda12]; not a bare [cuda]): every
+// release the install can take is that CUDA's build.
+bool extra_fixes_cuda_major(const dockerfile::Package& package);
 // "12.1" → "121"; "12" → "12".
 std::string cuda_digits(const std::string& cuda);
 
