@@ -137,11 +137,14 @@ BaseFacts read_base(const std::string& reference) {
         (out.image.registry == "nvcr.io" && repo == "nvidia/cuda")) {
         out.kind = BaseKind::nvidia_cuda;
         read_nvidia_cuda_tag(tag, out);
-    } else if (const auto framework_image =
-                   hub ? rules::builtin_framework_catalog().docker_image(repo) : std::nullopt) {
+    } else if (const auto framework_image = rules::builtin_framework_catalog().docker_image(
+                   hub ? repo : out.image.registry + "/" + repo)) {
         // A framework's own images (the catalog's docker_images).
         const auto& image = *framework_image->image;
-        if (image.tag_format == "version-cuda-cudnn-flavor") {
+        if (image.tag_format == "unstated") {
+            out.kind = BaseKind::framework_release;
+            out.framework = framework_image->framework->framework;
+        } else if (image.tag_format == "version-cuda-cudnn-flavor") {
             out.kind = BaseKind::framework_cuda_tag;
             out.framework = framework_image->framework->framework;
             read_framework_cuda_tag(tag, out);

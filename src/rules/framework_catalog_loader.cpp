@@ -245,13 +245,16 @@ DockerImage read_docker_image(const JsonNode& node, const ProvenanceReader& prov
     node.expect_object({"repository", "tag_format", "gpu_word", "source", "confidence", "note"});
     DockerImage image{node.at("repository").string(), node.at("tag_format").string(), "", {}};
     if (image.repository.find('/') == std::string::npos)
-        node.at("repository").fail("expected a Docker Hub repository: \"pytorch/pytorch\"");
+        node.at("repository")
+            .fail(
+                "expected a Docker Hub repository (\"pytorch/pytorch\") or one with its registry");
     if (auto word = node.get("gpu_word")) image.gpu_word = word->string();
     if (image.tag_format == "version-word") {
         if (image.gpu_word.empty())
             node.at("tag_format").fail("a \"version-word\" tag needs the gpu_word that marks it");
-    } else if (image.tag_format != "version-cuda-cudnn-flavor") {
-        node.at("tag_format").fail("expected \"version-cuda-cudnn-flavor\" or \"version-word\"");
+    } else if (image.tag_format != "version-cuda-cudnn-flavor" && image.tag_format != "unstated") {
+        node.at("tag_format")
+            .fail("expected \"version-cuda-cudnn-flavor\", \"version-word\" or \"unstated\"");
     }
     image.provenance = provenance(node);
     return image;

@@ -30,7 +30,8 @@ enum class BaseKind {
     // pytorch/pytorch:<torch>-cuda<x.y>-cudnn<N>-<runtime|devel>.
     framework_cuda_tag,
     // A framework's own GPU image whose tag states only the release; the release's tested
-    // build says the CUDA: tensorflow/tensorflow:<tf>-gpu.
+    // build says the CUDA: tensorflow/tensorflow:<tf>-gpu. Or not even the release
+    // (nvcr.io/nvidia/l4t-ml:r36.2.0-py3): the framework is in the base, its build unknown.
     framework_release,
     ngc,  // nvcr.io/nvidia/<framework>:<YY.MM>-py3
 };

@@ -117,10 +117,13 @@ struct VersionHeader {
 
 // A Docker Hub repository of the framework's own images, and how its tags state the build.
 struct DockerImage {
-    std::string repository;  // "pytorch/pytorch" (docker.io)
+    // "pytorch/pytorch" (docker.io), or with its registry: "nvcr.io/nvidia/l4t-ml".
+    std::string repository;
     // "version-cuda-cudnn-flavor": the tag states the release, CUDA, cuDNN and flavor
     // (2.1.0-cuda12.1-cudnn8-runtime); "version-word": the tag's first part is the release,
-    // and `gpu_word` anywhere in it marks the GPU build (2.15.0-gpu).
+    // and `gpu_word` anywhere in it marks the GPU build (2.15.0-gpu); "unstated": every tag
+    // carries the framework's GPU build, but states neither its release nor its CUDA
+    // (l4t-ml:r36.2.0-py3).
     std::string tag_format;
     std::string gpu_word;
     Provenance provenance;
