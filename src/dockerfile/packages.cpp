@@ -4,6 +4,7 @@
 #include <cctype>
 #include <set>
 
+#include "cuvet/core/path_text.hpp"
 #include "cuvet/rules/framework_catalog.hpp"
 
 namespace cuvet::dockerfile::detail {
@@ -14,11 +15,6 @@ std::string lower(std::string text) {
     return text;
 }
 
-std::string base_name(const std::string& word) {
-    auto slash = word.rfind('/');
-    return slash == std::string::npos ? word : word.substr(slash + 1);
-}
-
 bool all_digits(std::string_view text) {
     return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
         return std::isdigit(static_cast<unsigned char>(c));
@@ -27,7 +23,7 @@ bool all_digits(std::string_view text) {
 
 // "pip", "pip3", "pip3.11"
 bool is_pip(const std::string& word) {
-    std::string b = base_name(word);
+    std::string b(base_name(word));
     if (!b.starts_with("pip")) return false;
     std::string_view rest = std::string_view(b).substr(3);
     return rest.empty() || std::all_of(rest.begin(), rest.end(), [](char c) {
@@ -36,7 +32,7 @@ bool is_pip(const std::string& word) {
 }
 
 bool is_python(const std::string& word) {
-    std::string b = base_name(word);
+    std::string b(base_name(word));
     if (!b.starts_with("python")) return false;
     std::string_view rest = std::string_view(b).substr(6);
     return std::all_of(rest.begin(), rest.end(), [](char c) {
@@ -171,7 +167,7 @@ bool split_requirement(std::string word, Package& p) {
 
 // torch-2.1.0+cu121-cp310-cp310-linux_x86_64.whl (also as the last URL segment)
 bool read_wheel_name(const std::string& word, Package& p) {
-    std::string file = base_name(word);
+    std::string file(base_name(word));
     if (!file.ends_with(".whl")) return false;
     auto first = file.find('-');
     auto second = file.find('-', first + 1);
@@ -581,7 +577,7 @@ void read_tool_run(const std::vector<std::string>& words, const std::string& pro
 // installers are piped to a shell or named for their vendor (Miniconda3-….sh).
 bool is_install_script(const std::string& word) {
     if (word.find("://") != std::string::npos || word.starts_with("$")) return false;
-    const std::string name = lower(base_name(word));
+    const std::string name = lower(std::string(base_name(word)));
     if (name == "install.sh" || name == "install.py") return true;
     if (!name.ends_with(".sh") && !name.ends_with(".bash") && !name.ends_with(".py")) return false;
     auto has = [&](std::initializer_list<std::string_view> words) {
@@ -682,7 +678,7 @@ void read_conda_run(const std::vector<std::string>& words, std::size_t start, co
 
 void read_command(const std::vector<std::string>& words, const Package& tmpl, CommandFacts& out) {
     if (words.empty()) return;
-    const std::string program = base_name(words[0]);
+    const std::string program(base_name(words[0]));
     // OpenMMLab's `mim install` hands its arguments to pip (adding its wheel index).
     if (is_pip(program) || (program == "mim" && words.size() > 1 && words[1] == "install")) {
         read_pip(words, 1, tmpl, out);

@@ -125,22 +125,29 @@ bool is_cudnn_package(const dockerfile::Package& p) {
            p.name == "nvidia-cudnn" || p.name.starts_with("nvidia-cudnn-cu");
 }
 
-bool names_cuda_build(std::string_view n) {
-    const std::size_t dash = n.rfind('-');
-    if (dash == std::string_view::npos) return false;
-    std::string_view tail = n.substr(dash + 1);
-    if (tail.starts_with("cuda")) {
-        tail.remove_prefix(4);
-    } else if (tail.starts_with("cu")) {
-        tail.remove_prefix(2);
+namespace {
+
+// A word that names a CUDA build: cu121, cuda12, cu12x, cuda$CUDA_VERSION.
+bool is_cuda_build_word(std::string_view word) {
+    if (word.starts_with("cuda")) {
+        word.remove_prefix(4);
+    } else if (word.starts_with("cu")) {
+        word.remove_prefix(2);
     } else {
         return false;
     }
-    if (tail.starts_with('$')) return true;  // bagua-cuda$CUDA_VERSION_BAGUA
-    if (tail.ends_with('x')) tail.remove_suffix(1);
-    if (tail.size() < 2 || tail.size() > 3) return false;
-    return std::all_of(tail.begin(), tail.end(),
+    if (word.starts_with('$')) return true;  // bagua-cuda$CUDA_VERSION_BAGUA
+    if (word.ends_with('x')) word.remove_suffix(1);
+    if (word.size() < 2 || word.size() > 3) return false;
+    return std::all_of(word.begin(), word.end(),
                        [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+}  // namespace
+
+bool names_cuda_build(std::string_view n) {
+    const std::size_t dash = n.rfind('-');
+    return dash != std::string_view::npos && is_cuda_build_word(n.substr(dash + 1));
 }
 
 namespace {
@@ -175,15 +182,7 @@ bool any_extra_starts_with(const std::string& extras, const std::vector<std::str
 
 // An extra that selects a CUDA build by name: mlx[cuda], flash-attn-4[cu13], foo[cuda12x].
 bool extra_names_cuda(const std::string& extra) {
-    std::string_view tail = extra;
-    if (tail.starts_with("cuda")) {
-        tail.remove_prefix(4);
-        return tail.empty() || std::isdigit(static_cast<unsigned char>(tail.front()));
-    }
-    if (!tail.starts_with("cu")) return false;
-    tail.remove_prefix(2);
-    return tail.size() >= 2 && std::isdigit(static_cast<unsigned char>(tail[0])) &&
-           std::isdigit(static_cast<unsigned char>(tail[1]));
+    return extra == "cuda" || is_cuda_build_word(extra);
 }
 
 bool any_extra_contains(const std::string& extras, const std::vector<std::string>& parts) {
@@ -234,9 +233,8 @@ bool needs_cuda(const dockerfile::Package& p, const rules::Database& db) {
 
 bool extra_fixes_cuda_major(const dockerfile::Package& p) {
     const auto extras = extras_of(p.extras);
-    return std::any_of(extras.begin(), extras.end(), [](const std::string& extra) {
-        return extra != "cuda" && extra_names_cuda(extra);
-    });
+    return std::any_of(extras.begin(), extras.end(),
+                       [](const std::string& extra) { return is_cuda_build_word(extra); });
 }
 
 std::string cuda_digits(const std::string& cuda) {

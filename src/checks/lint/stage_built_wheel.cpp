@@ -1,6 +1,7 @@
 #include "checks/lint/stage_built_wheel.hpp"
 
 #include "checks/lint/lint_support.hpp"
+#include "cuvet/core/path_text.hpp"
 
 namespace cuvet::checks::lint {
 namespace {
@@ -13,11 +14,10 @@ struct WheelFile {
     int end_line = 0;
 };
 
-std::string base_name(const std::string& path) {
-    std::string trimmed = path;
-    while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
-    const auto slash = trimmed.rfind('/');
-    return slash == std::string::npos ? trimmed : trimmed.substr(slash + 1);
+// The last component of a COPY path; a trailing slash (/wheels/) still names the folder.
+std::string last_component(std::string_view path) {
+    while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
+    return std::string(base_name(path));
 }
 
 // The wheel files a stage's own pip commands install: read as packages when the file name
@@ -38,10 +38,10 @@ std::vector<WheelFile> installed_wheel_files(const dockerfile::StageFacts& stage
 std::optional<std::size_t> wheel_source_stage(const dockerfile::Facts& facts,
                                               const dockerfile::StageFacts& stage,
                                               const WheelFile& wheel) {
-    const std::string file = base_name(wheel.path);
+    const std::string file = last_component(wheel.path);
     for (const auto& copy : facts.build.stages.at(stage.stage).copy_from) {
         for (const auto& source : copy.sources) {
-            const std::string copied = base_name(source);
+            const std::string copied = last_component(source);
             if (copied != file && wheel.path.find("/" + copied + "/") == std::string::npos)
                 continue;
             for (const auto& built : facts.build.stages) {
