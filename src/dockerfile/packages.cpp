@@ -670,6 +670,56 @@ void read_python(const std::vector<std::string>& words, const Package& tmpl, Com
     }
 }
 
+// Poetry's constraint after '@' (poetry add torch@^2.1.0) as pip would write it: an exact
+// version stays exact, ~X.Y.Z keeps X.Y, anything else (^, >=, latest) lets releases move.
+std::string poetry_requirement(const std::string& word) {
+    const auto at = word.find('@');
+    if (at == std::string::npos || word.find("://") != std::string::npos ||
+        word.find('/') != std::string::npos)
+        return word;
+    const std::string name = word.substr(0, at);
+    std::string constraint = word.substr(at + 1);
+    if (!constraint.empty() && std::isdigit(static_cast<unsigned char>(constraint[0])))
+        return name + "==" + constraint;
+    if (constraint.starts_with("~") && !constraint.starts_with("~=") &&
+        std::count(constraint.begin(), constraint.end(), '.') == 2)
+        return name + "~=" + constraint.substr(1);
+    return name;
+}
+
+// pipenv install NAME…, poetry add NAME…, pdm add NAME…: each named package installed as pip
+// would. The bare forms (pipenv install, poetry install, pdm sync) install a lock or project
+// file the linter cannot read.
+void read_project_tool(const std::vector<std::string>& words, const std::string& program,
+                       const Package& tmpl, CommandFacts& out) {
+    if (words.size() < 2) return;
+    const std::string& sub = words[1];
+    const bool adds = sub == "add" && program != "pipenv";
+    if (!adds && sub != "install" && sub != "sync") return;
+    static const std::set<std::string> valued = {
+        "--group", "-G", "--source", "--extras", "-E", "--python", "--platform", "--pypi-mirror"};
+    std::vector<std::string> as_install = {"install"};
+    bool named = false;
+    for (std::size_t i = 2; i < words.size(); ++i) {
+        const std::string& w = words[i];
+        if (valued.count(w)) {  // the tool's own (--group dev): nothing pip reads
+            ++i;
+        } else if (pip_valued_options.count(w)) {  // pipenv install -r requirements.txt
+            as_install.push_back(w);
+            if (i + 1 < words.size()) as_install.push_back(words[++i]);
+        } else {
+            named = named || !w.starts_with("-");
+            as_install.push_back(program == "poetry" ? poetry_requirement(w) : w);
+        }
+    }
+    if ((adds || (program == "pipenv" && sub == "install")) && named) {
+        read_pip(as_install, 0, tmpl, out);
+        return;
+    }
+    if (!adds)
+        out.requirements.push_back({Manager::pip, join_words(words, 0), tmpl.line, "command"});
+}
+
 // conda run -n ENV pip install …, micromamba run -p PREFIX python -m pip …
 void read_conda_run(const std::vector<std::string>& words, std::size_t start, const Package& tmpl,
                     CommandFacts& out);
@@ -694,9 +744,7 @@ void read_command(const std::vector<std::string>& words, const Package& tmpl, Co
     } else if (is_project_tool(program) && words.size() > 1 && words[1] == "run") {
         read_tool_run(words, program, tmpl, out);
     } else if (program == "poetry" || program == "pipenv" || program == "pdm") {
-        if (words.size() > 1 && (words[1] == "install" || words[1] == "sync")) {
-            out.requirements.push_back({Manager::pip, join_words(words, 0), tmpl.line, "command"});
-        }
+        read_project_tool(words, program, tmpl, out);
     } else if ((program == "conda" || program == "mamba" || program == "micromamba") &&
                words.size() > 1 && words[1] == "run") {
         read_conda_run(words, 2, tmpl, out);
