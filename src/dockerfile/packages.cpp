@@ -491,7 +491,10 @@ void read_conda(const std::vector<std::string>& args, std::size_t start, const P
 // libcudnn8, libcudnn9-cuda-12, cudnn9-cuda-12, cuda-toolkit-12-1, cuda-compat-12-4
 void apt_cuda(Package& p) {
     const std::string& n = p.name;
-    if (auto plus = p.version.find("+cuda"); plus != std::string::npos) {
+    // Debian's +cuda11.8, RPM's release .cuda11.2 (libcudnn8-8.1.0.77-1.cuda11.2).
+    auto plus = p.version.find("+cuda");
+    if (plus == std::string::npos) plus = p.version.find(".cuda");
+    if (plus != std::string::npos) {
         std::string v;
         for (std::size_t i = plus + 5;
              i < p.version.size() &&
@@ -522,8 +525,25 @@ void apt_cuda(Package& p) {
     }
 }
 
+// Where an RPM package spec's version starts (yum install libcudnn8-devel-8.1.0.77-1.cuda11.2):
+// the first dash-separated part that starts with a digit and holds a dot. CUDA's RPM names
+// carry their CUDA release without dots (cuda-nvprune-11-2), which stays part of the name.
+std::size_t rpm_version_start(const std::string& spec) {
+    for (std::size_t dash = spec.find('-'); dash != std::string::npos;
+         dash = spec.find('-', dash + 1)) {
+        const std::size_t start = dash + 1;
+        const std::size_t end = std::min(spec.find('-', start), spec.size());
+        const std::string part = spec.substr(start, end - start);
+        if (!part.empty() && std::isdigit(static_cast<unsigned char>(part[0])) &&
+            part.find('.') != std::string::npos)
+            return start;
+    }
+    return std::string::npos;
+}
+
+// apt-get/apt install NAME[=VERSION]…; with `rpm` (yum, dnf) NAME[-VERSION[-RELEASE]]….
 void read_apt(const std::vector<std::string>& args, std::size_t start, const Package& tmpl,
-              CommandFacts& out) {
+              bool rpm, CommandFacts& out) {
     std::size_t i = start;
     static const std::set<std::string> valued = {"-o",           "-t",           "--target-release",
                                                  "-c",           "--option",     "--setopt",
@@ -540,7 +560,12 @@ void read_apt(const std::vector<std::string>& args, std::size_t start, const Pac
         Package p = tmpl;
         p.manager = Manager::apt;
         p.word = a;
-        auto eq = a.find('=');
+        std::size_t eq = a.find('=');
+        std::size_t version_at = eq == std::string::npos ? std::string::npos : eq + 1;
+        if (rpm && eq == std::string::npos) {
+            version_at = rpm_version_start(a);
+            eq = version_at == std::string::npos ? version_at : version_at - 1;
+        }
         std::string name = a.substr(0, eq);
         if (auto colon = name.find(':'); colon != std::string::npos) name.resize(colon);  // :amd64
         p.name = lower(name);
@@ -549,7 +574,7 @@ void read_apt(const std::vector<std::string>& args, std::size_t start, const Pac
             continue;
         if (eq != std::string::npos) {
             p.spec = a.substr(eq);
-            p.version = a.substr(eq + 1);
+            p.version = a.substr(version_at);
             // `=8.6.0.*-1+cuda11.8` fixes the release and lets only the build number float.
             const std::string fixed = p.version.substr(0, p.version.find('*'));
             p.pinned = !p.version.empty() && std::count(fixed.begin(), fixed.end(), '.') >= 2;
@@ -569,6 +594,20 @@ bool is_project_tool(const std::string& program) {
 void read_tool_run(const std::vector<std::string>& words, const std::string& program,
                    const Package& tmpl, CommandFacts& out);
 
+// A folder named for a tool's release (/workspace/git-lfs-3.4.1/install.sh): a downloaded
+// archive unpacked, whose installer puts that tool in place, not the project's own installer.
+bool in_unpacked_release(const std::string& path) {
+    const std::string folder(base_name(dir_name(path)));
+    const std::size_t dash = folder.rfind('-');
+    if (dash == std::string::npos) return false;
+    std::string_view version = std::string_view(folder).substr(dash + 1);
+    if (version.starts_with('v')) version.remove_prefix(1);
+    return version.find('.') != std::string_view::npos &&
+           std::all_of(version.begin(), version.end(), [](char c) {
+               return c == '.' || std::isdigit(static_cast<unsigned char>(c));
+           });
+}
+
 // A project's own installer run from the build context (`bash install.sh`,
 // `python install.py --onnxruntime cuda-11.8`, `./install.sh`, `./build-vllm.sh cuda`):
 // what it installs is as unreadable as a requirements file. The bare project installer
@@ -578,7 +617,7 @@ void read_tool_run(const std::vector<std::string>& words, const std::string& pro
 bool is_install_script(const std::string& word) {
     if (word.find("://") != std::string::npos || word.starts_with("$")) return false;
     const std::string name = lower(std::string(base_name(word)));
-    if (name == "install.sh" || name == "install.py") return true;
+    if (name == "install.sh" || name == "install.py") return !in_unpacked_release(word);
     if (!name.ends_with(".sh") && !name.ends_with(".bash") && !name.ends_with(".py")) return false;
     auto has = [&](std::initializer_list<std::string_view> words) {
         return std::any_of(words.begin(), words.end(),
@@ -752,7 +791,8 @@ void read_command(const std::vector<std::string>& words, const Package& tmpl, Co
         read_conda(words, 1, tmpl, out);
     } else if (program == "apt-get" || program == "apt" || program == "aptitude" ||
                program == "yum" || program == "dnf" || program == "microdnf" || program == "tdnf") {
-        read_apt(words, 1, tmpl, out);
+        read_apt(words, 1, tmpl, program != "apt-get" && program != "apt" && program != "aptitude",
+                 out);
     } else if (program == "apt-mark" && words.size() > 2 && words[1] == "hold") {
         for (std::size_t i = 2; i < words.size(); ++i) {
             if (!words[i].starts_with("-")) out.holds.push_back({lower(words[i]), tmpl.line});

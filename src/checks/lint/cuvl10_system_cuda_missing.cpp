@@ -128,6 +128,28 @@ bool compiles_cuda(const std::string& text, const dockerfile::RunStep& run) {
     return lint::cmake_turns_cuda_on(text);
 }
 
+// A build of the checked-out project (python setup.py develop, pip install -e .): after the
+// stage clones a framework's repository, that is the framework compiled with its CUDA code.
+bool builds_checked_out_project(const dockerfile::RunStep& run) {
+    for (const auto& command : run.commands) {
+        const auto& w = command.words;
+        for (std::size_t i = 0; i + 1 < w.size(); ++i) {
+            if (w[i].ends_with("setup.py") &&
+                (w[i + 1] == "develop" || w[i + 1] == "install" || w[i + 1] == "build" ||
+                 w[i + 1] == "build_ext" || w[i + 1] == "bdist_wheel"))
+                return true;
+        }
+        const bool pip = std::any_of(w.begin(), w.end(), [](const std::string& word) {
+            return word == "pip" || word == "pip3" || word.ends_with("/pip");
+        });
+        if (pip && std::find(w.begin(), w.end(), "install") != w.end() &&
+            (std::find(w.begin(), w.end(), ".") != w.end() ||
+             std::find(w.begin(), w.end(), "./") != w.end()))
+            return true;
+    }
+    return false;
+}
+
 // The stage installs a CUDA compiler itself (apt cuda-nvcc-X-Y / cuda-toolkit-X-Y,
 // conda cuda-nvcc, pip nvidia-cuda-nvcc-cu12).
 bool installs_compiler(const dockerfile::StageFacts& stage) {
@@ -141,7 +163,8 @@ bool installs_compiler(const dockerfile::StageFacts& stage) {
 // CUDA code compiled on an nvidia/cuda base or runtime tag, or a framework image's -runtime
 // tag (pytorch/pytorch:…-runtime): none has nvcc nor the CUDA headers, so the build fails
 // or (llama-cpp-python, torch extensions) quietly builds without its CUDA backend.
-std::vector<report::Finding> compiler_missing(const dockerfile::Facts& facts) {
+std::vector<report::Finding> compiler_missing(const dockerfile::Facts& facts,
+                                              const rules::Database& db) {
     std::vector<report::Finding> out;
     const std::size_t index = facts.build.final_stage;
     const auto& stage = facts.stages.at(index);
@@ -151,11 +174,13 @@ std::vector<report::Finding> compiler_missing(const dockerfile::Facts& facts) {
         stage.base.kind == dockerfile::BaseKind::framework_cuda_tag &&
         stage.base.flavor == "runtime";
     if ((!cuda_tag && !framework_runtime_tag) || installs_compiler(stage)) return out;
+    const bool framework_checkout = lint::clones_framework_repository(facts, index, db, true);
     for (const auto& run : facts.build.stages.at(index).runs) {
         std::string text = lint::run_text(facts, run);
         std::transform(text.begin(), text.end(), text.begin(),
                        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-        if (!compiles_cuda(text, run)) continue;
+        if (!compiles_cuda(text, run) && !(framework_checkout && builds_checked_out_project(run)))
+            continue;
         auto f = lint::finding(facts, "CUVL10", run.start_line, run.end_line);
         f.severity = report::Severity::error;
         f.message = "this RUN compiles CUDA code, but " + stage.base.reference +
@@ -227,7 +252,7 @@ std::vector<report::Finding> wheel_index_builds(const dockerfile::Facts& facts,
 }
 
 std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Database& db) {
-    std::vector<report::Finding> out = compiler_missing(facts);
+    std::vector<report::Finding> out = compiler_missing(facts, db);
     const auto& stage = facts.final_stage();
     if (!known_without_cuda(stage.base)) {
         auto more = without_cudnn(facts, db);

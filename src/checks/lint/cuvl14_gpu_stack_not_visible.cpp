@@ -90,21 +90,7 @@ bool framework_source_built_here(const dockerfile::Facts& facts, std::size_t sta
                                  const dockerfile::RequirementsFile& r, const rules::Database& db) {
     const bool built_wheel = r.kind == "local wheel" && r.path.find('*') != std::string::npos;
     if (!built_wheel && r.kind != "local project") return false;
-    for (const auto& run : facts.build.stages.at(stage).runs) {
-        for (const auto& command : run.commands) {
-            const auto& w = command.words;
-            if (w.size() < 3 || !w[0].ends_with("git") || w[1] != "clone") continue;
-            for (std::size_t i = 2; i < w.size(); ++i) {
-                if (w[i].find("://") == std::string::npos && !w[i].starts_with("git@")) continue;
-                std::string repo = w[i];
-                if (repo.ends_with(".git")) repo.resize(repo.size() - 4);
-                const auto slash = repo.rfind('/');
-                if (names_framework(repo.substr(slash == std::string::npos ? 0 : slash + 1), db))
-                    return true;
-            }
-        }
-    }
-    return false;
+    return lint::clones_framework_repository(facts, stage, db, false);
 }
 
 // A wheel file from the build context (wheel/sglang-0.0.0.dev1+g92e8bb7-py3-none-any.whl)

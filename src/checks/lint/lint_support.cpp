@@ -231,6 +231,33 @@ bool needs_cuda(const dockerfile::Package& p, const rules::Database& db) {
            (db.framework_catalog().is_extension_name(p.name) || p.name.ends_with("-gpu"));
 }
 
+bool clones_framework_repository(const dockerfile::Facts& facts, std::size_t stage,
+                                 const rules::Database& db, bool whole_name) {
+    for (const auto& run : facts.build.stages.at(stage).runs) {
+        for (const auto& command : run.commands) {
+            const auto& w = command.words;
+            if (w.size() < 3 || !w[0].ends_with("git") || w[1] != "clone") continue;
+            for (std::size_t i = 2; i < w.size(); ++i) {
+                if (w[i].find("://") == std::string::npos && !w[i].starts_with("git@")) continue;
+                std::string repo = w[i];
+                if (repo.ends_with(".git")) repo.resize(repo.size() - 4);
+                const std::string name = ascii_lower(repo.substr(repo.rfind('/') + 1));
+                for (const auto& record : db.framework_catalog().records()) {
+                    if (whole_name &&
+                        (name == record.framework || name.ends_with("-" + record.framework)))
+                        return true;
+                    for (const auto& word : record.name_words) {
+                        if (whole_name ? name == word || name.ends_with("-" + word)
+                                       : name.find(word) != std::string::npos)
+                            return true;
+                    }
+                }
+            }
+        }
+    }
+    return false;
+}
+
 bool extra_fixes_cuda_major(const dockerfile::Package& p) {
     const auto extras = extras_of(p.extras);
     return std::any_of(extras.begin(), extras.end(),

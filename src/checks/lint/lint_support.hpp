@@ -42,6 +42,11 @@ std::optional<int> cudnn_major(const dockerfile::Package& package);
 // A pip/conda package whose build depends on a CUDA release: a framework, a GPU plugin
 // or extension (xformers, flash-attn, bitsandbytes, …), a CUDA library wheel.
 bool needs_cuda(const dockerfile::Package& package, const rules::Database& db);
+// The stage clones a framework's own repository (git clone https://github.com/pytorch/pytorch):
+// the catalog's name_words in the repository's name, or with `whole_name` the name itself
+// (pytorch, incubator-mxnet; not PaddleDetection, a project built on Paddle).
+bool clones_framework_repository(const dockerfile::Facts& facts, std::size_t stage,
+                                 const rules::Database& db, bool whole_name);
 // An extra that names a CUDA release (foo[cu13], foo[cuda12]; not a bare [cuda]): every
 // release the install can take is that CUDA's build.
 bool extra_fixes_cuda_major(const dockerfile::Package& package);
