@@ -56,3 +56,32 @@ TEST_CASE("CUVL10 reports a framework built from its checkout on a -runtime base
                    "CUVL10")
               .empty());
 }
+
+TEST_CASE("CUVL01 reports a system-CUDA framework no release of which was built for the base",
+          "[lint][lint-corpus15-held][CUVL01]") {
+    // h05's class: unpinned tensorflow-gpu on an old base. TensorFlow was built for CUDA 10.0
+    // and 10.1, never 10.2, and up to 10.2 each minor has its own libcudart.
+    const auto found = lint_ids(
+        "FROM nvidia/cuda:10.2-cudnn7-runtime-ubuntu18.04\nRUN pip3 install tensorflow-gpu\n",
+        "CUVL01");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].message.find("no TensorFlow release was built for CUDA 10.2") !=
+          std::string::npos);
+    // On CUDA 9.1 the rules list TensorFlow 1.5-1.12 as CUDA "9" only: the minor is unknown,
+    // so the verdict is too (h05 itself stays a miss).
+    CHECK(
+        lint_ids("FROM nvidia/cuda:9.1-cudnn7-devel-ubuntu16.04\nRUN pip3 install tensorflow-gpu\n",
+                 "CUVL01")
+            .empty());
+    // A release the rules have no row for is unknown, not a mismatch (unseen9 h22: TensorRT's
+    // rows start at 8.0).
+    CHECK(lint_ids("FROM nvidia/cuda:10.1-cudnn7-runtime-ubuntu18.04\n"
+                   "RUN pip3 install /opt/TensorRT-6.0.1.5/python/"
+                   "tensorrt-6.0.1.5-cp36-none-linux_x86_64.whl\n",
+                   "CUVL01")
+              .empty());
+    // A framework that brings its own CUDA libraries is not judged this way.
+    CHECK(lint_ids("FROM nvidia/cuda:10.2-cudnn7-runtime-ubuntu18.04\nRUN pip3 install torch\n",
+                   "CUVL01")
+              .empty());
+}

@@ -131,6 +131,50 @@ std::optional<report::Finding> unpublished_build(const dockerfile::Facts& facts,
     return f;
 }
 
+// A framework that loads the system's CUDA, installed without a release the rules can read
+// (pip install tensorflow-gpu): whichever release pip takes, it was built for one of the
+// CUDA releases its build rows list. When none of them has the base's libcudart (CUDA 10.2:
+// TensorFlow built for 10.0 and 10.1, none for 10.2), the GPU code cannot load, whatever the
+// release.
+std::optional<report::Finding> no_release_for_base(const dockerfile::Facts& facts,
+                                                   const dockerfile::Package& p,
+                                                   const lint::WheelStack& wheel,
+                                                   const lint::BaseStack& base,
+                                                   const rules::Database& db) {
+    // Only a release left to pip, of a framework whose rows give every release its build
+    // (any_build: TensorFlow's tested configurations); TensorRT's rows start at 8.0, so a
+    // tensorrt-6.0.1.5 wheel is a release the rules do not know, not a mismatch.
+    if (wheel.cuda || wheel.cpu_only || wheel.bundles_libraries || !base.cuda ||
+        base.cuda->size() < 2 || !wheel.policy || !wheel.policy->any_build || !p.version.empty())
+        return std::nullopt;
+    const std::string wanted = cudart_soname(*base.cuda);
+    std::set<std::string> built;
+    for (const auto& b : db.framework_builds()) {
+        if (b.framework != wheel.framework || !b.cuda) continue;
+        // A row naming only the major (TensorFlow 1.5-1.12: CUDA "9") may be the base's minor.
+        if (b.cuda->size() < 2 && b.cuda->major() == base.cuda->major()) return std::nullopt;
+        if (b.cuda->size() < 2) continue;
+        built.insert(b.cuda->truncated(2).str());
+        if (cudart_soname(*b.cuda) == wanted) return std::nullopt;
+    }
+    if (built.empty()) return std::nullopt;
+    auto f = lint::finding(facts, "CUVL01", p.line, p.end_line);
+    f.severity = report::Severity::error;
+    f.message = describe(p) + " loads the system's CUDA, but no " + display_name(wheel.framework) +
+                " release was built for CUDA " + base.cuda->truncated(2).str() +
+                ": whichever release pip takes looks for another libcudart than the base's " +
+                wanted + ", so its GPU code fails to load.";
+    f.evidence.push_back("base " + base.description + ", from the " + base.evidence);
+    f.evidence.push_back("rules/frameworks.json: " + display_name(wheel.framework) +
+                         " builds for CUDA " +
+                         lint::join(std::vector<std::string>(built.begin(), built.end())));
+    const std::string match = existing_build(db, wheel.framework, p.name, std::nullopt, *base.cuda);
+    f.fix = "Use a base image for a CUDA " + display_name(wheel.framework) +
+            " was built for, and pin the release built for it" +
+            (match.empty() ? "." : " (" + match + ").");
+    return f;
+}
+
 // pip keeps what is installed when the pin names its release: torch==2.1.0 on
 // runpod/pytorch:2.1.0-py3.10-cuda11.8.0-… is "already satisfied" by the base's cu118 build (a
 // pin without a local version matches any), so the wheel the pin would pick never comes.
@@ -175,6 +219,13 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
             std::optional<dockerfile::Package> pulled;
             if (!wheel && (pulled = lint::pulled_framework(p, stage, db)))
                 wheel = lint::wheel_stack(*pulled, db);
+            if (wheel && !pulled) {
+                if (auto none = no_release_for_base(facts, p, *wheel, base, db)) {
+                    if (reported.insert({p.line, "no release"}).second)
+                        out.push_back(std::move(*none));
+                    continue;
+                }
+            }
             if (!wheel || wheel->cpu_only || !wheel->cuda) continue;
             if (base_already_has(stage.base, p, *wheel)) continue;
             if (!pulled) {
