@@ -11,7 +11,7 @@ std::size_t load_python_packages(const JsonNode& root, const ProvenanceReader& p
                                  std::vector<PythonPackage>& packages) {
     root.expect_object({"table", "data_version", "description", "sources", "packages"});
     static const std::vector<std::string> roles = {"framework", "gpu_plugin", "cuda_library",
-                                                   "cpu_only",  "extension",  "triton_kernels"};
+                                                   "cpu_only",  "extension",  "jit_kernels"};
     std::vector<std::pair<JsonNode, std::string>> required;  // checked once all rows are read
     for (const auto& p : root.at("packages").array()) {
         p.expect_object({"name", "ecosystem", "role", "framework", "variant", "cuda_major",
@@ -32,7 +32,7 @@ std::size_t load_python_packages(const JsonNode& root, const ProvenanceReader& p
         if (std::find(roles.begin(), roles.end(), package.role) == roles.end()) {
             p.at("role").fail(
                 "expected one of framework, gpu_plugin, cuda_library, cpu_only, extension, "
-                "triton_kernels");
+                "jit_kernels");
         }
         JsonNode framework = p.at("framework");
         if (!framework.is_null()) package.framework = framework.string();

@@ -46,9 +46,9 @@ struct FrozenWheelIndex {
 struct PythonPackage {
     std::string name;       // PEP 503 normalized: "jax-cuda12-plugin", "cupy-cuda12x"
     std::string ecosystem;  // "pypi" or "conda"
-    // "framework", "gpu_plugin", "cuda_library", "cpu_only", "extension", or "triton_kernels"
-    // (pure Python whose GPU code is Triton kernels the framework's Triton compiles at run
-    // time: no CUDA build of its own)
+    // "framework", "gpu_plugin", "cuda_library", "cpu_only", "extension", or "jit_kernels"
+    // (pure Python whose GPU kernels another package's compiler builds at run time: no CUDA
+    // build of its own)
     std::string role;
     std::string framework;  // frameworks.json framework it installs or extends; "" none
     std::string variant;    // frameworks.json variant it selects; "" = decided by version/index

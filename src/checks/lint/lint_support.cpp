@@ -206,8 +206,8 @@ bool needs_cuda(const dockerfile::Package& p, const rules::Database& db) {
     if (!p.cuda.empty() && p.cuda != "cpu" && !p.cuda_evidence.starts_with("index URL"))
         return true;
     if (row) {
-        // cpu_only: no GPU code; triton_kernels: GPU code, but compiled by the framework's Triton.
-        if (row->role == "cpu_only" || row->role == "triton_kernels") return false;
+        // cpu_only: no GPU code; jit_kernels: GPU code that another package compiles at run time.
+        if (row->role == "cpu_only" || row->role == "jit_kernels") return false;
         // rembg[gpu] pulls onnxruntime-gpu; rembg alone the CPU onnxruntime.
         if (!row->cuda_extras.empty()) {
             return std::any_of(row->cuda_extras.begin(), row->cuda_extras.end(),
