@@ -12,13 +12,16 @@ namespace cuvl11 {
 enum class Kind { none, stub, compat };
 
 // /usr/local/cuda/lib64/stubs, /usr/local/cuda-12.4/targets/x86_64-linux/lib/stubs
-// → stub; /usr/local/cuda/compat, /usr/local/cuda-12.4/compat → compat.
+// → stub; /usr/local/cuda/compat, /usr/local/cuda-12.4/compat, and NGC's
+// /usr/local/cuda/compat/lib.real (the libraries compat/lib links to only where the host's
+// driver is older) → compat.
 Kind classify(std::string dir) {
     while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
     const bool cuda = dir.find("cuda") != std::string::npos;
     if (cuda && (dir.ends_with("/stubs") || dir.find("/stubs/") != std::string::npos))
         return Kind::stub;
-    if (cuda && dir.ends_with("/compat")) return Kind::compat;
+    if (cuda && (dir.ends_with("/compat") || dir.ends_with("/compat/lib.real")))
+        return Kind::compat;
     return Kind::none;
 }
 
@@ -71,8 +74,26 @@ struct Hit {
     Kind kind = Kind::none;
     int line = 0;
     int end_line = 0;
-    std::string how;  // for the message: "LD_LIBRARY_PATH lists /usr/local/cuda/lib64/stubs"
+    std::string how;   // for the message: "LD_LIBRARY_PATH lists /usr/local/cuda/lib64/stubs"
+    std::string made;  // the file a RUN linked or copied, which a later `rm` can take away
 };
+
+// A later RUN of the shipped stages deletes the file (ln -s …/stubs/libcuda.so libcuda.so.1 for
+// a build step, then rm -f …/libcuda.so.1): the image ships without it.
+bool removed_later(const dockerfile::Facts& facts, const std::vector<std::size_t>& stages,
+                   const Hit& hit) {
+    for (std::size_t stage : stages) {
+        for (const auto& run : facts.build.stages.at(stage).runs) {
+            if (run.start_line <= hit.line) continue;
+            for (const auto& command : run.commands) {
+                const auto& w = command.words;
+                if (w.empty() || !(w[0] == "rm" || w[0].ends_with("/rm"))) continue;
+                if (std::find(w.begin() + 1, w.end(), hit.made) != w.end()) return true;
+            }
+        }
+    }
+    return false;
+}
 
 // RUN commands that make the loader see the stub or compat libcuda system-wide:
 // `ln -s …/stubs/libcuda.so …/libcuda.so.1` outside the stub directory, `echo DIR >
@@ -107,7 +128,7 @@ void scan_runs(const dockerfile::Facts& facts, std::size_t stage, std::vector<Hi
                 const bool into_stubs = target.find("/stubs") != std::string::npos;
                 if (stub_source && !into_stubs && target.find("libcuda.so") != std::string::npos) {
                     hits.push_back({Kind::stub, run.start_line, run.end_line,
-                                    program + " " + source + " " + target});
+                                    program + " " + source + " " + target, target});
                 }
             }
         }
@@ -129,7 +150,11 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
                 hits.push_back({kind, v->line, v->line, "LD_LIBRARY_PATH lists " + dir});
         }
     }
-    for (std::size_t stage : lint::shipped_stages(facts)) scan_runs(facts, stage, hits);
+    const auto shipped = lint::shipped_stages(facts);
+    for (std::size_t stage : shipped) scan_runs(facts, stage, hits);
+    std::erase_if(hits, [&](const Hit& hit) {
+        return !hit.made.empty() && removed_later(facts, shipped, hit);
+    });
     std::vector<report::Finding> out;
     for (Kind kind : {Kind::stub, Kind::compat}) {
         auto first =

@@ -106,6 +106,25 @@ bool unknown_local_wheel(const dockerfile::Package& p, const rules::Database& db
            (!row || (row->role != "framework" && row->role != "gpu_plugin"));
 }
 
+// An install in the same RUN as a cmake that configures a CUDA build (Caffe's python
+// requirements, then cmake -DUSE_CUDNN=1 .. && make): the dependencies of the GPU code
+// compiled right there against the base's CUDA, not a framework brought in out of sight.
+// CMAKE_ARGS handed to a pip install (llama-cpp-python) builds one package, not the stack.
+bool feeds_cuda_build(const dockerfile::Facts& facts, std::size_t stage,
+                      const dockerfile::RequirementsFile& r) {
+    for (const auto& run : facts.build.stages.at(stage).runs) {
+        if (run.start_line != r.line) continue;
+        for (const auto& command : run.commands) {
+            const auto& w = command.words;
+            if (w.empty() || !(w[0] == "cmake" || w[0].ends_with("/cmake"))) continue;
+            std::string flags;
+            for (const auto& word : w) flags += " " + word;
+            if (lint::cmake_turns_cuda_on(ascii_lower(flags))) return true;
+        }
+    }
+    return false;
+}
+
 // Signs that the image is meant to run on a GPU at all.
 bool gpu_image(const dockerfile::Facts& facts, const dockerfile::StageFacts& stage,
                const rules::Database& db) {
@@ -187,7 +206,8 @@ std::vector<report::Finding> run(const dockerfile::Facts& facts, const rules::Da
         // `pip install --no-deps -e .` adds the project's own code: the stack comes from
         // elsewhere. (A requirements file with --no-deps still installs every line of it.)
         const bool own_code_only = r.no_deps && r.kind == "local project";
-        if (!r.constraints && !own_code_only) hidden.push_back(&r);
+        if (!r.constraints && !own_code_only && !feeds_cuda_build(facts, stage.stage, r))
+            hidden.push_back(&r);
     }
     for (const auto& w : wheels) hidden.push_back(&w);
     if (hidden.empty() || !gpu_image(facts, stage, db)) return out;

@@ -617,7 +617,9 @@ bool cmake_turns_cuda_on(const std::string& text) {
                (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_'))
             ++end;
         const std::string name = text.substr(at + 2, end - at - 2);
-        if (!name.ends_with("cuda") && !name.ends_with("cublas")) continue;
+        // -DGGML_CUDA=on, -DLLAMA_CUBLAS=on, -DUSE_CUDNN=1 (cuDNN needs the CUDA build).
+        if (!name.ends_with("cuda") && !name.ends_with("cublas") && !name.ends_with("cudnn"))
+            continue;
         if (end >= text.size() || text[end] != '=') continue;
         std::size_t value_end = end + 1;
         while (value_end < text.size() && std::isalnum(static_cast<unsigned char>(text[value_end])))
@@ -715,6 +717,28 @@ bool pulls_toolkit_user(const rules::PythonPackage& row, const dockerfile::Packa
     return false;
 }
 
+// A stage that installs a build system and a CUDA library's development files from the
+// system's packages (ninja-build, libnccl-dev): an image made to build CUDA code in, whose
+// -devel base is its purpose even when the Dockerfile compiles nothing itself. A compiler
+// alone (build-essential) is what any pip sdist asks for, and says less.
+bool is_build_environment(const dockerfile::StageFacts& stage) {
+    bool toolchain = false;
+    bool cuda_headers = false;
+    for (const auto& p : stage.packages) {
+        if (p.manager != dockerfile::Manager::apt) continue;
+        const std::string& n = p.name;
+        toolchain = toolchain || n == "cmake" || n == "ninja-build";
+        const bool dev = n.ends_with("-dev") || n.ends_with("-devel");
+        cuda_headers =
+            cuda_headers || (dev && (n.starts_with("libnccl") || n.starts_with("libcudnn") ||
+                                     n.starts_with("cuda-") || n.starts_with("libcublas") ||
+                                     n.starts_with("libcusparse") || n.starts_with("libcufft") ||
+                                     n.starts_with("libcurand") || n.starts_with("libcusolver") ||
+                                     n.starts_with("libnvinfer")));
+    }
+    return toolchain && cuda_headers;
+}
+
 bool builds_in(const dockerfile::Facts& facts, std::size_t index, const rules::Database& db) {
     const auto& stage = facts.build.stages.at(index);
     // A stage named for building (build, builder, devel, dev) says what it is for.
@@ -794,7 +818,7 @@ bool builds_in(const dockerfile::Facts& facts, std::size_t index, const rules::D
         // A requirement that compiles with nvcc (sglang[srt] pulls flashinfer-python).
         if (row && pulls_toolkit_user(*row, p, db)) return true;
     }
-    return false;
+    return is_build_environment(sf);
 }
 
 }  // namespace
