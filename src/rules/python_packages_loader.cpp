@@ -14,10 +14,26 @@ std::size_t load_python_packages(const JsonNode& root, const ProvenanceReader& p
                                                    "cpu_only",  "extension",  "jit_kernels"};
     std::vector<std::pair<JsonNode, std::string>> required;  // checked once all rows are read
     for (const auto& p : root.at("packages").array()) {
-        p.expect_object({"name", "ecosystem", "role", "framework", "variant", "cuda_major",
-                         "cudnn_major", "provides", "index", "needs_toolkit", "cuda_extras",
-                         "cuda_wheel_index", "cuda_libraries", "requires", "gpu_optional",
-                         "frozen_wheel_indexes", "source", "confidence", "note"});
+        p.expect_object({"name",
+                         "ecosystem",
+                         "role",
+                         "framework",
+                         "variant",
+                         "cuda_major",
+                         "cudnn_major",
+                         "provides",
+                         "index",
+                         "needs_toolkit",
+                         "cuda_extras",
+                         "cuda_wheel_index",
+                         "cuda_libraries",
+                         "requires",
+                         "gpu_optional",
+                         "source_only",
+                         "frozen_wheel_indexes",
+                         "source",
+                         "confidence",
+                         "note"});
         PythonPackage package;
         package.name = p.at("name").string();
         if (package.name != normalize_package_name(package.name)) {
@@ -74,6 +90,10 @@ std::size_t load_python_packages(const JsonNode& root, const ProvenanceReader& p
         if (auto gpu_optional = p.get("gpu_optional")) {
             gpu_optional->expect_object({"source", "confidence", "note"});
             package.gpu_optional = provenance(*gpu_optional);
+        }
+        if (auto source_only = p.get("source_only")) {
+            source_only->expect_object({"source", "confidence", "note"});
+            package.source_only = provenance(*source_only);
         }
         if (auto frozen = p.get("frozen_wheel_indexes")) {
             for (const auto& f : frozen->array()) {

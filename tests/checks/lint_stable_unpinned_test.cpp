@@ -1,6 +1,7 @@
 // Unpinned installs the rules say cannot move the GPU stack, and their look-alikes that can:
-// a frozen wheel index (detectron2), a CUDA release named in an unknown package's extra, and
-// Triton-only packages (flash-linear-attention). Each case was a CUVL03 the labels called false.
+// a frozen wheel index (detectron2), a CUDA release named in an unknown package's extra,
+// Triton-only packages (flash-linear-attention) and packages compiled at install against the
+// image's toolkit (dlib). Each case was a CUVL03 the labels called false.
 #include <catch2/catch.hpp>
 
 #include "checks/lint_test_support.hpp"
@@ -76,4 +77,18 @@ TEST_CASE("CUVL03 reports flashinfer, the package's name up to 0.2.0, from its C
                            "https://flashinfer.ai/whl/cu124/torch2.4/\n",
                    "CUVL03")
               .empty());
+}
+
+TEST_CASE("CUVL03 is silent on packages every release of which is compiled against the image",
+          "[lint][lint-stable-unpinned][CUVL03]") {
+    // unseen3 t09 (dlib), unseen10 t12 (sageattention), unseen14 t12 (pycuda): sdists built at
+    // install with the image's nvcc, so a newer release is still the base's CUDA.
+    const std::string devel = "FROM nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04\n";
+    for (const char* install : {"dlib", "pycuda", "sageattention --no-build-isolation"}) {
+        CAPTURE(install);
+        CHECK(lint_ids(devel + "RUN pip install " + install + "\n", "CUVL03").empty());
+    }
+    // flash-attn's setup.py fetches a prebuilt wheel for torch's CUDA: it is still reported.
+    CHECK(lint_ids(devel + "RUN pip install flash-attn --no-build-isolation\n", "CUVL03").size() ==
+          1);
 }

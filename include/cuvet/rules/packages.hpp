@@ -75,6 +75,9 @@ struct PythonPackage {
     // Set when the package works on the CPU and uses its CUDA build only when the code asks for
     // the GPU (xgboost's device="cuda"): with its source, else nullopt.
     std::optional<Provenance> gpu_optional;
+    // Set when every release is an sdist compiled at install against the image's own toolkit
+    // (dlib, pycuda): no release brings a CUDA build of its own. With its source, else nullopt.
+    std::optional<Provenance> source_only;
     std::vector<FrozenWheelIndex> frozen_wheel_indexes;
     Provenance provenance;
 };

@@ -76,6 +76,8 @@ bool pinned_by_installed_framework(const dockerfile::StageFacts& stage,
 // What the rules say of the package makes an unpinned install harmless to the GPU stack:
 // - it uses its CUDA build only when the code asks for the GPU (xgboost, catboost), so a
 //   rebuild that moves its CUDA leaves CPU use as it was;
+// - every release is compiled here against the image's toolkit (dlib, pycuda): a newer one is
+//   still built for the base's CUDA, and one that needs another toolkit fails the build;
 // - it comes from a wheel index its project stopped publishing to (detectron2's find-links
 //   pages end at 0.6), so every rebuild gets the same release;
 // - the rules do not know it and its extra names the CUDA release (nvidia-cutlass-dsl[cu13]):
@@ -84,7 +86,7 @@ bool stable_for_gpu_stack(const dockerfile::Package& p, const rules::Database& d
     const bool conda = p.manager == dockerfile::Manager::conda;
     const auto* row = db.python_package(p.name, conda ? "conda" : "pypi");
     if (!row) return !conda && lint::extra_fixes_cuda_major(p);
-    if (row->gpu_optional) return true;
+    if (row->gpu_optional || row->source_only) return true;
     return std::any_of(row->frozen_wheel_indexes.begin(), row->frozen_wheel_indexes.end(),
                        [&](const rules::FrozenWheelIndex& frozen) {
                            return !p.index_url.empty() && p.index_url.starts_with(frozen.url);
