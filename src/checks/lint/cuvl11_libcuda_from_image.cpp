@@ -74,8 +74,8 @@ struct Hit {
     Kind kind = Kind::none;
     int line = 0;
     int end_line = 0;
-    std::string how;   // for the message: "LD_LIBRARY_PATH lists /usr/local/cuda/lib64/stubs"
-    std::string made;  // the file a RUN linked or copied, which a later `rm` can take away
+    std::string how;        // for the message: "LD_LIBRARY_PATH lists /usr/local/cuda/lib64/stubs"
+    std::string made = {};  // the file a RUN linked or copied, which a later `rm` can take away
 };
 
 // A later RUN of the shipped stages deletes the file (ln -s …/stubs/libcuda.so libcuda.so.1 for
